@@ -1,0 +1,20 @@
+import type { Bus } from './bus/bus.js';
+import type { Clock } from './clock/clock.js';
+import type { Scheduler } from './clock/scheduler.js';
+import type { PayemuConfig } from './config/types.js';
+import type { Keyring } from './http/auth.js';
+import type { RateLimiter } from './http/rate-limit.js';
+import type { Store } from './store/store.js';
+
+/** Everything a route or a job may use, passed in (never imported as a singleton). */
+export interface App {
+  store: Store;
+  clock: Clock;
+  bus: Bus;
+  scheduler: Scheduler;
+  keyring: Keyring;
+  rateLimiter: RateLimiter;
+  config(): PayemuConfig;
+  /** `http://HOST:PORT`, known once the server listens. */
+  baseUrl(): string;
+}

@@ -1,0 +1,51 @@
+import type { RaisedEvent } from '../store/store.js';
+
+/**
+ * The one event bus. The API, the clock and the store publish on it; the loggers (plain,
+ * --json), later the webhook dispatcher and the terminal UI, subscribe. Nothing that
+ * subscribes reaches into the server's internals.
+ */
+export interface BusEvents {
+  /** An HTTP request was answered. */
+  request: { method: string; path: string; status: number; ms: number; source?: string; mode?: string };
+  /** A domain event (SPEC.md's event table) whose transaction is on disk. */
+  domain: RaisedEvent & { at: number };
+  /** The clock moved forward and ran what fell due. */
+  'clock.advanced': { now: number; ran: Record<string, number> };
+  'config.reloaded': { path: string };
+  'config.rejected': { path: string; error: string };
+  /** A request failed inside the emulator (a 500); the server keeps serving. */
+  'server.error': { method: string; path: string; error: string; stack?: string };
+  'store.compacted': { ok: boolean; records?: number; error?: string };
+}
+
+type Listener<K extends keyof BusEvents> = (payload: BusEvents[K]) => void;
+
+export class Bus {
+  private readonly listeners = new Map<keyof BusEvents, Set<Listener<never>>>();
+
+  on<K extends keyof BusEvents>(name: K, listener: Listener<K>): () => void {
+    let set = this.listeners.get(name);
+    if (!set) this.listeners.set(name, (set = new Set()));
+    set.add(listener as Listener<never>);
+    return () => set.delete(listener as Listener<never>);
+  }
+
+  /** Whether anyone listens: lets hot paths skip building a payload nobody reads. */
+  has(name: keyof BusEvents): boolean {
+    return (this.listeners.get(name)?.size ?? 0) > 0;
+  }
+
+  emit<K extends keyof BusEvents>(name: K, payload: BusEvents[K]): void {
+    const set = this.listeners.get(name);
+    if (!set) return;
+    for (const listener of set) {
+      // A failing subscriber must not break the publisher (a request, a commit).
+      try {
+        (listener as Listener<K>)(payload);
+      } catch (error) {
+        process.emitWarning(`payemu: a ${String(name)} listener failed: ${(error as Error).message}`);
+      }
+    }
+  }
+}

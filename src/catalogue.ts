@@ -1,0 +1,32 @@
+import { clockRoutes } from './clock/routes.js';
+import type { JobKind } from './clock/scheduler.js';
+import { healthRoutes } from './http/health.js';
+import type { Route } from './http/route.js';
+import { checkoutPages } from './pages/checkout.js';
+import { accountRoutes } from './resources/account/routes.js';
+import { Meta } from './resources/meta/records.js';
+import { PaymentMethods } from './resources/payment-methods/records.js';
+import { Payments } from './resources/payments/records.js';
+import { paymentRoutes } from './resources/payments/routes.js';
+import { sessionExpiry } from './resources/sessions/jobs.js';
+import { Sessions } from './resources/sessions/records.js';
+import { sessionRoutes } from './resources/sessions/routes.js';
+import type { Collection, StoredRecord } from './store/collection.js';
+
+/**
+ * The one catalogue of what payemu serves: its collections, its routes (the /v1 API, the
+ * control plane, the hosted pages) and the kinds of time-based work. A resource joins payemu
+ * by being listed here; test/catalogue.test.ts checks that the lists agree.
+ */
+export const COLLECTIONS: readonly Collection<StoredRecord>[] = [Meta, Sessions, Payments, PaymentMethods] as never;
+
+export const ROUTES: readonly Route[] = [
+  ...healthRoutes,
+  ...accountRoutes,
+  ...sessionRoutes,
+  ...paymentRoutes,
+  ...clockRoutes,
+  ...checkoutPages,
+];
+
+export const JOB_KINDS: readonly JobKind<never>[] = [sessionExpiry as never];

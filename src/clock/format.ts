@@ -1,0 +1,39 @@
+/** Timestamps and dates as the API shows them. Internally time is epoch milliseconds. */
+
+/** `2026-11-21T10:00:00.000000Z`: ISO 8601 UTC with microseconds. */
+export function formatTimestamp(ms: number): string {
+  const iso = new Date(ms).toISOString(); // 2026-11-21T10:00:00.000Z
+  return `${iso.slice(0, 23)}000Z`;
+}
+
+/** `YYYY-MM-DD` in UTC. */
+export function formatDate(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+
+/**
+ * Parses an ISO 8601 date or date-time into epoch ms; a bare date is 00:00 UTC, a date-time
+ * without a zone is UTC. Returns undefined when the text is not a real date.
+ */
+export function parseTimestamp(text: string): number | undefined {
+  let iso = text.trim();
+  if (DATE_ONLY.test(iso)) iso += 'T00:00:00Z';
+  else if (!DATE_TIME.test(iso)) return undefined;
+  else if (!/(Z|[+-]\d{2}:?\d{2})$/i.test(iso)) iso += 'Z';
+  // Sub-millisecond digits are more than Date parses; drop them.
+  iso = iso.replace(' ', 'T').replace(/(\.\d{3})\d+/, '$1');
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return undefined;
+  // Date.parse rolls 2026-02-30 over to March; a real date must survive the round trip.
+  const day = text.trim().slice(0, 10);
+  if (DATE_ONLY.test(day) && new Date(Date.parse(`${day}T00:00:00Z`)).toISOString().slice(0, 10) !== day) return undefined;
+  return ms;
+}
+
+/** Start of the UTC day that holds `ms`. */
+export function startOfDay(ms: number): number {
+  return ms - (((ms % 86_400_000) + 86_400_000) % 86_400_000);
+}

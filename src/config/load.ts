@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAjv, toFieldErrors } from '../lib/schemas.js';
+import { configSchema, userConfigSchema } from './schema.js';
+import type { PayemuConfig, SourceConfig } from './types.js';
+
+/** A config that cannot be used; the message names the file and the field. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export const DEFAULT_CONFIG_FILE = fileURLToPath(new URL('../../fixtures/payemu.config.json', import.meta.url));
+
+const ajv = createAjv();
+const validateUser = ajv.compile(userConfigSchema);
+const validateFull = ajv.compile(configSchema);
+
+type UserSource = Partial<SourceConfig> & { slug: string; tax?: Partial<SourceConfig['tax']> };
+interface UserConfig {
+  defaults?: boolean;
+  merchant?: { name?: string };
+  sources?: UserSource[];
+}
+
+let defaults: PayemuConfig | undefined;
+
+/** The embedded default config (fixtures/payemu.config.json). */
+export function defaultConfig(): PayemuConfig {
+  defaults ??= parseConfigText(fs.readFileSync(DEFAULT_CONFIG_FILE, 'utf8'), DEFAULT_CONFIG_FILE) as PayemuConfig;
+  return structuredClone(defaults);
+}
+
+/**
+ * Which file configures this run: `--config FILE`, else `payemu.config.json` in the working
+ * directory when there is one, else none (the defaults alone).
+ */
+export function resolveConfigFile(explicit: string | undefined, cwd: string): string | undefined {
+  if (explicit) return path.resolve(cwd, explicit);
+  const local = path.join(cwd, 'payemu.config.json');
+  return fs.existsSync(local) ? local : undefined;
+}
+
+/** Reads, validates and merges a user config onto the defaults (DESIGN.md section 2). */
+export function loadConfig(file: string | undefined): PayemuConfig {
+  if (!file) return defaultConfig();
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read config ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  return buildConfig(parseConfigText(text, file), file);
+}
+
+/** Merges a parsed user config (or an object given to startEmulator) onto the defaults. */
+export function buildConfig(user: unknown, label = 'config'): PayemuConfig {
+  if (!validateUser(user)) throw new ConfigError(`invalid ${label}: ${firstError(toFieldErrors(validateUser))}`);
+  const config = merge(user as UserConfig);
+  if (!validateFull(config)) throw new ConfigError(`invalid ${label}: ${firstError(toFieldErrors(validateFull), config)}`);
+  checkUnique(config, label);
+  return config;
+}
+
+function parseConfigText(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`invalid config ${file}: not valid JSON (${(error as Error).message})`);
+  }
+}
+
+function merge(user: UserConfig): PayemuConfig {
+  const base: PayemuConfig = user.defaults === false ? { merchant: { name: 'payemu' }, sources: [] } : defaultConfig();
+  const merchant = { ...base.merchant, ...user.merchant };
+  const sources = [...base.sources];
+  for (const override of user.sources ?? []) {
+    const index = sources.findIndex((s) => s.slug === override.slug);
+    const current = index >= 0 ? sources[index] : undefined;
+    // Fields override one by one; `tax` merges one level down so `{"tax": {"enabled": true}}` works.
+    const merged = { ...current, ...override, tax: { ...current?.tax, ...override.tax } } as SourceConfig;
+    if (index >= 0) sources[index] = merged;
+    else sources.push(merged);
+  }
+  return { merchant, sources };
+}
+
+function checkUnique(config: PayemuConfig, label: string): void {
+  const seen = new Map<string, string>();
+  config.sources.forEach((source, i) => {
+    for (const field of ['slug', 'test_key', 'live_key', 'webhook_secret'] as const) {
+      const value = `${field === 'slug' ? 'slug' : 'key'}:${source[field]}`;
+      if (seen.has(value)) throw new ConfigError(`invalid ${label}: sources.${i}.${field} repeats ${seen.get(value)}`);
+      seen.set(value, `sources.${i}.${field}`);
+    }
+    const ids = new Set<number>();
+    source.products.forEach((product, j) => {
+      if (ids.has(product.id)) throw new ConfigError(`invalid ${label}: sources.${i}.products.${j}.id repeats product id ${product.id}`);
+      ids.add(product.id);
+    });
+  });
+}
+
+function firstError(errors: Record<string, string[]>, config?: PayemuConfig): string {
+  const [field, messages] = Object.entries(errors)[0] ?? ['config', ['is invalid']];
+  // After the merge, `sources.2` means little to the user: name the Source by its slug too.
+  const index = /^sources\.(\d+)/.exec(field)?.[1];
+  const slug = config && index !== undefined ? config.sources[Number(index)]?.slug : undefined;
+  const where = slug ? `${field} (Source "${slug}")` : field;
+  return `${where}: ${messages![0]}${messages!.length > 1 ? ` (and ${messages!.length - 1} more)` : ''}`;
+}
+

@@ -1,0 +1,82 @@
+/** JSON Schema of payemu.config.json (after merging onto the defaults). */
+const tax = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['enabled', 'name', 'rate', 'inclusive'],
+  properties: {
+    enabled: { type: 'boolean' },
+    name: { type: 'string', minLength: 1, maxLength: 255 },
+    rate: { type: 'number', minimum: 0, maximum: 100 },
+    inclusive: { type: 'boolean' },
+  },
+} as const;
+
+const product = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name', 'price', 'currency'],
+  properties: {
+    id: { type: 'integer', minimum: 1 },
+    name: { type: 'string', minLength: 1, maxLength: 255 },
+    price: { type: 'number', exclusiveMinimum: 0, maximum: 999999.99, money: true },
+    currency: { type: 'string', currency: true },
+  },
+} as const;
+
+export const sourceSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'slug', 'name', 'test_key', 'live_key', 'webhook_secret', 'currency', 'rate_limit_per_minute',
+    'enforce_rate_limit', 'ip_whitelist', 'webhook_url', 'tax', 'products',
+  ],
+  properties: {
+    slug: { type: 'string', pattern: '^[a-z0-9][a-z0-9_-]{0,62}$' },
+    name: { type: 'string', minLength: 1, maxLength: 255 },
+    test_key: { type: 'string', pattern: '^sk_test_[A-Za-z0-9_]+$' },
+    live_key: { type: 'string', pattern: '^sk_live_[A-Za-z0-9_]+$' },
+    webhook_secret: { type: 'string', pattern: '^whsec_[A-Za-z0-9_]+$' },
+    currency: { type: 'string', currency: true },
+    rate_limit_per_minute: { type: 'integer', minimum: 1 },
+    enforce_rate_limit: { type: 'boolean' },
+    ip_whitelist: { type: 'array', items: { type: 'string', ipOrCidr: true } },
+    webhook_url: { anyOf: [{ type: 'null' }, { type: 'string', format: 'uri', pattern: '^https?://' }] },
+    tax,
+    products: { type: 'array', items: product },
+  },
+} as const;
+
+export const configSchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['merchant', 'sources'],
+  properties: {
+    $schema: { type: 'string' },
+    defaults: { type: 'boolean' },
+    merchant: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['name'],
+      properties: { name: { type: 'string', minLength: 1, maxLength: 255 } },
+    },
+    sources: { type: 'array', minItems: 1, items: sourceSchema },
+  },
+} as const;
+
+/** A user's file may leave out whatever the defaults provide; only a Source's slug is required. */
+export const userConfigSchema = {
+  ...configSchema,
+  required: [],
+  properties: {
+    ...configSchema.properties,
+    merchant: { ...configSchema.properties.merchant, required: [] },
+    sources: {
+      type: 'array',
+      items: {
+        ...sourceSchema,
+        required: ['slug'],
+        properties: { ...sourceSchema.properties, tax: { ...tax, required: [] } },
+      },
+    },
+  },
+} as const;

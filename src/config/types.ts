@@ -1,0 +1,36 @@
+/** The config as validated by config/schema.ts. Money in the catalogue is in major units. */
+export interface TaxSettings {
+  enabled: boolean;
+  name: string;
+  rate: number;
+  inclusive: boolean;
+}
+
+export interface Product {
+  id: number;
+  name: string;
+  price: number;
+  currency: string;
+}
+
+export interface SourceConfig {
+  slug: string;
+  name: string;
+  test_key: string;
+  live_key: string;
+  webhook_secret: string;
+  currency: string;
+  rate_limit_per_minute: number;
+  enforce_rate_limit: boolean;
+  ip_whitelist: string[];
+  webhook_url: string | null;
+  tax: TaxSettings;
+  products: Product[];
+}
+
+export interface PayemuConfig {
+  merchant: { name: string };
+  sources: SourceConfig[];
+}
+
+export type Mode = 'test' | 'live';

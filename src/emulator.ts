@@ -1,0 +1,180 @@
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import type { App } from './app.js';
+import { Bus } from './bus/bus.js';
+import { COLLECTIONS, JOB_KINDS, ROUTES } from './catalogue.js';
+import { createClock, wallClock, type Clock } from './clock/clock.js';
+import { parseDuration } from './clock/duration.js';
+import { formatTimestamp, parseTimestamp } from './clock/format.js';
+import { advanceClock } from './clock/routes.js';
+import { Scheduler } from './clock/scheduler.js';
+import { buildConfig, ConfigError, loadConfig } from './config/load.js';
+import type { PayemuConfig } from './config/types.js';
+import { watchConfig } from './config/watch.js';
+import { Keyring } from './http/auth.js';
+import { RateLimiter } from './http/rate-limit.js';
+import { createServer } from './http/server.js';
+import { Meta, type MetaRecord } from './resources/meta/records.js';
+import { filePersistence } from './store/file-persistence.js';
+import { memoryPersistence } from './store/persistence.js';
+import { Store } from './store/store.js';
+
+export interface EmulatorOptions {
+  /** Default 0: a free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Data directory of a file-backed store (default `.payemu` when `inMemory` is false). */
+  dataDir?: string;
+  /** Keep nothing on disk. Default true for the library, false for `payemu start`. */
+  inMemory?: boolean;
+  /** A config file path (watched for changes) or a config object, merged onto the defaults. */
+  config?: string | Record<string, unknown>;
+  /** Answer 429 once a Source's per-minute limit is used up, whatever its config says. */
+  rateLimit?: boolean;
+  /** Where the virtual clock starts on a new store: an ISO 8601 timestamp or epoch ms. */
+  clockStart?: string | number;
+  /** The clock moves only on advance. */
+  freezeClock?: boolean;
+  /** Journal bytes after which it is compacted into the snapshot (default 64 MiB). */
+  compactAfterBytes?: number;
+}
+
+export interface Emulator {
+  /** `http://HOST:PORT` */
+  url: string;
+  /** The first Source's keys and webhook secret (DESIGN.md section 8). */
+  keys: { test: string; live: string };
+  webhookSecret: string;
+  /** Every Source's keys. */
+  sources: { slug: string; name: string; test_key: string; live_key: string; webhook_secret: string }[];
+  clock: {
+    now(): string;
+    /** Moves virtual time forward (`"30d"`, `"12h"`, seconds as a number) and runs what falls due. */
+    advance(by: string | number): { now: string; ran: Record<string, number> };
+  };
+  /** The event bus: domain events, requests, clock advances, config reloads. */
+  bus: Bus;
+  dataDir: string | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts payemu: config, store, clock, scheduler and HTTP server, composed here and nowhere
+ * else. Resolves once requests are served.
+ *
+ * @example
+ * const payemu = await startEmulator();
+ * const res = await fetch(`${payemu.url}/v1/me`, { headers: { Authorization: `Bearer ${payemu.keys.test}` } });
+ * await payemu.close();
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
+  const configFile = typeof options.config === 'string' ? path.resolve(options.config) : undefined;
+  let config: PayemuConfig =
+    typeof options.config === 'object' ? buildConfig(options.config) : loadConfig(configFile);
+
+  const inMemory = options.inMemory ?? true;
+  const dataDir = inMemory ? undefined : path.resolve(options.dataDir ?? '.payemu');
+  const bus = new Bus();
+  const persistence = dataDir
+    ? filePersistence(dataDir, { compactAfterBytes: options.compactAfterBytes, onCompaction: (result) => bus.emit('store.compacted', result) })
+    : memoryPersistence();
+  const store = new Store(COLLECTIONS, persistence);
+  await store.open();
+
+  const clock = restoreClock(store, options);
+  const scheduler = new Scheduler(store, JOB_KINDS);
+  scheduler.rebuild();
+  const keyring = new Keyring(config);
+  let baseUrl = '';
+  const app: App = {
+    store,
+    clock,
+    bus,
+    scheduler,
+    keyring,
+    rateLimiter: new RateLimiter(wallClock.now, options.rateLimit ?? false),
+    config: () => config,
+    baseUrl: () => baseUrl,
+  };
+  store.onCommit((_changes, events) => {
+    for (const event of events) bus.emit('domain', { ...event, at: clock.now() });
+  });
+
+  const server = createServer(app, ROUTES);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+    });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  baseUrl = `http://${host}:${address.port}`;
+
+  // Work that fell due while payemu was stopped runs now, then on a one-second tick.
+  scheduler.start(app);
+  scheduler.runDue(clock.now());
+
+  const stopWatching = configFile
+    ? await watchConfig(configFile, bus, (next) => {
+        config = next;
+        keyring.update(next);
+      })
+    : undefined;
+
+  const first = config.sources[0]!;
+  let closing: Promise<void> | undefined;
+  return {
+    url: baseUrl,
+    keys: { test: first.test_key, live: first.live_key },
+    webhookSecret: first.webhook_secret,
+    sources: config.sources.map(({ slug, name, test_key, live_key, webhook_secret }) => ({ slug, name, test_key, live_key, webhook_secret })),
+    clock: {
+      now: () => formatTimestamp(clock.now()),
+      advance(by) {
+        const ms = parseDuration(by);
+        if (ms === undefined) throw new TypeError(`not a duration: ${by}`);
+        const report = advanceClock(app, clock.now() + ms);
+        return { now: formatTimestamp(clock.now()), ran: report.ran };
+      },
+    },
+    bus,
+    dataDir,
+    close: () =>
+      (closing ??= (async () => {
+        scheduler.stop();
+        await stopWatching?.();
+        // In-flight requests finish; idle keep-alive connections are closed now.
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await store.close();
+      })()),
+  };
+}
+
+/** A saved clock wins (a restart continues where it stopped); the options shape a new one. */
+function restoreClock(store: Store, options: EmulatorOptions): Clock {
+  let start: number | undefined;
+  if (options.clockStart !== undefined) {
+    start = typeof options.clockStart === 'number' ? options.clockStart : parseTimestamp(options.clockStart);
+    if (start === undefined) throw new ConfigError(`--clock-start: not an ISO 8601 timestamp: ${options.clockStart}`);
+  }
+  const clock = createClock({ start, frozen: options.freezeClock });
+  const saved = store.get(Meta, 'clock') as Extract<MetaRecord, { id: 'clock' }> | undefined;
+  if (saved) {
+    const wanted = clock.now();
+    clock.restore(saved.clock);
+    if (start !== undefined) clock.moveTo(wanted);
+    // Frozen or not follows this run's flag, from where the saved clock stands.
+    if (options.freezeClock && !clock.frozen()) clock.restore({ offsetMs: clock.offsetMs(), frozenAt: clock.now() });
+    if (!options.freezeClock && clock.frozen()) clock.restore({ offsetMs: clock.offsetMs(), frozenAt: null });
+  }
+  store.transaction((tx) => tx.put(Meta, { id: 'clock', clock: clock.state() }));
+  return clock;
+}

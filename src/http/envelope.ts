@@ -1,0 +1,39 @@
+import type { ServerResponse } from 'node:http';
+import { HttpError, InternalError } from './errors.js';
+
+/** What a route answers. */
+export interface Reply {
+  status: number;
+  /** Serialized as JSON. */
+  json?: unknown;
+  /** Sent as text/html. */
+  html?: string;
+  headers?: Record<string, string>;
+}
+
+export const JSON_TYPE = 'application/json';
+
+export function send(res: ServerResponse, reply: Reply): void {
+  if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
+  if (reply.html !== undefined) {
+    res.writeHead(reply.status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.end(reply.html);
+  } else if (reply.json !== undefined) {
+    const body = JSON.stringify(reply.json);
+    res.writeHead(reply.status, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+  } else {
+    res.writeHead(reply.status);
+    res.end();
+  }
+}
+
+/** The one place an error becomes a response: SPEC.md's `{errors: [{status, title, detail, meta?}]}`. */
+export function sendError(res: ServerResponse, error: unknown): void {
+  const httpError = error instanceof HttpError ? error : new InternalError();
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  send(res, { status: httpError.status, json: httpError.toJSON(), headers: httpError.headers });
+}

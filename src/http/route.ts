@@ -1,0 +1,68 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { App } from '../app.js';
+import type { Scope } from './auth.js';
+import type { Reply } from './envelope.js';
+
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+
+export interface OpenContext {
+  app: App;
+  req: IncomingMessage;
+  res: ServerResponse;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  /** Virtual time when the request arrived. */
+  now: number;
+}
+
+export interface ApiContext<Body = Record<string, unknown>, Query = Record<string, unknown>> extends OpenContext {
+  scope: Scope;
+  body: Body;
+  query: Query & Record<string, unknown>;
+}
+
+interface RouteBase {
+  method: Method;
+  /** polka pattern, `/v1/payments/:reference`. */
+  path: string;
+  /** JSON Schema of the query string (validated with type coercion). */
+  query?: object;
+}
+
+/** A route of the key-authenticated API (/v1 and the control plane). */
+export interface ApiRoute extends RouteBase {
+  auth: 'key';
+  /** JSON Schema of the body; without one, a body is still parsed (400/415) but ignored. */
+  body?: object;
+  /** Counted against the rate limit: /v1 yes, /_payemu no. */
+  rateLimited: boolean;
+  /** Also accepts the key as `?key=` (EventSource cannot set headers). */
+  keyInQuery?: boolean;
+  handle(ctx: ApiContext<any, any>): Reply | Promise<Reply>;
+}
+
+/** A route anyone may call: health, and the hosted pages (the session id is the capability). */
+export interface OpenRoute extends RouteBase {
+  auth: 'none';
+  handle(ctx: OpenContext): Reply | Promise<Reply>;
+}
+
+export type Route = ApiRoute | OpenRoute;
+
+/** Declares /v1 routes: key auth and rate limit. */
+export function v1<B = Record<string, unknown>, Q = Record<string, unknown>>(
+  route: Omit<ApiRoute, 'auth' | 'rateLimited' | 'handle'> & { handle(ctx: ApiContext<B, Q>): Reply | Promise<Reply> },
+): ApiRoute {
+  return { ...route, auth: 'key', rateLimited: true };
+}
+
+/** Declares control-plane routes (/_payemu): key auth, not rate limited. */
+export function control<B = Record<string, unknown>, Q = Record<string, unknown>>(
+  route: Omit<ApiRoute, 'auth' | 'rateLimited' | 'handle'> & { handle(ctx: ApiContext<B, Q>): Reply | Promise<Reply> },
+): ApiRoute {
+  return { ...route, auth: 'key', rateLimited: false };
+}
+
+export function open(route: Omit<OpenRoute, 'auth'>): OpenRoute {
+  return { ...route, auth: 'none' };
+}

@@ -1,0 +1,117 @@
+import http from 'node:http';
+import polka, { type Request } from 'polka';
+import type { App } from '../app.js';
+import { stopwatch } from '../clock/clock.js';
+import { readJson } from './body.js';
+import { send, sendError } from './envelope.js';
+import { HttpError, MethodNotAllowed, NotFound } from './errors.js';
+import type { ApiContext, OpenContext, Route } from './route.js';
+import { check, compileBody, compileQuery } from './validation.js';
+
+type Req = Request;
+
+/**
+ * The HTTP server: polka routes built from the route catalogue. polka's `onError` and
+ * `onNoMatch` are the only places a failure becomes a response, and both go through the one
+ * envelope writer. A crash inside a route is logged on the bus and answered with a 500; the
+ * server keeps serving.
+ */
+export function createServer(app: App, routes: readonly Route[]): http.Server {
+  const patterns = routes.map((route) => ({ route, regex: patternToRegex(route.path) }));
+
+  const router = polka({
+    onError: (error: unknown, req, res) => fail(app, req as Req, res, error),
+    onNoMatch: (req, res) => {
+      const path = (req as Req).path ?? req.url ?? '/';
+      const allowed = [...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.route.method))];
+      const error = allowed.length > 0 ? new MethodNotAllowed(req.method ?? 'GET', allowed) : new NotFound(`No route matches ${req.method} ${path}.`);
+      logOnFinish(app, req as Req, res);
+      sendError(res, error);
+    },
+  });
+
+  for (const route of routes) {
+    const handler = route.auth === 'key' ? apiHandler(app, route) : openHandler(app, route);
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
+    router[method](route.path, handler);
+  }
+
+  // polka's own listener defers each request with setImmediate; calling its handler directly
+  // saves that turn of the event loop on every request.
+  const server = http.createServer({ keepAliveTimeout: 5_000 }, (req, res) => router.handler(req as Req, res, undefined as never));
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    // Unparseable HTTP (bad request line, oversized headers): answer in the envelope when we can.
+    if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = JSON.stringify(new HttpError(status, status === 431 ? 'The request headers are too large.' : 'The request is not valid HTTP.').toJSON());
+    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  });
+  return server;
+}
+
+function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>) {
+  const validateBody = route.body ? compileBody(route.body) : undefined;
+  const validateQuery = route.query ? compileQuery(route.query) : undefined;
+  return async (req: Req, res: http.ServerResponse) => {
+    logOnFinish(app, req, res);
+    const scope = app.keyring.authenticate(req, route.keyInQuery ? stringOrUndefined(req.query.key) : undefined);
+    (res as ScopedResponse).scope = scope;
+    if (route.rateLimited) {
+      for (const [name, value] of Object.entries(app.rateLimiter.take(scope))) res.setHeader(name, value);
+    }
+    const query = validateQuery ? check<Record<string, unknown>>(validateQuery, { ...req.query }) : req.query;
+    const raw = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJson(req);
+    const body = validateBody ? check<Record<string, unknown>>(validateBody, raw ?? {}) : {};
+    const ctx: ApiContext = { app, req, res, params: req.params, query, body, scope, now: app.clock.now() };
+    send(res, await route.handle(ctx));
+  };
+}
+
+function openHandler(app: App, route: Extract<Route, { auth: 'none' }>) {
+  const validateQuery = route.query ? compileQuery(route.query) : undefined;
+  return async (req: Req, res: http.ServerResponse) => {
+    logOnFinish(app, req, res);
+    const query = validateQuery ? check<Record<string, unknown>>(validateQuery, { ...req.query }) : req.query;
+    const ctx: OpenContext = { app, req, res, params: req.params, query, now: app.clock.now() };
+    send(res, await route.handle(ctx));
+  };
+}
+
+function fail(app: App, req: Req, res: http.ServerResponse, error: unknown): void {
+  if (!(error instanceof HttpError)) {
+    const failure = error instanceof Error ? error : new Error(String(error));
+    app.bus.emit('server.error', { method: req.method ?? '', path: req.path ?? req.url ?? '', error: failure.message, stack: failure.stack });
+  }
+  sendError(res, error);
+}
+
+type ScopedResponse = http.ServerResponse & { scope?: { source: { slug: string }; mode: string } };
+
+function logOnFinish(app: App, req: Req, res: http.ServerResponse): void {
+  if (!app.bus.has('request')) return;
+  const elapsed = stopwatch();
+  res.once('finish', () => {
+    const scope = (res as ScopedResponse).scope;
+    app.bus.emit('request', {
+      method: req.method ?? '',
+      path: req.path ?? req.url ?? '',
+      status: res.statusCode,
+      ms: elapsed(),
+      source: scope?.source.slug,
+      mode: scope?.mode,
+    });
+  });
+}
+
+function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** `/v1/payments/:reference` -> a regex for 405 detection. */
+function patternToRegex(pattern: string): RegExp {
+  const source = pattern
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}/?$`);
+}

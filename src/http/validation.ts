@@ -1,0 +1,31 @@
+import type { ValidateFunction } from 'ajv';
+import { createAjv, toFieldErrors } from '../lib/schemas.js';
+import { Unprocessable } from './errors.js';
+
+// Compiled once per schema object at server start; bodies as sent, queries coerced from strings.
+const bodies = createAjv();
+const queries = createAjv({ coerceTypes: true });
+const cache = new WeakMap<object, ValidateFunction>();
+
+export function compileBody(schema: object): ValidateFunction {
+  return compile(bodies, schema);
+}
+
+export function compileQuery(schema: object): ValidateFunction {
+  return compile(queries, schema);
+}
+
+function compile(ajv: ReturnType<typeof createAjv>, schema: object): ValidateFunction {
+  let validate = cache.get(schema);
+  if (!validate) cache.set(schema, (validate = ajv.compile(schema)));
+  return validate;
+}
+
+/** Validates (and, for queries, coerces) `data`, or throws the 422 with `meta.errors`. */
+export function check<T>(validate: ValidateFunction, data: unknown): T {
+  if (validate(data)) return data as T;
+  const errors = toFieldErrors(validate);
+  const first = Object.values(errors)[0]?.[0] ?? 'The given data was invalid.';
+  const more = Object.values(errors).reduce((n, list) => n + list.length, 0) - 1;
+  throw new Unprocessable(more > 0 ? `${first} (and ${more} more error${more > 1 ? 's' : ''})` : first, errors);
+}

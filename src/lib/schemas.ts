@@ -1,0 +1,147 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import net from 'node:net';
+import { CURRENCIES } from './currencies.js';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv, formats: string[]) => Ajv;
+
+/**
+ * The ajv instances, with payemu's keywords:
+ *   money: true       a number with at most two decimals (amounts are held in minor units)
+ *   currency: true    an ISO 4217 code, any letter case
+ *   ipOrCidr: true    an IP address or an IPv4/IPv6 CIDR block
+ * and the format `url`: an absolute URL (not javascript:, data:, vbscript: or file:), which the
+ * hosted pages redirect to. Request bodies are validated as sent; queries (always strings)
+ * with type coercion.
+ */
+export function createAjv(options: { coerceTypes?: boolean } = {}): Ajv {
+  const ajv = new Ajv({ allErrors: true, coerceTypes: options.coerceTypes ?? false, strict: false, messages: false });
+  addFormats(ajv, ['email', 'uri', 'date', 'date-time']);
+  ajv.addFormat('url', { type: 'string', validate: isSafeUrl });
+  ajv.addKeyword({
+    keyword: 'money',
+    type: 'number',
+    schemaType: 'boolean',
+    validate: (enabled: boolean, value: number) => !enabled || hasAtMostTwoDecimals(value),
+  });
+  ajv.addKeyword({
+    keyword: 'currency',
+    type: 'string',
+    schemaType: 'boolean',
+    validate: (enabled: boolean, value: string) => !enabled || CURRENCIES.has(value.toUpperCase()),
+  });
+  ajv.addKeyword({
+    keyword: 'ipOrCidr',
+    type: 'string',
+    schemaType: 'boolean',
+    validate: (enabled: boolean, value: string) => !enabled || isIpOrCidr(value),
+  });
+  return ajv;
+}
+
+export function hasAtMostTwoDecimals(value: number): boolean {
+  const cents = value * 100;
+  return Number.isFinite(cents) && Math.abs(cents - Math.round(cents)) < 1e-6;
+}
+
+const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:']);
+
+export function isSafeUrl(value: string): boolean {
+  if (value.length > 2048 || /\s/.test(value)) return false;
+  try {
+    const url = new URL(value);
+    if (UNSAFE_SCHEMES.has(url.protocol)) return false;
+    return (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+export function isIpOrCidr(value: string): boolean {
+  const [address, bits, extra] = value.split('/');
+  if (extra !== undefined || !address) return false;
+  const version = net.isIP(address);
+  if (version === 0) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n <= (version === 4 ? 32 : 128);
+}
+
+/** `/tax/lines/0/name` -> `tax.lines.0.name` (SPEC.md's `meta.errors` keys). */
+function fieldOf(error: ErrorObject): string {
+  const base = error.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required') base.push((error.params as { missingProperty: string }).missingProperty);
+  if (error.keyword === 'additionalProperties') base.push((error.params as { additionalProperty: string }).additionalProperty);
+  return base.filter((s) => s !== '').join('.');
+}
+
+function describe(error: ErrorObject, field: string, schema: Record<string, unknown> | undefined): string {
+  const name = field || 'body';
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `The ${name} field is required.`;
+    case 'type': {
+      const wanted = String(p.type).split(',')[0];
+      const noun = { number: 'a number', integer: 'an integer', string: 'a string', boolean: 'true or false', object: 'an object', array: 'an array', null: 'null' }[wanted!] ?? wanted;
+      return field ? `The ${name} field must be ${noun}.` : `The request body must be ${noun}.`;
+    }
+    case 'minimum':
+    case 'exclusiveMinimum':
+      return `The ${name} field must be ${error.keyword === 'minimum' ? 'at least' : 'greater than'} ${p.limit}.`;
+    case 'maximum':
+    case 'exclusiveMaximum':
+      return `The ${name} field must not be greater than ${p.limit}.`;
+    case 'minLength':
+      return p.limit === 1 ? `The ${name} field must not be empty.` : `The ${name} field must be at least ${p.limit} characters.`;
+    case 'maxLength':
+      return `The ${name} field must not be greater than ${p.limit} characters.`;
+    case 'minItems':
+      return `The ${name} field must have at least ${p.limit} item${p.limit === 1 ? '' : 's'}.`;
+    case 'maxItems':
+      return `The ${name} field must not have more than ${p.limit} items.`;
+    case 'maxProperties':
+      return `The ${name} field must not have more than ${p.limit} keys.`;
+    case 'enum':
+      return `The ${name} field must be one of: ${(p.allowedValues as unknown[]).join(', ')}.`;
+    case 'const':
+      return `The ${name} field must be ${JSON.stringify(p.allowedValue)}.`;
+    case 'format':
+      return {
+        email: `The ${name} field must be a valid email address.`,
+        url: `The ${name} field must be a valid URL.`,
+        uri: `The ${name} field must be a valid URL.`,
+        date: `The ${name} field must be a valid date (YYYY-MM-DD).`,
+        'date-time': `The ${name} field must be a valid ISO 8601 timestamp.`,
+      }[String(p.format)] ?? `The ${name} field is not a valid ${p.format}.`;
+    case 'pattern':
+      return (schema?.patternMessage as string | undefined)?.replace('{field}', name) ?? `The ${name} field format is invalid.`;
+    case 'money':
+      return `The ${name} field must have at most 2 decimal places.`;
+    case 'currency':
+      return `The ${name} field must be a valid ISO 4217 currency code.`;
+    case 'ipOrCidr':
+      return `The ${name} field must be an IP address or CIDR block.`;
+    case 'additionalProperties':
+      return `The ${name} field is not allowed.`;
+    case 'uniqueItems':
+      return `The ${name} field must not contain duplicates.`;
+    default:
+      return `The ${name} field is invalid.`;
+  }
+}
+
+/** Converts ajv's errors into SPEC.md's `meta.errors`: field path -> messages (one converter for all). */
+export function toFieldErrors(validate: ValidateFunction): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  for (const error of validate.errors ?? []) {
+    // anyOf/oneOf report each branch too; the branch errors already say what is wrong.
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
+    const field = fieldOf(error);
+    const message = describe(error, field, error.parentSchema as Record<string, unknown> | undefined);
+    const list = (errors[field || 'body'] ??= []);
+    if (!list.includes(message)) list.push(message);
+  }
+  return errors;
+}

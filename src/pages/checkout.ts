@@ -1,0 +1,147 @@
+import type { App } from '../app.js';
+import { readForm } from '../http/body.js';
+import type { Reply } from '../http/envelope.js';
+import { HttpError } from '../http/errors.js';
+import { open, type OpenContext } from '../http/route.js';
+import { formatMinor } from '../lib/money.js';
+import { checkCardDetails, evaluateCard, group, TEST_CARDS } from '../resources/cards/test-cards.js';
+import { sessionStatus, Sessions, type SessionRecord } from '../resources/sessions/records.js';
+import { attemptPayment } from '../resources/sessions/service.js';
+import { html, page, type Raw } from './html.js';
+
+/**
+ * The hosted sandbox checkout at a session's `checkout_url`: amount, description, a card form,
+ * pay and cancel. The card number decides the outcome (DESIGN.md's test-card table); a decline
+ * shows its reason and the form again; 4000 0027 6000 3184 goes through a 3-D Secure page.
+ */
+export const checkoutPages = [
+  open({ method: 'GET', path: '/checkout/:id', handle: (ctx) => withSession(ctx, (session) => showForm(ctx.app, session, {})) }),
+  open({ method: 'POST', path: '/checkout/:id/pay', handle: (ctx) => withSession(ctx, (session) => pay(ctx, session)) }),
+  open({ method: 'POST', path: '/checkout/:id/3ds', handle: (ctx) => withSession(ctx, (session) => pay(ctx, session)) }),
+  open({
+    method: 'POST',
+    path: '/checkout/:id/cancel',
+    handle: (ctx) =>
+      withSession(ctx, async (session) => {
+        await readForm(ctx.req);
+        if (session.cancel_url) return redirect(session.cancel_url);
+        return { status: 200, html: page('Payment cancelled', html`<h1>Payment cancelled</h1><p>You cancelled the payment; nothing was charged.</p>`, session.mode) };
+      }),
+  }),
+  open({
+    method: 'GET',
+    path: '/checkout/:id/done',
+    handle: (ctx) => withSession(ctx, (session) => done(session)),
+  }),
+];
+
+interface FormState {
+  values?: Record<string, string>;
+  problems?: Record<string, string>;
+  declined?: string;
+}
+
+async function withSession(ctx: OpenContext, render: (session: SessionRecord) => Reply | Promise<Reply>): Promise<Reply> {
+  const session = ctx.app.store.get(Sessions, ctx.params.id!);
+  if (!session) return { status: 404, html: page('Not found', html`<h1>Checkout not found</h1><p>There is no checkout session with this address.</p>`) };
+  const status = sessionStatus(session, ctx.now);
+  if (status === 'expired') {
+    return { status: 410, html: page('Checkout expired', html`<h1>This checkout has expired</h1><p>Checkout sessions last 24 hours. Ask the merchant for a new payment link.</p>`, session.mode) };
+  }
+  if (status === 'complete') return done(session);
+  return render(session);
+}
+
+function done(session: SessionRecord): Reply {
+  const paid = session.status === 'complete';
+  return {
+    status: paid ? 200 : 409,
+    html: page(
+      paid ? 'Payment complete' : 'Not paid',
+      paid
+        ? html`<h1>Payment complete</h1><p class="alert ok">${session.payment_status === 'authorized' ? 'The payment was authorized.' : 'Thank you: your payment was received.'}</p>
+          <p class="muted">Reference ${session.reference}</p>`
+        : html`<h1>Not paid yet</h1><p><a href="/checkout/${session.id}">Return to the checkout</a></p>`,
+      session.mode,
+    ),
+  };
+}
+
+async function pay(ctx: OpenContext, session: SessionRecord): Promise<Reply> {
+  const form = await readForm(ctx.req);
+  const values = { card_number: form.card_number ?? '', expiry: form.expiry ?? '', cvc: form.cvc ?? '', name: form.name ?? '' };
+  const problems = checkCardDetails(values.card_number, parseExpiry(values.expiry), values.cvc, ctx.now);
+  if (Object.keys(problems).length > 0) return showForm(ctx.app, session, { values, problems }, 422);
+
+  const threeDs = form.three_ds === 'pass' || form.three_ds === 'fail' ? form.three_ds : undefined;
+  if (!threeDs && evaluateCard(values.card_number, session.mode).outcome === 'three_ds') return challenge(session, values);
+  let result;
+  try {
+    result = ctx.app.store.transaction((tx) => attemptPayment(tx, session.id, { cardNumber: values.card_number, threeDs }, ctx.now));
+  } catch (error) {
+    if (error instanceof HttpError) return { status: error.status, html: page('Checkout', html`<h1>Payment not possible</h1><p class="alert">${error.detail}</p>`, session.mode) };
+    throw error;
+  }
+  if (result.outcome.outcome === 'decline') {
+    return showForm(ctx.app, result.session, { values: { ...values, card_number: '' }, declined: result.payment.failure_message }, 402);
+  }
+  return redirect(session.success_url ?? `/checkout/${session.id}/done`);
+}
+
+function showForm(app: App, session: SessionRecord, state: FormState, status = 200): Reply {
+  const source = app.config().sources.find((s) => s.slug === session.source);
+  const v = state.values ?? {};
+  const p = state.problems ?? {};
+  const field = (name: string, label: string, attrs: Raw) => html`
+    <label for="${name}">${label}</label>
+    <input id="${name}" name="${name}" value="${v[name] ?? ''}" ${attrs} aria-invalid="${p[name] ? 'true' : 'false'}">
+    ${p[name] ? html`<p class="field-error" role="alert">${p[name]}</p>` : ''}`;
+  const body = html`
+    <h1>${source?.name ?? session.source}</h1>
+    <p class="merchant">Sandbox checkout</p>
+    <p class="amount" data-testid="amount">${formatMinor(session.amount)} ${session.currency}</p>
+    ${session.description ? html`<p class="description">${session.description}</p>` : ''}
+    ${state.declined ? html`<div class="alert" role="alert" data-testid="decline">Payment declined: ${state.declined} Try another card.</div>` : ''}
+    <form method="post" action="/checkout/${session.id}/pay" novalidate>
+      ${field('card_number', 'Card number', html`inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242"`)}
+      <div class="row">
+        <div>${field('expiry', 'Expiry (MM/YY)', html`autocomplete="cc-exp" placeholder="12/34"`)}</div>
+        <div>${field('cvc', 'CVC', html`inputmode="numeric" autocomplete="cc-csc" placeholder="123"`)}</div>
+      </div>
+      ${field('name', 'Name on card (optional)', html`autocomplete="cc-name"`)}
+      <button type="submit">Pay ${formatMinor(session.amount)} ${session.currency}</button>
+    </form>
+    <form method="post" action="/checkout/${session.id}/cancel"><button class="secondary" type="submit">Cancel</button></form>
+    ${session.mode === 'test' ? testCardHelp() : ''}`;
+  return { status, html: page(`Pay ${source?.name ?? ''}`, body, session.mode) };
+}
+
+function challenge(session: SessionRecord, values: Record<string, string>): Reply {
+  const hidden = Object.entries(values).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
+  const body = html`
+    <h1>3-D Secure</h1>
+    <p>Your bank asks you to confirm this payment of <strong>${formatMinor(session.amount)} ${session.currency}</strong>.</p>
+    <p class="muted">Sandbox challenge: choose how the authentication ends.</p>
+    <form method="post" action="/checkout/${session.id}/3ds">${hidden}<input type="hidden" name="three_ds" value="pass">
+      <button type="submit">Complete authentication</button></form>
+    <form method="post" action="/checkout/${session.id}/3ds">${hidden}<input type="hidden" name="three_ds" value="fail">
+      <button class="secondary" type="submit">Fail authentication</button></form>`;
+  return { status: 200, html: page('3-D Secure', body, session.mode) };
+}
+
+function testCardHelp(): Raw {
+  return html`<details><summary>Test cards</summary><table>
+    ${TEST_CARDS.map((card) => html`<tr><td><code>${group(card.number)}</code></td><td>${card.label}</td></tr>`)}
+    </table><p>Any future expiry date and any CVC.</p></details>`;
+}
+
+function parseExpiry(text: string): { month: number; year: number } {
+  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(text);
+  if (!match) return { month: 0, year: Number.NaN };
+  const year = Number(match[2]);
+  return { month: Number(match[1]), year: year < 100 ? 2000 + year : year };
+}
+
+function redirect(location: string): Reply {
+  return { status: 303, headers: { Location: location } };
+}

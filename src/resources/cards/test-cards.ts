@@ -1,0 +1,127 @@
+import type { Mode } from '../../config/types.js';
+
+/** DESIGN.md section 5's failure codes. */
+export type FailureCode =
+  | 'insufficient_funds'
+  | 'card_declined'
+  | 'expired_card'
+  | 'incorrect_cvc'
+  | 'authentication_failed'
+  | 'card_not_supported';
+
+export type CardBrand = 'visa' | 'mastercard' | 'amex';
+
+type Behaviour =
+  | { outcome: 'approve'; declineOffSession?: boolean }
+  | { outcome: 'decline'; code: FailureCode }
+  | { outcome: 'three_ds' };
+
+/** The test-card table of DESIGN.md section 5, in its order. */
+export const TEST_CARDS: readonly { number: string; label: string; behaviour: Behaviour }[] = [
+  { number: '4242424242424242', label: 'approved (Visa)', behaviour: { outcome: 'approve' } },
+  { number: '5555555555554444', label: 'approved (Mastercard)', behaviour: { outcome: 'approve' } },
+  { number: '378282246310005', label: 'approved (American Express)', behaviour: { outcome: 'approve' } },
+  { number: '4000000000000002', label: 'declined, insufficient funds', behaviour: { outcome: 'decline', code: 'insufficient_funds' } },
+  { number: '4000000000009995', label: 'declined, generic', behaviour: { outcome: 'decline', code: 'card_declined' } },
+  { number: '4000000000000069', label: 'declined, expired card', behaviour: { outcome: 'decline', code: 'expired_card' } },
+  { number: '4000000000000127', label: 'declined, incorrect CVC', behaviour: { outcome: 'decline', code: 'incorrect_cvc' } },
+  { number: '4000002760003184', label: '3-D Secure challenge, then approved or failed', behaviour: { outcome: 'three_ds' } },
+  {
+    number: '4000000000000341',
+    label: 'approved now, later off-session charges declined',
+    behaviour: { outcome: 'approve', declineOffSession: true },
+  },
+];
+
+const BY_NUMBER = new Map(TEST_CARDS.map((card) => [card.number, card]));
+
+export const FAILURE_MESSAGES: Record<FailureCode, string> = {
+  insufficient_funds: 'Your card has insufficient funds.',
+  card_declined: 'Your card was declined.',
+  expired_card: 'Your card has expired.',
+  incorrect_cvc: "Your card's security code is incorrect.",
+  authentication_failed: 'The 3-D Secure authentication of your card failed.',
+  card_not_supported: `This card number is not a payemu test card. Use one of: ${TEST_CARDS.map((c) => `${group(c.number)} (${c.label})`).join('; ')}.`,
+};
+
+export type CardOutcome =
+  | { outcome: 'approve'; brand: CardBrand; last4: string; declineOffSession: boolean }
+  | { outcome: 'decline'; brand: CardBrand | null; last4: string; code: FailureCode; message: string }
+  | { outcome: 'three_ds'; brand: CardBrand; last4: string };
+
+/** Digits only: spaces and dashes are how people type card numbers. */
+export function normalizeCardNumber(input: string): string {
+  return input.replace(/[\s-]/g, '');
+}
+
+/** What happens when `number` is presented in `mode` (DESIGN.md sections 3 and 5). */
+export function evaluateCard(input: string, mode: Mode): CardOutcome {
+  const number = normalizeCardNumber(input);
+  const last4 = number.slice(-4);
+  const brand = detectBrand(number);
+  const known = BY_NUMBER.get(number);
+  if (mode === 'live') {
+    if (known) return decline(brand, last4, 'card_declined', 'A test card was used in live mode.');
+    if (!luhnValid(number)) return decline(brand, last4, 'card_declined', 'The card number is not valid.');
+    if (!brand) return decline(null, last4, 'card_not_supported', 'This card brand is not supported: use Visa, Mastercard or American Express.');
+    return { outcome: 'approve', brand, last4, declineOffSession: false };
+  }
+  if (!known) return decline(brand, last4, 'card_not_supported', FAILURE_MESSAGES.card_not_supported);
+  const behaviour = known.behaviour;
+  if (behaviour.outcome === 'decline') return decline(brand, last4, behaviour.code, FAILURE_MESSAGES[behaviour.code]);
+  if (behaviour.outcome === 'three_ds') return { outcome: 'three_ds', brand: brand!, last4 };
+  return { outcome: 'approve', brand: brand!, last4, declineOffSession: behaviour.declineOffSession === true };
+}
+
+function decline(brand: CardBrand | null, last4: string, code: FailureCode, message: string): CardOutcome {
+  return { outcome: 'decline', brand, last4, code, message };
+}
+
+export function detectBrand(number: string): CardBrand | null {
+  if (/^4\d{12}(\d{3}){0,2}$/.test(number)) return 'visa';
+  if (/^3[47]\d{13}$/.test(number)) return 'amex';
+  const two = Number(number.slice(0, 2));
+  const four = Number(number.slice(0, 4));
+  if (number.length === 16 && ((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720))) return 'mastercard';
+  return null;
+}
+
+export function luhnValid(number: string): boolean {
+  if (!/^\d{12,19}$/.test(number)) return false;
+  let sum = 0;
+  for (let i = 0; i < number.length; i++) {
+    let digit = Number(number[number.length - 1 - i]);
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** `4242424242424242` -> `4242 4242 4242 4242`; American Express as `3782 822463 10005`. */
+export function group(number: string): string {
+  if (number.length === 15) return `${number.slice(0, 4)} ${number.slice(4, 10)} ${number.slice(10)}`;
+  return number.replace(/(\d{4})(?=\d)/g, '$1 ');
+}
+
+/** The checks the hosted form makes before an attempt: a future expiry and a plausible CVC. */
+export function checkCardDetails(
+  number: string,
+  expiry: { month: number; year: number },
+  cvc: string,
+  now: number,
+): Record<string, string> {
+  const problems: Record<string, string> = {};
+  const digits = normalizeCardNumber(number);
+  if (!/^\d{12,19}$/.test(digits)) problems.card_number = 'Enter a card number of 12 to 19 digits.';
+  const current = new Date(now);
+  const monthIndex = expiry.year * 12 + expiry.month;
+  const nowIndex = current.getUTCFullYear() * 12 + current.getUTCMonth() + 1;
+  if (!(expiry.month >= 1 && expiry.month <= 12) || !Number.isInteger(expiry.year)) problems.expiry = 'Enter the expiry date as MM/YY.';
+  else if (monthIndex < nowIndex) problems.expiry = 'The expiry date is in the past.';
+  const cvcLength = detectBrand(digits) === 'amex' ? 4 : 3;
+  if (!new RegExp(`^\\d{${cvcLength}}$`).test(cvc.trim())) problems.cvc = `Enter the ${cvcLength}-digit security code.`;
+  return problems;
+}

@@ -1,0 +1,27 @@
+import type { EventName } from '../../bus/events.js';
+import { minorToNumber } from '../../lib/money.js';
+import type { Transaction } from '../../store/store.js';
+import type { PaymentRecord } from './records.js';
+
+/**
+ * `data` of the `payment.*` webhooks. `payment.completed` is exactly SPEC.md's shape
+ * (payment_id, reference, amount as a number, currency, status, card_last, card_brand,
+ * metadata); a failed payment adds failure_code and failure_message.
+ */
+export function paymentEventData(payment: PaymentRecord): Record<string, unknown> {
+  return {
+    payment_id: Number(payment.id),
+    reference: payment.reference,
+    amount: minorToNumber(payment.amount),
+    currency: payment.currency,
+    status: payment.status,
+    card_last: payment.card_last ?? null,
+    card_brand: payment.card_brand ?? null,
+    metadata: payment.metadata ?? {},
+    ...(payment.status === 'FAILED' ? { failure_code: payment.failure_code ?? null, failure_message: payment.failure_message ?? null } : {}),
+  };
+}
+
+export function emitPaymentEvent(tx: Transaction, name: EventName, payment: PaymentRecord, extra: Record<string, unknown> = {}): void {
+  tx.emit({ name, source: payment.source, mode: payment.mode, data: { ...paymentEventData(payment), ...extra } });
+}

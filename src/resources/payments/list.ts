@@ -1,0 +1,21 @@
+import type { ListSpec } from '../../http/list-query.js';
+import { PAYMENT_ATTRIBUTES } from './present.js';
+import { PAYMENT_STATUSES, type PaymentRecord } from './records.js';
+
+/** What `GET /v1/payments` filters and sorts on (SPEC.md's table). */
+export const paymentList: ListSpec<PaymentRecord> = {
+  type: 'payments',
+  filters: {
+    status: { kind: 'enum', values: PAYMENT_STATUSES, get: (p) => p.status },
+    customer_email: { kind: 'text', get: (p) => p.customer_email, caseInsensitive: true },
+    created_after: { kind: 'after', get: (p) => p.created_at },
+    created_before: { kind: 'before', get: (p) => p.created_at },
+  },
+  sorts: {
+    created_at: (p) => p.created_at,
+    amount: (p) => p.amount,
+    status: (p) => p.status,
+  },
+  attributes: PAYMENT_ATTRIBUTES,
+  id: (p) => Number(p.id),
+};

@@ -1,0 +1,63 @@
+import { formatTimestamp } from '../../clock/format.js';
+import { formatMinor } from '../../lib/money.js';
+import { isPaid, type PaymentRecord } from './records.js';
+
+export const paymentUrl = (base: string, payment: PaymentRecord) => `${base}/v1/payments/${encodeURIComponent(payment.reference)}`;
+
+/** Every attribute a payment has; the single-payment answer shows them all. */
+export function paymentAttributes(payment: PaymentRecord): Record<string, unknown> {
+  return {
+    reference: payment.reference,
+    amount: formatMinor(payment.amount),
+    currency: payment.currency,
+    status: payment.status,
+    paid: isPaid(payment.status),
+    provider: 'payemu',
+    customer_email: payment.customer_email ?? null,
+    card_last: payment.card_last ?? null,
+    card_brand: payment.card_brand ?? null,
+    ...(payment.payment_method ? { payment_method: payment.payment_method } : {}),
+    capture_method: payment.capture_method,
+    description: payment.description ?? null,
+    metadata: payment.metadata ?? {},
+    failure_code: payment.failure_code ?? null,
+    failure_message: payment.failure_message ?? null,
+    captured_at: payment.captured_at === undefined ? null : formatTimestamp(payment.captured_at),
+    created_at: formatTimestamp(payment.created_at),
+    updated_at: formatTimestamp(payment.updated_at),
+  };
+}
+
+/** Attributes of a list item unless `fields[payments]` says otherwise (SPEC.md). */
+export const LIST_ATTRIBUTES = ['reference', 'amount', 'currency', 'status', 'paid'] as const;
+
+export const PAYMENT_ATTRIBUTES = [
+  'reference', 'amount', 'currency', 'status', 'paid', 'provider', 'customer_email', 'card_last', 'card_brand',
+  'payment_method', 'capture_method', 'description', 'metadata', 'failure_code', 'failure_message', 'captured_at',
+  'created_at', 'updated_at',
+] as const;
+
+export function presentPayment(payment: PaymentRecord, base: string, fields?: readonly string[]) {
+  return {
+    id: payment.id,
+    type: 'payments',
+    attributes: pick(paymentAttributes(payment), fields),
+    links: { self: paymentUrl(base, payment) },
+  };
+}
+
+export function presentPaymentListItem(payment: PaymentRecord, base: string, fields: readonly string[] = LIST_ATTRIBUTES) {
+  return presentPayment(payment, base, fields);
+}
+
+/** The control plane's plain-JSON view of a payment. */
+export function presentPaymentSummary(payment: PaymentRecord, base: string) {
+  return { id: Number(payment.id), ...paymentAttributes(payment), url: paymentUrl(base, payment) };
+}
+
+function pick(attributes: Record<string, unknown>, fields: readonly string[] | undefined): Record<string, unknown> {
+  if (!fields) return attributes;
+  const out: Record<string, unknown> = {};
+  for (const field of fields) out[field] = attributes[field] ?? null;
+  return out;
+}

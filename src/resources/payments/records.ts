@@ -1,0 +1,46 @@
+import type { Mode } from '../../config/types.js';
+import type { Minor } from '../../lib/money.js';
+import { collection } from '../../store/collection.js';
+import type { CardBrand, FailureCode } from '../cards/test-cards.js';
+import { referenceKey } from '../sessions/records.js';
+
+export const PAYMENT_STATUSES = ['PAID', 'FAILED', 'AUTHORIZED', 'VOIDED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'EXPIRED'] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** Statuses that hold the reference: a new session for it is a 409 (DESIGN.md section 5). */
+export const SETTLED_STATUSES: ReadonlySet<PaymentStatus> = new Set(['PAID', 'AUTHORIZED', 'PARTIALLY_REFUNDED', 'REFUNDED']);
+
+/** One payment per reference; `id` is the integer payment id as a string. */
+export interface PaymentRecord {
+  id: string;
+  source: string;
+  mode: Mode;
+  reference: string;
+  amount: Minor;
+  currency: string;
+  status: PaymentStatus;
+  capture_method: 'automatic' | 'manual';
+  description?: string;
+  customer_email?: string;
+  customer_name?: string;
+  metadata?: Record<string, unknown>;
+  card_last?: string;
+  card_brand?: CardBrand | null;
+  payment_method?: string;
+  failure_code?: FailureCode;
+  failure_message?: string;
+  session_id?: string;
+  /** Total refunded so far, minor units. */
+  refunded: Minor;
+  created_at: number;
+  updated_at: number;
+  authorized_at?: number;
+  captured_at?: number;
+}
+
+export const Payments = collection<PaymentRecord>('payments', {
+  reference: (p) => referenceKey(p.mode, p.reference),
+  scope: (p) => `${p.source}:${p.mode}`,
+});
+
+export const isPaid = (status: PaymentStatus) => status === 'PAID' || status === 'PARTIALLY_REFUNDED' || status === 'REFUNDED';

@@ -1,0 +1,61 @@
+import { formatTimestamp } from '../../clock/format.js';
+import { minorToNumber } from '../../lib/money.js';
+import { sessionStatus, type SessionRecord } from './records.js';
+
+export const checkoutUrl = (base: string, session: SessionRecord) => `${base}/checkout/${session.id}`;
+
+/** The creation answer: exactly SPEC.md's attributes (`amount` is a number there). */
+export function presentCreatedSession(session: SessionRecord, base: string) {
+  const checkout = checkoutUrl(base, session);
+  return {
+    data: {
+      id: session.id,
+      type: 'sessions',
+      attributes: {
+        amount: minorToNumber(session.amount),
+        currency: session.currency,
+        reference: session.reference,
+        checkout_url: checkout,
+        expires_at: formatTimestamp(session.expires_at),
+      },
+      links: { self: `${base}/v1/sessions/${session.id}`, checkout },
+    },
+  };
+}
+
+/** `GET /v1/sessions/{id}`: DESIGN.md section 5's attributes, plus the request's own fields. */
+export function presentSession(session: SessionRecord, base: string, now: number) {
+  const checkout = checkoutUrl(base, session);
+  const number = (minor: number | undefined) => (minor === undefined ? null : minorToNumber(minor));
+  return {
+    data: {
+      id: session.id,
+      type: 'sessions',
+      attributes: {
+        amount: minorToNumber(session.amount),
+        currency: session.currency,
+        reference: session.reference,
+        status: sessionStatus(session, now),
+        payment_status: session.payment_status,
+        checkout_url: checkout,
+        expires_at: formatTimestamp(session.expires_at),
+        success_url: session.success_url ?? null,
+        cancel_url: session.cancel_url ?? null,
+        customer_email: session.customer_email ?? null,
+        customer_name: session.customer_name ?? null,
+        description: session.description ?? null,
+        capture_method: session.capture_method,
+        save_payment_method: session.save_payment_method,
+        metadata: session.metadata ?? {},
+        subtotal: number(session.subtotal),
+        discount: number(session.discount),
+        shipping: number(session.shipping),
+        tax: session.tax
+          ? { amount: minorToNumber(session.tax.amount), lines: (session.tax.lines ?? []).map((l) => ({ ...l, amount: minorToNumber(l.amount) })) }
+          : null,
+        created_at: formatTimestamp(session.created_at),
+      },
+      links: { self: `${base}/v1/sessions/${session.id}`, checkout },
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { control, v1 } from '../../http/route.js';
+import { presentPaymentSummary } from '../payments/present.js';
+import { sessionStatus } from './records.js';
+import { completeSessionBody, createSessionBody, type CompleteSessionBody, type CreateSessionBody } from './schemas.js';
+import { attemptPayment, createSession, getSession } from './service.js';
+import { presentCreatedSession, presentSession } from './present.js';
+
+export const sessionRoutes = [
+  v1<CreateSessionBody>({
+    method: 'POST',
+    path: '/v1/sessions',
+    body: createSessionBody,
+    handle: ({ app, scope, body, now }) => {
+      const session = app.store.transaction((tx) => createSession(tx, scope, body, now));
+      return { status: 201, json: presentCreatedSession(session, app.baseUrl()) };
+    },
+  }),
+  v1({
+    method: 'GET',
+    path: '/v1/sessions/:id',
+    handle: ({ app, scope, params, now }) => {
+      const session = getSession(app.store, scope, params.id!);
+      return { status: 200, json: presentSession(session, app.baseUrl(), now) };
+    },
+  }),
+  // Completes a checkout as the hosted page would (DESIGN.md section 7).
+  control<CompleteSessionBody>({
+    method: 'POST',
+    path: '/_payemu/sessions/:id/complete',
+    body: completeSessionBody,
+    handle: ({ app, scope, params, body, now }) => {
+      const result = app.store.transaction((tx) => {
+        getSession(tx, scope, params.id!);
+        return attemptPayment(tx, params.id!, { cardNumber: body.card_number, threeDs: body.three_ds }, now);
+      });
+      return {
+        status: 200,
+        json: {
+          session: { id: result.session.id, status: sessionStatus(result.session, now), payment_status: result.session.payment_status },
+          payment: presentPaymentSummary(result.payment, app.baseUrl()),
+        },
+      };
+    },
+  }),
+];

@@ -1,0 +1,77 @@
+/** JSON Schemas of the session requests (SPEC.md, Session resource). */
+const money = (minimum: number, maximum?: number) => ({ type: 'number', minimum, ...(maximum ? { maximum } : {}), money: true });
+
+export const createSessionBody = {
+  type: 'object',
+  required: ['amount'],
+  properties: {
+    amount: money(0.01, 999999.99),
+    reference: { type: 'string', minLength: 1, maxLength: 255 },
+    currency: { type: 'string', minLength: 3, maxLength: 3, currency: true },
+    description: { type: 'string', maxLength: 500 },
+    success_url: { type: 'string', format: 'url' },
+    cancel_url: { type: 'string', format: 'url' },
+    customer_email: { type: 'string', maxLength: 255, format: 'email' },
+    customer_name: { type: 'string', maxLength: 255 },
+    metadata: { type: 'object' },
+    subtotal: money(0, 999999999.99),
+    discount: money(0, 999999999.99),
+    shipping: money(0, 999999999.99),
+    tax: {
+      type: 'object',
+      required: ['amount'],
+      properties: {
+        amount: money(0, 999999999.99),
+        lines: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['name', 'amount'],
+            properties: {
+              name: { type: 'string', minLength: 1, maxLength: 255 },
+              rate: { type: 'number', minimum: 0, maximum: 100 },
+              amount: money(0, 999999999.99),
+            },
+          },
+        },
+      },
+    },
+    capture_method: { type: 'string', enum: ['automatic', 'manual'] },
+    save_payment_method: { type: 'boolean' },
+    apply_tax: { type: 'boolean' },
+  },
+} as const;
+
+export interface CreateSessionBody {
+  amount: number;
+  reference?: string;
+  currency?: string;
+  description?: string;
+  success_url?: string;
+  cancel_url?: string;
+  customer_email?: string;
+  customer_name?: string;
+  metadata?: Record<string, unknown>;
+  subtotal?: number;
+  discount?: number;
+  shipping?: number;
+  tax?: { amount: number; lines?: { name: string; rate?: number; amount: number }[] };
+  capture_method?: 'automatic' | 'manual';
+  save_payment_method?: boolean;
+  apply_tax?: boolean;
+}
+
+/** `POST /_payemu/sessions/{id}/complete`: what the hosted page would submit. */
+export const completeSessionBody = {
+  type: 'object',
+  required: ['card_number'],
+  properties: {
+    card_number: { type: 'string', pattern: '^[0-9 -]{12,40}$', patternMessage: 'The {field} field must be a card number of 12 to 19 digits.' },
+    three_ds: { type: 'string', enum: ['pass', 'fail'] },
+  },
+} as const;
+
+export interface CompleteSessionBody {
+  card_number: string;
+  three_ds?: 'pass' | 'fail';
+}

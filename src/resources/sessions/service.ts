@@ -1,0 +1,173 @@
+import type { Scope } from '../../http/auth.js';
+import { Conflict, Gone, NotFound, Unprocessable } from '../../http/errors.js';
+import { newId } from '../../lib/ids.js';
+import { toMinor } from '../../lib/money.js';
+import type { Transaction } from '../../store/store.js';
+import { evaluateCard, type CardOutcome } from '../cards/test-cards.js';
+import { nextPaymentId } from '../meta/records.js';
+import { emitPaymentEvent } from '../payments/events.js';
+import { Payments, SETTLED_STATUSES, type PaymentRecord } from '../payments/records.js';
+import { PaymentMethods } from '../payment-methods/records.js';
+import { calculateTax } from '../tax/calculate.js';
+import { referenceKey, SESSION_LIFETIME_MS, Sessions, sessionStatus, type SessionRecord } from './records.js';
+import type { CreateSessionBody } from './schemas.js';
+
+/**
+ * The reference rules of DESIGN.md section 5: one payment per reference; a reference whose
+ * payment succeeded (or is held) is taken; a reference used by another Source of the merchant
+ * in this mode is taken too, and the answer says nothing more about it.
+ */
+export function assertReferenceFree(tx: Transaction, scope: Scope, reference: string): void {
+  const key = referenceKey(scope.mode, reference);
+  const payment = tx.find(Payments, 'reference', key)[0];
+  const otherSource = (payment && payment.source !== scope.source.slug) || tx.find(Sessions, 'reference', key).some((s) => s.source !== scope.source.slug);
+  if (otherSource) throw new Conflict(`The reference "${reference}" is already used by another website of this merchant.`);
+  if (payment && SETTLED_STATUSES.has(payment.status)) {
+    throw new Conflict(`A payment with the reference "${reference}" already exists with status ${payment.status}; a new session cannot be created for it.`);
+  }
+}
+
+export function createSession(tx: Transaction, scope: Scope, body: CreateSessionBody, now: number): SessionRecord {
+  const reference = body.reference ?? newId('pay_', 16);
+  assertReferenceFree(tx, scope, reference);
+
+  let amount = toMinor(body.amount);
+  let tax = body.tax && { amount: toMinor(body.tax.amount), ...(body.tax.lines ? { lines: body.tax.lines.map((l) => ({ ...l, amount: toMinor(l.amount) })) } : {}) };
+  let subtotal = body.subtotal === undefined ? undefined : toMinor(body.subtotal);
+  if (body.apply_tax) {
+    // SPEC.md: apply_tax overrides `tax`; exclusive adds the tax, inclusive extracts it.
+    const settings = scope.source.tax;
+    const rate = settings.enabled ? settings.rate : 0;
+    const result = calculateTax(amount, rate, settings.inclusive);
+    amount = result.total;
+    subtotal = result.net;
+    tax = { amount: result.tax, lines: [{ name: settings.name, rate, amount: result.tax }] };
+    if (amount > 99_999_999) throw Unprocessable.field('amount', 'The amount field with tax added must not be greater than 999999.99.');
+  }
+
+  const session: SessionRecord = {
+    id: newId('cs_'),
+    source: scope.source.slug,
+    mode: scope.mode,
+    reference,
+    amount,
+    currency: (body.currency ?? scope.source.currency).toUpperCase(),
+    ...optional(body, ['description', 'success_url', 'cancel_url', 'customer_email', 'customer_name', 'metadata']),
+    ...(subtotal !== undefined ? { subtotal } : {}),
+    ...(body.discount !== undefined ? { discount: toMinor(body.discount) } : {}),
+    ...(body.shipping !== undefined ? { shipping: toMinor(body.shipping) } : {}),
+    ...(tax ? { tax } : {}),
+    capture_method: body.capture_method ?? 'automatic',
+    save_payment_method: body.save_payment_method ?? false,
+    status: 'open',
+    payment_status: 'unpaid',
+    created_at: now,
+    expires_at: now + SESSION_LIFETIME_MS,
+  };
+  return tx.put(Sessions, session);
+}
+
+/** Finds a session of this Source and mode (another Source's session is a 404). */
+export function getSession(reader: Pick<Transaction, 'get'>, scope: Scope | undefined, id: string): SessionRecord {
+  const session = reader.get(Sessions, id);
+  if (!session || (scope && (session.source !== scope.source.slug || session.mode !== scope.mode))) {
+    throw new NotFound(`No session with id "${id}".`);
+  }
+  return session;
+}
+
+export interface Attempt {
+  cardNumber: string;
+  threeDs?: 'pass' | 'fail';
+}
+
+export interface AttemptResult {
+  session: SessionRecord;
+  payment: PaymentRecord;
+  outcome: CardOutcome;
+}
+
+/**
+ * A payment attempt on a checkout session, as the hosted page or the control plane makes it.
+ * An approval completes the session (and expires the reference's other open sessions); a
+ * decline records a FAILED payment and leaves the session open for another try.
+ */
+export function attemptPayment(tx: Transaction, sessionId: string, attempt: Attempt, now: number): AttemptResult {
+  const session = getSession(tx, undefined, sessionId);
+  const status = sessionStatus(session, now);
+  if (status === 'expired') throw new Gone(`The session "${session.id}" has expired.`);
+  if (status === 'complete') throw new Conflict(`The session "${session.id}" is already complete.`);
+
+  let outcome = evaluateCard(attempt.cardNumber, session.mode);
+  if (outcome.outcome === 'three_ds') {
+    if (!attempt.threeDs) {
+      throw Unprocessable.field('three_ds', 'This card asks for 3-D Secure: send "three_ds": "pass" or "fail".');
+    }
+    outcome =
+      attempt.threeDs === 'pass'
+        ? { outcome: 'approve', brand: outcome.brand, last4: outcome.last4, declineOffSession: false }
+        : { outcome: 'decline', brand: outcome.brand, last4: outcome.last4, code: 'authentication_failed', message: 'The 3-D Secure authentication of your card failed.' };
+  }
+
+  const key = referenceKey(session.mode, session.reference);
+  const existing = tx.find(Payments, 'reference', key)[0];
+  if (existing && SETTLED_STATUSES.has(existing.status)) {
+    throw new Conflict(`The reference "${session.reference}" has already been paid.`);
+  }
+  const base: PaymentRecord = {
+    id: existing?.id ?? String(nextPaymentId(tx)),
+    source: session.source,
+    mode: session.mode,
+    reference: session.reference,
+    amount: session.amount,
+    currency: session.currency,
+    status: 'FAILED',
+    capture_method: session.capture_method,
+    ...optional(session, ['description', 'customer_email', 'customer_name', 'metadata']),
+    card_last: outcome.last4,
+    card_brand: outcome.brand,
+    session_id: session.id,
+    refunded: 0,
+    created_at: existing?.created_at ?? now,
+    updated_at: now,
+  };
+
+  if (outcome.outcome === 'decline') {
+    const payment = tx.put(Payments, { ...base, failure_code: outcome.code, failure_message: outcome.message });
+    const updated = tx.put(Sessions, { ...session, payment_status: 'failed' });
+    emitPaymentEvent(tx, 'payment.failed', payment);
+    return { session: updated, payment, outcome };
+  }
+
+  const manual = session.capture_method === 'manual';
+  let payment: PaymentRecord = manual
+    ? { ...base, status: 'AUTHORIZED', authorized_at: now }
+    : { ...base, status: 'PAID', captured_at: now };
+  if (session.save_payment_method && outcome.outcome === 'approve') {
+    const method = tx.put(PaymentMethods, {
+      id: newId('pm_'),
+      source: session.source,
+      mode: session.mode,
+      card_brand: outcome.brand,
+      card_last: outcome.last4,
+      decline_off_session: outcome.declineOffSession,
+      ...(session.customer_email ? { customer_email: session.customer_email } : {}),
+      payment_id: payment.id,
+      created_at: now,
+    });
+    payment = { ...payment, payment_method: method.id };
+  }
+  tx.put(Payments, payment);
+  const completed = tx.put(Sessions, { ...session, status: 'complete', payment_status: manual ? 'authorized' : 'paid', completed_at: now });
+  for (const other of tx.find(Sessions, 'reference', key)) {
+    if (other.id !== session.id && sessionStatus(other, now) === 'open') tx.put(Sessions, { ...other, status: 'expired' });
+  }
+  emitPaymentEvent(tx, manual ? 'payment.authorized' : 'payment.completed', payment);
+  return { session: completed, payment, outcome };
+}
+
+function optional<T extends object, K extends keyof T>(from: T, keys: readonly K[]): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const key of keys) if (from[key] !== undefined) out[key] = from[key];
+  return out;
+}

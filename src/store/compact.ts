@@ -1,0 +1,32 @@
+import fs from 'node:fs';
+import type { Change, StoredRecord } from './collection.js';
+import { listSegments, readState, segmentPath, snapshotDb } from './files.js';
+
+/**
+ * Folds the snapshot and journal segments up to `upTo` into a new snapshot, then deletes those
+ * segments. It runs in a child process (compact-main) so that the server's event loop and
+ * memory are untouched; the snapshot is replaced by rename, so a crash at any point leaves
+ * either the old snapshot with its segments or the new one.
+ */
+export async function compact(dir: string, upTo: number): Promise<{ records: number }> {
+  const collections = new Map<string, Map<string, StoredRecord>>();
+  const apply = (changes: Change[]) => {
+    for (const change of changes) {
+      let map = collections.get(change.collection);
+      if (!map) collections.set(change.collection, (map = new Map()));
+      if (change.record) map.set(change.id, change.record);
+      else map.delete(change.id);
+    }
+  };
+  await readState(dir, apply, { upTo });
+  const db = snapshotDb(dir);
+  let records = 0;
+  db.data = { version: 1, covers: upTo, collections: {} };
+  for (const [name, map] of collections) {
+    db.data.collections[name] = [...map.values()];
+    records += map.size;
+  }
+  await db.write();
+  for (const n of listSegments(dir)) if (n <= upTo) fs.rmSync(segmentPath(dir, n), { force: true });
+  return { records };
+}

@@ -1,0 +1,161 @@
+import type { Change, Collection, StoredRecord } from './collection.js';
+import { Indexes } from './indexes.js';
+import type { Persistence } from './persistence.js';
+
+/** A domain event raised inside a transaction; published only once the transaction is on disk. */
+export interface RaisedEvent {
+  name: string;
+  source: string;
+  mode: 'test' | 'live';
+  data: Record<string, unknown>;
+}
+
+export type CommitListener = (changes: readonly Change[], events: readonly RaisedEvent[]) => void;
+
+/**
+ * The in-memory state of the emulator, made durable by a Persistence.
+ *
+ * All reads are from memory. All writes go through `transaction`, which runs synchronously:
+ * Node serves one request at a time between awaits, so a transaction never interleaves with
+ * another, and check-then-write rules (no over-refund, one payment per reference) hold without
+ * locks. A transaction that throws changes nothing. A committed transaction is appended to the
+ * journal before it is applied, so an answer sent after it is on disk.
+ */
+export class Store {
+  private readonly records = new Map<string, Map<string, StoredRecord>>();
+  private readonly indexes = new Map<string, Indexes<StoredRecord>>();
+  private readonly listeners: CommitListener[] = [];
+
+  constructor(
+    collections: readonly Collection<StoredRecord>[],
+    private readonly persistence: Persistence,
+  ) {
+    for (const def of collections) {
+      if (this.records.has(def.name)) throw new Error(`collection ${def.name} declared twice`);
+      this.records.set(def.name, new Map());
+      this.indexes.set(def.name, new Indexes(def));
+    }
+  }
+
+  /** Loads what the persistence holds. Called once, before the server listens. */
+  async open(): Promise<void> {
+    await this.persistence.load((changes) => this.apply(changes));
+  }
+
+  get<T extends StoredRecord>(def: Collection<T>, id: string): T | undefined {
+    return this.map(def.name).get(id) as T | undefined;
+  }
+
+  /** Records whose index `index` has key `key`, in insertion order. */
+  find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[] {
+    const map = this.map(def.name);
+    return this.indexes.get(def.name)!.ids(index, key).map((id) => map.get(id) as T);
+  }
+
+  all<T extends StoredRecord>(def: Collection<T>): IterableIterator<T> {
+    return this.map(def.name).values() as IterableIterator<T>;
+  }
+
+  count(def: Collection<StoredRecord>): number {
+    return this.map(def.name).size;
+  }
+
+  /** Runs `work` against a transaction and commits what it wrote; see the class comment. */
+  transaction<R>(work: (tx: Transaction) => R): R {
+    const tx = new Transaction(this);
+    const result = work(tx);
+    this.commit(tx.changes(), tx.events);
+    return result;
+  }
+
+  onCommit(listener: CommitListener): () => void {
+    this.listeners.push(listener);
+    return () => this.listeners.splice(this.listeners.indexOf(listener) >>> 0, 1);
+  }
+
+  /** Empties the given collections (or all), durably. */
+  clear(filter: (record: StoredRecord, collection: string) => boolean = () => true): number {
+    const changes: Change[] = [];
+    for (const [name, map] of this.records) {
+      for (const record of map.values()) if (filter(record, name)) changes.push({ collection: name, id: record.id, record: null });
+    }
+    this.commit(changes, []);
+    return changes.length;
+  }
+
+  close(): Promise<void> {
+    return this.persistence.close();
+  }
+
+  private commit(changes: readonly Change[], events: readonly RaisedEvent[]): void {
+    if (changes.length > 0) {
+      this.persistence.append(changes);
+      this.apply(changes);
+    }
+    if (changes.length === 0 && events.length === 0) return;
+    for (const listener of this.listeners) listener(changes, events);
+  }
+
+  private apply(changes: readonly Change[]): void {
+    for (const change of changes) {
+      const map = this.records.get(change.collection);
+      if (!map) continue; // a collection this version no longer has
+      const previous = map.get(change.id);
+      if (change.record) map.set(change.id, change.record);
+      else map.delete(change.id);
+      this.indexes.get(change.collection)!.update(previous, change.record ?? undefined);
+    }
+  }
+
+  private map(name: string): Map<string, StoredRecord> {
+    const map = this.records.get(name);
+    if (!map) throw new Error(`unknown collection ${name}`);
+    return map;
+  }
+}
+
+/** The writes of one unit of work; reads see the transaction's own writes first. */
+export class Transaction {
+  private readonly written = new Map<string, Change>();
+  readonly events: RaisedEvent[] = [];
+
+  constructor(private readonly store: Store) {}
+
+  get<T extends StoredRecord>(def: Collection<T>, id: string): T | undefined {
+    const change = this.written.get(`${def.name}\0${id}`);
+    if (change) return (change.record ?? undefined) as T | undefined;
+    return this.store.get(def, id);
+  }
+
+  /** Index lookups see committed records with this transaction's writes laid over them. */
+  find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[] {
+    const byId = new Map<string, StoredRecord>(this.store.find(def, index, key).map((r) => [r.id, r]));
+    for (const change of this.written.values()) {
+      if (change.collection !== def.name) continue;
+      if (change.record) byId.set(change.id, change.record);
+      else byId.delete(change.id);
+    }
+    const keyOf = def.indexes[index]!;
+    return [...byId.values()].filter((r) => {
+      const keys = keyOf(r as T);
+      return keys === key || (Array.isArray(keys) && keys.includes(key));
+    }) as T[];
+  }
+
+  put<T extends StoredRecord>(def: Collection<T>, record: NoInfer<T>): T {
+    this.written.set(`${def.name}\0${record.id}`, { collection: def.name, id: record.id, record });
+    return record;
+  }
+
+  delete<T extends StoredRecord>(def: Collection<T>, id: string): void {
+    this.written.set(`${def.name}\0${id}`, { collection: def.name, id, record: null });
+  }
+
+  emit(event: RaisedEvent): void {
+    this.events.push(event);
+  }
+
+  changes(): Change[] {
+    return [...this.written.values()];
+  }
+}
