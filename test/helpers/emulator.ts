@@ -1,0 +1,74 @@
+import type { Test } from 'tap';
+import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js';
+
+export interface Answer<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface Client {
+  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer<T>>;
+  get<T = any>(path: string, headers?: Record<string, string>): Promise<Answer<T>>;
+  post<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer<T>>;
+}
+
+/** A real HTTP client for `url` authenticated with `key` (none when `key` is undefined). */
+export function client(url: string, key: string | undefined): Client {
+  const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const init: RequestInit = { method, headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...headers }, redirect: 'manual' };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
+    }
+    const res = await fetch(`${url}${path}`, init);
+    const text = await res.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      /* not JSON: keep the text */
+    }
+    return { status: res.status, headers: res.headers, body: parsed as any, text };
+  };
+  return {
+    request,
+    get: (path, headers) => request('GET', path, undefined, headers),
+    post: (path, body, headers) => request('POST', path, body ?? {}, headers),
+  };
+}
+
+export type TestEmulator = Emulator & { api: Client; live: Client; globex: Client; anon: Client };
+
+/** A real payemu on a free port, in memory unless `options` say otherwise; closed in teardown. */
+export async function emulator(t: Test, options: EmulatorOptions = {}): Promise<TestEmulator> {
+  const e = await startEmulator({ port: 0, inMemory: true, ...options });
+  t.teardown(() => e.close());
+  return Object.assign(e, {
+    api: client(e.url, 'sk_test_payemu_acme'),
+    live: client(e.url, 'sk_live_payemu_acme'),
+    globex: client(e.url, 'sk_test_payemu_globex'),
+    anon: client(e.url, undefined),
+  });
+}
+
+/** Creates a session and pays it through the control plane; returns both answers. */
+export async function pay(e: TestEmulator, body: Record<string, unknown>, card = '4242424242424242', as: Client = e.api) {
+  const session = await as.post('/v1/sessions', body);
+  if (session.status !== 201) throw new Error(`session not created: ${session.text}`);
+  const completed = await as.post(`/_payemu/sessions/${session.body.data.id}/complete`, { card_number: card });
+  return { session, completed };
+}
+
+/** Asserts SPEC.md's error envelope with `status`. */
+export function assertError(t: Test, answer: Answer, status: number, detail?: RegExp): void {
+  t.equal(answer.status, status, `status ${status}: ${answer.text.slice(0, 300)}`);
+  t.match(answer.headers.get('content-type') ?? '', /application\/json/);
+  const error = answer.body?.errors?.[0];
+  t.ok(error, 'has errors[0]');
+  t.equal(error?.status, String(status), 'errors[0].status is the status as a string');
+  t.type(error?.title, 'string');
+  t.type(error?.detail, 'string');
+  if (detail) t.match(error?.detail, detail);
+}
