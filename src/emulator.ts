@@ -13,6 +13,7 @@ import type { PayemuConfig } from './config/types.js';
 import { watchConfig } from './config/watch.js';
 import { Keyring } from './http/auth.js';
 import { RateLimiter } from './http/rate-limit.js';
+import type { Route } from './http/route.js';
 import { createServer } from './http/server.js';
 import { Meta, type MetaRecord } from './resources/meta/records.js';
 import { filePersistence } from './store/file-persistence.js';
@@ -38,6 +39,8 @@ export interface EmulatorOptions {
   freezeClock?: boolean;
   /** Journal bytes after which it is compacted into the snapshot (default 64 MiB). */
   compactAfterBytes?: number;
+  /** @internal Routes added to the catalogue's, for tests of the HTTP layer itself. */
+  extraRoutes?: readonly Route[];
 }
 
 export interface Emulator {
@@ -101,7 +104,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     for (const event of events) bus.emit('domain', { ...event, at: clock.now() });
   });
 
-  const server = createServer(app, ROUTES);
+  const server = createServer(app, [...ROUTES, ...(options.extraRoutes ?? [])]);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
