@@ -1,6 +1,7 @@
 import { clockRoutes } from './clock/routes.js';
 import type { JobKind } from './clock/scheduler.js';
 import { healthRoutes } from './http/health.js';
+import { IdempotencyKeys, idempotencyExpiry } from './http/idempotency.js';
 import type { Route } from './http/route.js';
 import { checkoutPages } from './pages/checkout.js';
 import { accountRoutes } from './resources/account/routes.js';
@@ -9,6 +10,9 @@ import { PaymentMethods } from './resources/payment-methods/records.js';
 import { Payments } from './resources/payments/records.js';
 import { paymentRoutes } from './resources/payments/routes.js';
 import { sessionExpiry } from './resources/sessions/jobs.js';
+import { authorizationExpiry } from './resources/payments/jobs.js';
+import { Refunds } from './resources/refunds/records.js';
+import { refundRoutes } from './resources/refunds/routes.js';
 import { Sessions } from './resources/sessions/records.js';
 import { sessionRoutes } from './resources/sessions/routes.js';
 import type { Collection, StoredRecord } from './store/collection.js';
@@ -18,15 +22,16 @@ import type { Collection, StoredRecord } from './store/collection.js';
  * control plane, the hosted pages) and the kinds of time-based work. A resource joins payemu
  * by being listed here; test/catalogue.test.ts checks that the lists agree.
  */
-export const COLLECTIONS: readonly Collection<StoredRecord>[] = [Meta, Sessions, Payments, PaymentMethods] as never;
+export const COLLECTIONS: readonly Collection<StoredRecord>[] = [Meta, Sessions, Payments, PaymentMethods, Refunds, IdempotencyKeys] as never;
 
 export const ROUTES: readonly Route[] = [
   ...healthRoutes,
   ...accountRoutes,
   ...sessionRoutes,
   ...paymentRoutes,
+  ...refundRoutes,
   ...clockRoutes,
   ...checkoutPages,
 ];
 
-export const JOB_KINDS: readonly JobKind<never>[] = [sessionExpiry as never];
+export const JOB_KINDS: readonly JobKind<never>[] = [sessionExpiry as never, authorizationExpiry as never, idempotencyExpiry as never];

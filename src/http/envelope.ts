@@ -6,6 +6,8 @@ export interface Reply {
   status: number;
   /** Serialized as JSON. */
   json?: unknown;
+  /** A JSON body already serialized (an idempotent replay sends the saved bytes). */
+  raw?: string;
   /** Sent as text/html. */
   html?: string;
   headers?: Record<string, string>;
@@ -18,8 +20,8 @@ export function send(res: ServerResponse, reply: Reply): void {
   if (reply.html !== undefined) {
     res.writeHead(reply.status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
     res.end(reply.html);
-  } else if (reply.json !== undefined) {
-    const body = JSON.stringify(reply.json);
+  } else if (reply.raw !== undefined || reply.json !== undefined) {
+    const body = reply.raw ?? JSON.stringify(reply.json);
     res.writeHead(reply.status, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
   } else {

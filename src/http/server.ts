@@ -5,6 +5,7 @@ import { stopwatch } from '../clock/clock.js';
 import { readJson } from './body.js';
 import { send, sendError } from './envelope.js';
 import { HttpError, MethodNotAllowed, NotFound } from './errors.js';
+import { fingerprint, idempotencyKeyOf, runIdempotent } from './idempotency.js';
 import type { ApiContext, OpenContext, Route } from './route.js';
 import { check, compileBody, compileQuery } from './validation.js';
 
@@ -63,7 +64,9 @@ function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>) {
     const raw = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJson(req);
     const body = validateBody ? check<Record<string, unknown>>(validateBody, raw ?? {}) : {};
     const ctx: ApiContext = { app, req, res, params: req.params, query, body, scope, now: app.clock.now() };
-    send(res, await route.handle(ctx));
+    const key = route.method === 'POST' ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
+    if (key === undefined) return send(res, await route.handle(ctx));
+    send(res, runIdempotent(app.store, scope, key, fingerprint(req.method, req.path, raw), ctx.now, () => route.handle(ctx)));
   };
 }
 

@@ -25,6 +25,7 @@ export class Store {
   private readonly records = new Map<string, Map<string, StoredRecord>>();
   private readonly indexes = new Map<string, Indexes<StoredRecord>>();
   private readonly listeners: CommitListener[] = [];
+  private current: Transaction | undefined;
 
   constructor(
     collections: readonly Collection<StoredRecord>[],
@@ -60,12 +61,24 @@ export class Store {
     return this.map(def.name).size;
   }
 
-  /** Runs `work` against a transaction and commits what it wrote; see the class comment. */
+  /**
+   * Runs `work` against a transaction and commits what it wrote; see the class comment.
+   * Called while another transaction runs (synchronously, inside its `work`), it is nested:
+   * its writes join the outer transaction when it returns and vanish when it throws, and they
+   * reach the journal with the outer one, in the same line.
+   */
   transaction<R>(work: (tx: Transaction) => R): R {
-    const tx = new Transaction(this);
-    const result = work(tx);
-    this.commit(tx.changes(), tx.events);
-    return result;
+    const outer = this.current;
+    const tx = new Transaction(this, outer);
+    this.current = tx;
+    try {
+      const result = work(tx);
+      if (outer) outer.absorb(tx);
+      else this.commit(tx.changes(), tx.events);
+      return result;
+    } finally {
+      this.current = outer;
+    }
   }
 
   onCommit(listener: CommitListener): () => void {
@@ -114,22 +127,26 @@ export class Store {
   }
 }
 
-/** The writes of one unit of work; reads see the transaction's own writes first. */
+/** The writes of one unit of work; reads see the transaction's own writes (and its parent's) first. */
 export class Transaction {
   private readonly written = new Map<string, Change>();
   readonly events: RaisedEvent[] = [];
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    private readonly parent?: Transaction,
+  ) {}
 
   get<T extends StoredRecord>(def: Collection<T>, id: string): T | undefined {
     const change = this.written.get(`${def.name}\0${id}`);
     if (change) return (change.record ?? undefined) as T | undefined;
-    return this.store.get(def, id);
+    return this.parent ? this.parent.get(def, id) : this.store.get(def, id);
   }
 
   /** Index lookups see committed records with this transaction's writes laid over them. */
   find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[] {
-    const byId = new Map<string, StoredRecord>(this.store.find(def, index, key).map((r) => [r.id, r]));
+    const below = this.parent ? this.parent.find(def, index, key) : this.store.find(def, index, key);
+    const byId = new Map<string, StoredRecord>(below.map((r) => [r.id, r]));
     for (const change of this.written.values()) {
       if (change.collection !== def.name) continue;
       if (change.record) byId.set(change.id, change.record);
@@ -157,5 +174,11 @@ export class Transaction {
 
   changes(): Change[] {
     return [...this.written.values()];
+  }
+
+  /** Takes over the writes and events of a nested transaction that finished. */
+  absorb(child: Transaction): void {
+    for (const [key, change] of child.written) this.written.set(key, change);
+    this.events.push(...child.events);
   }
 }

@@ -35,7 +35,10 @@ export interface PaymentRecord {
   created_at: number;
   updated_at: number;
   authorized_at?: number;
+  /** The hold before a partial capture. */
+  authorized_amount?: Minor;
   captured_at?: number;
+  voided_at?: number;
 }
 
 export const Payments = collection<PaymentRecord>('payments', {

@@ -1,19 +1,15 @@
 import { listEnvelope, parseListQuery, runListQuery } from '../../http/list-query.js';
-import { NotFound } from '../../http/errors.js';
-import type { Scope } from '../../http/auth.js';
 import { v1 } from '../../http/route.js';
-import type { Store } from '../../store/store.js';
-import { referenceKey } from '../sessions/records.js';
+import { findPayment } from './find.js';
 import { paymentList } from './list.js';
-import { presentPayment, presentPaymentListItem } from './present.js';
-import { Payments, type PaymentRecord } from './records.js';
-
-/** The payment of this Source and mode with `reference`, or a 404. */
-export function findPayment(store: Pick<Store, 'find'>, scope: Scope, reference: string): PaymentRecord {
-  const payment = store.find(Payments, 'reference', referenceKey(scope.mode, reference))[0];
-  if (!payment || payment.source !== scope.source.slug) throw new NotFound(`No payment with reference "${reference}".`);
-  return payment;
-}
+import { captureBody, paymentQuery, voidBody } from './schemas.js';
+import { formatTimestamp } from '../../clock/format.js';
+import { formatMinor } from '../../lib/money.js';
+import { presentRefund } from '../refunds/present.js';
+import { refundsOf } from '../refunds/service.js';
+import { capturePayment, voidPayment } from './capture.js';
+import { paymentUrl, presentPayment, presentPaymentListItem } from './present.js';
+import { Payments } from './records.js';
 
 export const paymentRoutes = [
   v1({
@@ -33,12 +29,60 @@ export const paymentRoutes = [
       };
     },
   }),
-  v1({
+  v1<Record<string, never>, { include?: string }>({
     method: 'GET',
     path: '/v1/payments/:reference',
-    handle: ({ app, scope, params }) => {
+    query: paymentQuery,
+    handle: ({ app, scope, params, query }) => {
       const payment = findPayment(app.store, scope, params.reference!);
-      return { status: 200, json: { data: presentPayment(payment, app.baseUrl()) } };
+      const data = presentPayment(payment, app.baseUrl());
+      if (query.include !== 'refunds') return { status: 200, json: { data } };
+      // JSON:API: the payment names its refunds under relationships; they come in `included`.
+      const refunds = refundsOf(app.store, payment).map(presentRefund);
+      return {
+        status: 200,
+        json: { data: { ...data, relationships: { refunds: { data: refunds.map(({ id, type }) => ({ type, id })) } } }, included: refunds },
+      };
+    },
+  }),
+  v1<{ amount?: number }>({
+    method: 'POST',
+    path: '/v1/payments/:reference/capture',
+    body: captureBody,
+    handle: ({ app, scope, params, body, now }) => {
+      const payment = app.store.transaction((tx) => capturePayment(tx, scope, params.reference!, body.amount, now));
+      return {
+        status: 200,
+        json: {
+          data: {
+            id: Number(payment.id),
+            type: 'payments',
+            attributes: { reference: payment.reference, amount: formatMinor(payment.amount), status: payment.status, captured_at: formatTimestamp(payment.captured_at!) },
+            links: { self: paymentUrl(app.baseUrl(), payment) },
+          },
+          meta: { message: 'Payment captured successfully.' },
+        },
+      };
+    },
+  }),
+  v1({
+    method: 'POST',
+    path: '/v1/payments/:reference/void',
+    body: voidBody,
+    handle: ({ app, scope, params, now }) => {
+      const payment = app.store.transaction((tx) => voidPayment(tx, scope, params.reference!, now));
+      return {
+        status: 200,
+        json: {
+          data: {
+            id: Number(payment.id),
+            type: 'payments',
+            attributes: { reference: payment.reference, amount: formatMinor(payment.amount), status: payment.status },
+            links: { self: paymentUrl(app.baseUrl(), payment) },
+          },
+          meta: { message: 'Payment voided: the hold was released.' },
+        },
+      };
     },
   }),
 ];

@@ -1,0 +1,19 @@
+import type { Mode } from '../../config/types.js';
+import type { Minor } from '../../lib/money.js';
+import { collection } from '../../store/collection.js';
+
+/** A refund (`re_...`) of a payment; refunds complete at once in the sandbox. */
+export interface RefundRecord {
+  id: string;
+  source: string;
+  mode: Mode;
+  payment_id: string;
+  amount: Minor;
+  reason?: string;
+  status: 'completed';
+  created_at: number;
+}
+
+export const Refunds = collection<RefundRecord>('refunds', {
+  payment: (r) => r.payment_id,
+});

@@ -1,0 +1,25 @@
+import { v1 } from '../../http/route.js';
+import { findPayment } from '../payments/find.js';
+import { presentRefund, refundMeta } from './present.js';
+import { createRefundBody, type CreateRefundBody } from './schemas.js';
+import { refundPayment, refundsOf } from './service.js';
+
+export const refundRoutes = [
+  v1({
+    method: 'GET',
+    path: '/v1/payments/:reference/refunds',
+    handle: ({ app, scope, params }) => {
+      const payment = findPayment(app.store, scope, params.reference!);
+      return { status: 200, json: { data: refundsOf(app.store, payment).map(presentRefund), meta: refundMeta(payment) } };
+    },
+  }),
+  v1<CreateRefundBody>({
+    method: 'POST',
+    path: '/v1/payments/:reference/refunds',
+    body: createRefundBody,
+    handle: ({ app, scope, params, body, now }) => {
+      const { refund, payment } = app.store.transaction((tx) => refundPayment(tx, scope, params.reference!, body, now));
+      return { status: 201, json: { data: presentRefund(refund), meta: refundMeta(payment) } };
+    },
+  }),
+];

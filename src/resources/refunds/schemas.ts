@@ -1,0 +1,13 @@
+export const createRefundBody = {
+  type: 'object',
+  required: ['amount'],
+  properties: {
+    amount: { type: 'number', minimum: 0.01, maximum: 999999.99, money: true },
+    reason: { type: 'string', maxLength: 500 },
+  },
+} as const;
+
+export interface CreateRefundBody {
+  amount: number;
+  reason?: string;
+}
