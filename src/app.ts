@@ -5,6 +5,7 @@ import type { PayemuConfig } from './config/types.js';
 import type { Keyring } from './http/auth.js';
 import type { RateLimiter } from './http/rate-limit.js';
 import type { Store } from './store/store.js';
+import type { Dispatcher } from './webhooks/dispatcher.js';
 
 /** Everything a route or a job may use, passed in (never imported as a singleton). */
 export interface App {
@@ -15,6 +16,9 @@ export interface App {
   keyring: Keyring;
   rateLimiter: RateLimiter;
   config(): PayemuConfig;
+  webhooks: Dispatcher;
+  /** Aborted when payemu stops: long-lived answers (event streams) end then. */
+  shutdown: AbortSignal;
   /** `http://HOST:PORT`, known once the server listens. */
   baseUrl(): string;
 }

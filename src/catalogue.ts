@@ -16,13 +16,15 @@ import { refundRoutes } from './resources/refunds/routes.js';
 import { Sessions } from './resources/sessions/records.js';
 import { sessionRoutes } from './resources/sessions/routes.js';
 import type { Collection, StoredRecord } from './store/collection.js';
+import { Events } from './webhooks/records.js';
+import { eventRoutes } from './webhooks/routes.js';
 
 /**
  * The one catalogue of what payemu serves: its collections, its routes (the /v1 API, the
  * control plane, the hosted pages) and the kinds of time-based work. A resource joins payemu
  * by being listed here; test/catalogue.test.ts checks that the lists agree.
  */
-export const COLLECTIONS: readonly Collection<StoredRecord>[] = [Meta, Sessions, Payments, PaymentMethods, Refunds, IdempotencyKeys] as never;
+export const COLLECTIONS: readonly Collection<StoredRecord>[] = [Meta, Sessions, Payments, PaymentMethods, Refunds, IdempotencyKeys, Events] as never;
 
 export const ROUTES: readonly Route[] = [
   ...healthRoutes,
@@ -31,6 +33,7 @@ export const ROUTES: readonly Route[] = [
   ...paymentRoutes,
   ...refundRoutes,
   ...clockRoutes,
+  ...eventRoutes,
   ...checkoutPages,
 ];
 

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from './app.js';
 import { Bus } from './bus/bus.js';
@@ -19,6 +20,9 @@ import { Meta, type MetaRecord } from './resources/meta/records.js';
 import { filePersistence } from './store/file-persistence.js';
 import { memoryPersistence } from './store/persistence.js';
 import { Store } from './store/store.js';
+import { isSafeUrl } from './lib/schemas.js';
+import { DEFAULT_BACKOFF_MS, DEFAULT_TIMEOUT_MS, parseBackoff } from './webhooks/backoff.js';
+import { Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.js';
 
 export interface EmulatorOptions {
   /** Default 0: a free port. */
@@ -39,6 +43,14 @@ export interface EmulatorOptions {
   freezeClock?: boolean;
   /** Journal bytes after which it is compacted into the snapshot (default 64 MiB). */
   compactAfterBytes?: number;
+  /** Webhook endpoint for every Source whose config has no `webhook_url`. */
+  webhookUrl?: string;
+  /** Waits before retries 1, 2 and 3: `"1s,5s,25s"` (the default) or milliseconds. */
+  webhookBackoff?: string | number[];
+  /** How long a delivery may take: a duration (`"10s"`, the default) or milliseconds. */
+  webhookTimeout?: string | number;
+  /** Refuse private and reserved webhook addresses, as the real service does. */
+  strictWebhookUrls?: boolean;
   /** @internal Routes added to the catalogue's, for tests of the HTTP layer itself. */
   extraRoutes?: readonly Route[];
 }
@@ -89,6 +101,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const scheduler = new Scheduler(store, JOB_KINDS);
   scheduler.rebuild();
   const keyring = new Keyring(config);
+  const shutdown = new AbortController();
+  const webhooks = new Dispatcher(store, clock, bus, () => config, webhookOptions(options));
   let baseUrl = '';
   const app: App = {
     store,
@@ -97,6 +111,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     scheduler,
     keyring,
     rateLimiter: new RateLimiter(wallClock.now, options.rateLimit ?? false),
+    webhooks,
+    shutdown: shutdown.signal,
     config: () => config,
     baseUrl: () => baseUrl,
   };
@@ -105,6 +121,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
 
   const server = createServer(app, [...ROUTES, ...(options.extraRoutes ?? [])]);
+  // Responses not sent yet: on close they end their connection instead of keeping it alive.
+  const inFlight = new Set<ServerResponse>();
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -120,6 +142,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   // Work that fell due while payemu was stopped runs now, then on a one-second tick.
   scheduler.start(app);
+  webhooks.start();
   scheduler.runDue(clock.now());
 
   const stopWatching = configFile
@@ -150,15 +173,34 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     close: () =>
       (closing ??= (async () => {
         scheduler.stop();
+        shutdown.abort();
         await stopWatching?.();
-        // In-flight requests finish; idle keep-alive connections are closed now.
+        // In-flight requests finish, then their connections close (rather than idling for
+        // the keep-alive timeout); idle keep-alive connections are closed now.
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
+          for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
           server.closeIdleConnections();
         });
+        await webhooks.close();
         await store.close();
       })()),
   };
+}
+
+function webhookOptions(options: EmulatorOptions): DispatcherOptions {
+  const backoff = options.webhookBackoff;
+  const timeout = typeof options.webhookTimeout === 'number' ? options.webhookTimeout : options.webhookTimeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(options.webhookTimeout);
+  if (timeout === undefined || timeout <= 0) throw new ConfigError(`--webhook-timeout: not a duration: ${options.webhookTimeout}`);
+  let backoffMs = DEFAULT_BACKOFF_MS;
+  try {
+    if (typeof backoff === 'string') backoffMs = parseBackoff(backoff);
+    else if (backoff) backoffMs = backoff;
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
+  }
+  if (options.webhookUrl !== undefined && !isSafeUrl(options.webhookUrl)) throw new ConfigError(`--webhook-url: not a URL: ${options.webhookUrl}`);
+  return { webhookUrl: options.webhookUrl, backoffMs, timeoutMs: timeout, strictUrls: options.strictWebhookUrls === true };
 }
 
 /** A saved clock wins (a restart continues where it stopped); the options shape a new one. */

@@ -66,7 +66,7 @@ t.test('capture refusals change nothing', async (t) => {
   t.equal(failed.completed.body.payment.status, 'FAILED');
   assertError(t, await e.api.post('/v1/payments/failed-now/capture', {}), 422, /status is FAILED/);
   await e.api.post('/v1/payments/hold-4/capture', {});
-  assertError(t, await e.api.post('/v1/payments/hold-4/capture', {}), 422, /status is PAID/, 'no second capture');
+  assertError(t, await e.api.post('/v1/payments/hold-4/capture', {}), 422, /status is PAID/); // no second capture
 });
 
 t.test('void releases a hold; only AUTHORIZED', async (t) => {

@@ -1,4 +1,5 @@
 import type { RaisedEvent } from '../store/store.js';
+import type { Attempt, EventRecord } from '../webhooks/records.js';
 
 /**
  * The one event bus. The API, the clock and the store publish on it; the loggers (plain,
@@ -10,6 +11,8 @@ export interface BusEvents {
   request: { method: string; path: string; status: number; ms: number; source?: string; mode?: string };
   /** A domain event (SPEC.md's event table) whose transaction is on disk. */
   domain: RaisedEvent & { at: number };
+  /** A webhook delivery attempt finished (`attempt` null: the Source has no endpoint). */
+  'webhook.attempt': { event: EventRecord; attempt: Attempt | null };
   /** The clock moved forward and ran what fell due. */
   'clock.advanced': { now: number; ran: Record<string, number> };
   'config.reloaded': { path: string };

@@ -9,6 +9,10 @@ export interface StartOptions {
   inMemory?: boolean;
   config?: string;
   rateLimit?: boolean;
+  webhookUrl?: string;
+  webhookBackoff: string;
+  webhookTimeout: string;
+  strictWebhookUrls?: boolean;
   clockStart?: string;
   freezeClock?: boolean;
   ui: boolean;
@@ -31,6 +35,10 @@ export async function start(options: StartOptions): Promise<void> {
       inMemory: options.inMemory === true,
       config: resolveConfigFile(options.config, process.cwd()),
       rateLimit: options.rateLimit,
+      webhookUrl: options.webhookUrl,
+      webhookBackoff: options.webhookBackoff,
+      webhookTimeout: options.webhookTimeout,
+      strictWebhookUrls: options.strictWebhookUrls,
       clockStart: options.clockStart,
       freezeClock: options.freezeClock,
     });

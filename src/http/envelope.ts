@@ -11,11 +11,14 @@ export interface Reply {
   /** Sent as text/html. */
   html?: string;
   headers?: Record<string, string>;
+  /** The route wrote the answer itself (a stream): there is nothing left to send. */
+  streamed?: boolean;
 }
 
 export const JSON_TYPE = 'application/json';
 
 export function send(res: ServerResponse, reply: Reply): void {
+  if (reply.streamed) return;
   if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
   if (reply.html !== undefined) {
     res.writeHead(reply.status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });

@@ -4,6 +4,8 @@ import type { Persistence } from './persistence.js';
 
 /** A domain event raised inside a transaction; published only once the transaction is on disk. */
 export interface RaisedEvent {
+  /** The event's id (its record in the events collection). */
+  id: string;
   name: string;
   source: string;
   mode: 'test' | 'live';
@@ -71,14 +73,16 @@ export class Store {
     const outer = this.current;
     const tx = new Transaction(this, outer);
     this.current = tx;
+    let result: R;
     try {
-      const result = work(tx);
-      if (outer) outer.absorb(tx);
-      else this.commit(tx.changes(), tx.events);
-      return result;
+      result = work(tx);
     } finally {
       this.current = outer;
     }
+    // Commit listeners run outside this transaction: what they write is a transaction of its own.
+    if (outer) outer.absorb(tx);
+    else this.commit(tx.changes(), tx.events);
+    return result;
   }
 
   onCommit(listener: CommitListener): () => void {

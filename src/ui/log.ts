@@ -37,6 +37,10 @@ export function createLogger(emulator: Emulator, options: { json: boolean; color
       emulator.bus.on(name, (e) => out(options.json ? JSON.stringify({ type: name, ...jsonOf(e) }) : `${time()} ${text(e)}`));
     log('request', (e) => `${paint.status(e.status)(`${e.status}`)} ${e.method} ${e.path} ${e.ms.toFixed(1)}ms${e.source ? ` ${paint.dim(`${e.source}/${e.mode}`)}` : ''}`);
     log('domain', (e) => `${paint.event(e.name)} ${paint.dim(`${e.source}/${e.mode}`)} ${summary(e.data)}`);
+    log('webhook.attempt', ({ event, attempt }) =>
+      attempt
+        ? `${paint.dim('webhook')} ${event.event} -> ${attempt.url} ${attempt.status === null ? paint.error(attempt.error ?? 'failed') : paint.status(attempt.status)(String(attempt.status))} ${attempt.duration_ms}ms ${event.delivery_status}`
+        : `${paint.dim('webhook')} ${event.event}: no webhook endpoint for ${event.source}`);
     log('clock.advanced', (e) => `clock advanced to ${formatTimestamp(e.now)} ${JSON.stringify(e.ran)}`);
     log('config.reloaded', (e) => `config reloaded from ${e.path}`);
     log('config.rejected', (e) => paint.error(`config edit rejected, the last valid config stays: ${e.error}`));

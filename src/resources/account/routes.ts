@@ -20,7 +20,7 @@ export const accountRoutes = [
               default_currency: source.currency,
               rate_limit_per_minute: source.rate_limit_per_minute,
               ip_whitelisting_enabled: source.ip_whitelist.length > 0,
-              webhook_configured: source.webhook_url !== null,
+              webhook_configured: app.webhooks.endpointFor(source) !== null,
             },
             links: { self: `${app.baseUrl()}/v1/me` },
           },

@@ -1,6 +1,7 @@
 import type { EventName } from '../../bus/events.js';
 import { minorToNumber } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
+import { raiseEvent } from '../../webhooks/raise.js';
 import type { PaymentRecord } from './records.js';
 
 /**
@@ -22,6 +23,7 @@ export function paymentEventData(payment: PaymentRecord): Record<string, unknown
   };
 }
 
+/** Raises a `payment.*` event about `payment`, as of its `updated_at`. */
 export function emitPaymentEvent(tx: Transaction, name: EventName, payment: PaymentRecord, extra: Record<string, unknown> = {}): void {
-  tx.emit({ name, source: payment.source, mode: payment.mode, data: { ...paymentEventData(payment), ...extra } });
+  raiseEvent(tx, { name, source: payment.source, mode: payment.mode, data: { ...paymentEventData(payment), ...extra } }, payment.updated_at);
 }

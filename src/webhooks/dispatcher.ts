@@ -1,0 +1,197 @@
+import type { Bus } from '../bus/bus.js';
+import { stopwatch, wallClock, type Clock } from '../clock/clock.js';
+import type { PayemuConfig } from '../config/types.js';
+import type { Store } from '../store/store.js';
+import { Events, type Attempt, type EventRecord } from './records.js';
+import { signatureHeader } from './signature.js';
+import { strictRefusal } from './strict-url.js';
+
+export interface DispatcherOptions {
+  /** For every Source whose config has no `webhook_url`. */
+  webhookUrl?: string;
+  /** Waits before retries 1, 2 and 3 (virtual time). */
+  backoffMs: number[];
+  timeoutMs: number;
+  strictUrls: boolean;
+}
+
+type Got = typeof import('got').got;
+let gotPromise: Promise<Got> | undefined;
+// got is needed only once a webhook goes out; importing it lazily keeps start-up fast.
+const loadGot = () => (gotPromise ??= import('got').then((m) => m.got));
+
+const RESPONSE_LIMIT = 4096;
+
+/**
+ * Delivers each event to its Source's endpoint: signed POSTs with `got` (its own retries off;
+ * these are ours), a non-2xx answer, a timeout or a refused connection retried after each wait
+ * of the backoff. Every attempt is stored on the event. Retries are due on the virtual clock, so
+ * advancing it sends them at once; otherwise a timer sends them when the wait has passed.
+ * Deliveries never block each other: first attempts start in event order and run concurrently.
+ */
+export class Dispatcher {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  private closed = false;
+  private unsubscribe: (() => void)[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly bus: Bus,
+    private readonly config: () => PayemuConfig,
+    private readonly options: DispatcherOptions,
+  ) {}
+
+  /** Starts delivering; events left pending by a previous run are picked up. */
+  start(): void {
+    this.unsubscribe.push(
+      this.bus.on('domain', (event) => void this.attempt(event.id)),
+      this.bus.on('clock.advanced', () => this.runDue()),
+    );
+    for (const event of this.store.all(Events)) if (event.next_attempt_at !== null) this.schedule(event);
+  }
+
+  /** Delivers the event again, as a new cycle of attempts with the same event id. */
+  resend(id: string): EventRecord | undefined {
+    const event = this.store.get(Events, id);
+    if (!event) return undefined;
+    this.cancel(id);
+    const updated = this.store.transaction((tx) =>
+      tx.put(Events, { ...event, delivery_status: 'pending', cycle_attempts: 0, next_attempt_at: this.clock.now() }),
+    );
+    void this.attempt(id);
+    return updated;
+  }
+
+  /** Where a Source's webhooks go: its config's `webhook_url`, else `--webhook-url`, else nowhere. */
+  endpointFor(source: { webhook_url: string | null }): string | null {
+    return source.webhook_url ?? this.options.webhookUrl ?? null;
+  }
+
+  isInFlight(id: string): boolean {
+    return this.inFlight.has(id);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const off of this.unsubscribe) off();
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+    // An attempt cut short is not recorded: the event stays pending and is sent after a restart.
+    for (const { abort } of this.inFlight.values()) abort.abort();
+    await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+  }
+
+  private schedule(event: EventRecord): void {
+    if (this.closed || event.next_attempt_at === null) return;
+    this.cancel(event.id);
+    const delay = Math.max(0, event.next_attempt_at - this.clock.now());
+    const timer = setTimeout(() => {
+      this.timers.delete(event.id);
+      void this.attempt(event.id);
+    }, delay);
+    timer.unref();
+    this.timers.set(event.id, timer);
+  }
+
+  private cancel(id: string): void {
+    clearTimeout(this.timers.get(id));
+    this.timers.delete(id);
+  }
+
+  /** After a clock advance: every retry now due goes out. */
+  private runDue(): void {
+    const now = this.clock.now();
+    for (const id of [...this.timers.keys()]) {
+      const event = this.store.get(Events, id);
+      if (event?.next_attempt_at !== null && event?.next_attempt_at !== undefined && event.next_attempt_at <= now) {
+        this.cancel(id);
+        void this.attempt(id);
+      }
+    }
+  }
+
+  private async attempt(id: string): Promise<void> {
+    if (this.closed || this.inFlight.has(id)) return;
+    const event = this.store.get(Events, id);
+    if (!event || event.next_attempt_at === null) return;
+    const source = this.config().sources.find((s) => s.slug === event.source);
+    const url = source ? this.endpointFor(source) : null;
+    if (!url || !source) {
+      const updated = this.store.transaction((tx) => tx.put(Events, { ...event, delivery_status: 'no_endpoint', next_attempt_at: null }));
+      this.bus.emit('webhook.attempt', { event: updated, attempt: null });
+      return;
+    }
+    const abort = new AbortController();
+    let finish = () => {};
+    const done = new Promise<void>((resolve) => (finish = resolve));
+    this.inFlight.set(id, { abort, done });
+    try {
+      const attempt = await this.send(event, url, source.webhook_secret, abort.signal);
+      if (abort.signal.aborted) return;
+      this.record(id, attempt);
+    } finally {
+      this.inFlight.delete(id);
+      finish();
+    }
+  }
+
+  private async send(event: EventRecord, url: string, secret: string, signal: AbortSignal): Promise<Attempt> {
+    const at = this.clock.now();
+    const elapsed = stopwatch();
+    const result = (fields: Pick<Attempt, 'status' | 'response_body' | 'error'>): Attempt => ({ ...fields, duration_ms: Math.round(elapsed()), at, url });
+    if (this.options.strictUrls) {
+      const refusal = await strictRefusal(url);
+      if (refusal) return result({ status: null, response_body: null, error: refusal });
+    }
+    const body = JSON.stringify(event.payload);
+    const got = await loadGot();
+    try {
+      const response = await got.post(url, {
+        body,
+        headers: {
+          'Content-Type': 'application/json',
+          'User-Agent': 'payemu-webhooks',
+          'X-Webhook-Signature': signatureHeader(secret, body, Math.floor(wallClock.now() / 1000)),
+          'X-Webhook-Event': event.event,
+          'X-Webhook-Event-Id': event.id,
+        },
+        timeout: { request: this.options.timeoutMs },
+        retry: { limit: 0 },
+        throwHttpErrors: false,
+        followRedirect: false,
+        responseType: 'buffer',
+        signal,
+      });
+      const text = response.body.subarray(0, RESPONSE_LIMIT).toString('utf8');
+      const ok = response.statusCode >= 200 && response.statusCode < 300;
+      return result({ status: response.statusCode, response_body: text, error: ok ? null : `HTTP ${response.statusCode}` });
+    } catch (error) {
+      const e = error as NodeJS.ErrnoException;
+      const reason = e.code === 'ETIMEDOUT' ? `timed out after ${this.options.timeoutMs} ms` : `${e.code ? `${e.code}: ` : ''}${e.message}`;
+      return result({ status: null, response_body: null, error: reason });
+    }
+  }
+
+  private record(id: string, attempt: Attempt): void {
+    const current = this.store.get(Events, id);
+    if (!current) return; // reset while the attempt ran
+    const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
+    const cycle = current.cycle_attempts + 1;
+    const wait = this.options.backoffMs[cycle - 1];
+    // A refusal by --strict-webhook-urls will not change on retry.
+    const retry = !ok && wait !== undefined && !attempt.error?.startsWith('blocked by');
+    const updated = this.store.transaction((tx) =>
+      tx.put(Events, {
+        ...current,
+        attempts: [...current.attempts, attempt],
+        cycle_attempts: cycle,
+        delivery_status: ok ? 'delivered' : retry ? 'retrying' : 'failed',
+        next_attempt_at: retry ? attempt.at + attempt.duration_ms + wait : null,
+      }),
+    );
+    this.bus.emit('webhook.attempt', { event: updated, attempt });
+    if (retry) this.schedule(updated);
+  }
+}
