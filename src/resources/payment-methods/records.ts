@@ -12,7 +12,6 @@ export interface PaymentMethodRecord {
   /** The 4000 0000 0000 0341 card: approved on file, every later off-session charge declined. */
   decline_off_session: boolean;
   customer_email?: string;
-  payment_id: string;
   created_at: number;
 }
 

@@ -30,6 +30,10 @@ export interface PaymentRecord {
   failure_code?: FailureCode;
   failure_message?: string;
   session_id?: string;
+  /** Set on an off-session charge (`ch_...`). */
+  charge_id?: string;
+  /** Set on a recurring charge: the schedule's reference. */
+  recurring_reference?: string;
   /** Total refunded so far, minor units. */
   refunded: Minor;
   created_at: number;

@@ -4,8 +4,7 @@ import { newId } from '../../lib/ids.js';
 import { toMinor } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
 import { evaluateCard, type CardOutcome } from '../cards/test-cards.js';
-import { nextPaymentId } from '../meta/records.js';
-import { emitPaymentEvent } from '../payments/events.js';
+import { recordPayment } from '../payments/record.js';
 import { Payments, SETTLED_STATUSES, type PaymentRecord } from '../payments/records.js';
 import { PaymentMethods } from '../payment-methods/records.js';
 import { calculateTax } from '../tax/calculate.js';
@@ -109,60 +108,46 @@ export function attemptPayment(tx: Transaction, sessionId: string, attempt: Atte
         : { outcome: 'decline', brand: outcome.brand, last4: outcome.last4, code: 'authentication_failed', message: 'The 3-D Secure authentication of your card failed.' };
   }
 
-  const key = referenceKey(session.mode, session.reference);
-  const existing = tx.find(Payments, 'reference', key)[0];
-  if (existing && SETTLED_STATUSES.has(existing.status)) {
-    throw new Conflict(`The reference "${session.reference}" has already been paid.`);
-  }
-  const base: PaymentRecord = {
-    id: existing?.id ?? String(nextPaymentId(tx)),
-    source: session.source,
-    mode: session.mode,
-    reference: session.reference,
-    amount: session.amount,
-    currency: session.currency,
-    status: 'FAILED',
-    capture_method: session.capture_method,
-    ...optional(session, ['description', 'customer_email', 'customer_name', 'metadata']),
-    card_last: outcome.last4,
-    card_brand: outcome.brand,
-    session_id: session.id,
-    refunded: 0,
-    created_at: existing?.created_at ?? now,
-    updated_at: now,
-  };
-
-  if (outcome.outcome === 'decline') {
-    const payment = tx.put(Payments, { ...base, failure_code: outcome.code, failure_message: outcome.message });
-    const updated = tx.put(Sessions, { ...session, payment_status: 'failed' });
-    emitPaymentEvent(tx, 'payment.failed', payment);
-    return { session: updated, payment, outcome };
-  }
-
-  const manual = session.capture_method === 'manual';
-  let payment: PaymentRecord = manual
-    ? { ...base, status: 'AUTHORIZED', authorized_at: now }
-    : { ...base, status: 'PAID', captured_at: now };
-  if (session.save_payment_method && outcome.outcome === 'approve') {
-    const method = tx.put(PaymentMethods, {
-      id: newId('pm_'),
+  const approved = outcome.outcome === 'approve';
+  const method =
+    approved && session.save_payment_method
+      ? tx.put(PaymentMethods, {
+          id: newId('pm_'),
+          source: session.source,
+          mode: session.mode,
+          card_brand: outcome.brand!,
+          card_last: outcome.last4,
+          decline_off_session: outcome.outcome === 'approve' && outcome.declineOffSession,
+          ...(session.customer_email ? { customer_email: session.customer_email } : {}),
+          created_at: now,
+        })
+      : undefined;
+  const payment = recordPayment(
+    tx,
+    {
       source: session.source,
       mode: session.mode,
+      reference: session.reference,
+      amount: session.amount,
+      currency: session.currency,
+      capture_method: session.capture_method,
+      ...optional(session, ['description', 'customer_email', 'customer_name', 'metadata']),
       card_brand: outcome.brand,
       card_last: outcome.last4,
-      decline_off_session: outcome.declineOffSession,
-      ...(session.customer_email ? { customer_email: session.customer_email } : {}),
-      payment_id: payment.id,
-      created_at: now,
-    });
-    payment = { ...payment, payment_method: method.id };
+      ...(outcome.outcome === 'decline' ? { failure: { code: outcome.code, message: outcome.message } } : {}),
+      payment_method: method?.id,
+      origin: { session_id: session.id },
+    },
+    now,
+  );
+  if (!approved) {
+    return { session: tx.put(Sessions, { ...session, payment_status: 'failed' }), payment, outcome };
   }
-  tx.put(Payments, payment);
+  const manual = session.capture_method === 'manual';
   const completed = tx.put(Sessions, { ...session, status: 'complete', payment_status: manual ? 'authorized' : 'paid', completed_at: now });
-  for (const other of tx.find(Sessions, 'reference', key)) {
+  for (const other of tx.find(Sessions, 'reference', referenceKey(session.mode, session.reference))) {
     if (other.id !== session.id && sessionStatus(other, now) === 'open') tx.put(Sessions, { ...other, status: 'expired' });
   }
-  emitPaymentEvent(tx, manual ? 'payment.authorized' : 'payment.completed', payment);
   return { session: completed, payment, outcome };
 }
 
