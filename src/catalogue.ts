@@ -3,7 +3,16 @@ import type { JobKind } from './clock/scheduler.js';
 import { healthRoutes } from './http/health.js';
 import { IdempotencyKeys, idempotencyExpiry } from './http/idempotency.js';
 import type { Route } from './http/route.js';
+import { cardUpdatePages } from './pages/card-update.js';
 import { checkoutPages } from './pages/checkout.js';
+import { managePages } from './pages/manage.js';
+import { Charges } from './resources/charges/records.js';
+import { chargeRoutes } from './resources/charges/routes.js';
+import { methodSessionExpiry } from './resources/payment-method-sessions/jobs.js';
+import { MethodSessions } from './resources/payment-method-sessions/records.js';
+import { recurringBilling } from './resources/recurring/billing.js';
+import { Recurring } from './resources/recurring/records.js';
+import { recurringRoutes } from './resources/recurring/routes.js';
 import { accountRoutes } from './resources/account/routes.js';
 import { Meta } from './resources/meta/records.js';
 import { PaymentMethods } from './resources/payment-methods/records.js';
@@ -24,7 +33,7 @@ import { eventRoutes } from './webhooks/routes.js';
  * control plane, the hosted pages) and the kinds of time-based work. A resource joins payemu
  * by being listed here; test/catalogue.test.ts checks that the lists agree.
  */
-export const COLLECTIONS: readonly Collection<StoredRecord>[] = [Meta, Sessions, Payments, PaymentMethods, Refunds, IdempotencyKeys, Events] as never;
+export const COLLECTIONS: readonly Collection<StoredRecord>[] = [Meta, Sessions, Payments, PaymentMethods, Refunds, IdempotencyKeys, Events, Charges, Recurring, MethodSessions] as never;
 
 export const ROUTES: readonly Route[] = [
   ...healthRoutes,
@@ -32,9 +41,13 @@ export const ROUTES: readonly Route[] = [
   ...sessionRoutes,
   ...paymentRoutes,
   ...refundRoutes,
+  ...chargeRoutes,
+  ...recurringRoutes,
   ...clockRoutes,
   ...eventRoutes,
   ...checkoutPages,
+  ...cardUpdatePages,
+  ...managePages,
 ];
 
-export const JOB_KINDS: readonly JobKind<never>[] = [sessionExpiry as never, authorizationExpiry as never, idempotencyExpiry as never];
+export const JOB_KINDS: readonly JobKind<never>[] = [sessionExpiry as never, authorizationExpiry as never, idempotencyExpiry as never, recurringBilling as never, methodSessionExpiry as never];

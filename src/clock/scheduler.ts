@@ -70,6 +70,7 @@ export class Scheduler {
 
   stop(): void {
     clearInterval(this.timer);
+    this.timer = undefined;
   }
 
   /** Runs, in time order, every job due at or before `until`. */
@@ -106,6 +107,21 @@ export class Scheduler {
 
   private schedule(kind: JobKind, record: StoredRecord): void {
     const at = kind.dueAt(record);
-    if (at !== undefined) this.heap.push({ at, seq: this.seq++, kind, id: record.id });
+    if (at === undefined) return;
+    this.heap.push({ at, seq: this.seq++, kind, id: record.id });
+    // Already due (a schedule whose first charge is today): run it right after this commit,
+    // not on the next tick.
+    if (this.app && at <= this.app.clock.now()) this.kick();
+  }
+
+  private kicked = false;
+
+  private kick(): void {
+    if (this.kicked) return;
+    this.kicked = true;
+    setImmediate(() => {
+      this.kicked = false;
+      if (this.app && this.timer) this.runDue(this.app.clock.now());
+    });
   }
 }

@@ -4,10 +4,11 @@ import type { Reply } from '../http/envelope.js';
 import { HttpError } from '../http/errors.js';
 import { open, type OpenContext } from '../http/route.js';
 import { formatMinor } from '../lib/money.js';
-import { checkCardDetails, evaluateCard, group, TEST_CARDS } from '../resources/cards/test-cards.js';
+import { evaluateCard } from '../resources/cards/test-cards.js';
+import { cardFields, challengePage, readCardForm, redirect, testCardHelp, type CardFormState } from './card-form.js';
 import { sessionStatus, Sessions, type SessionRecord } from '../resources/sessions/records.js';
 import { attemptPayment } from '../resources/sessions/service.js';
-import { html, page, type Raw } from './html.js';
+import { html, page } from './html.js';
 
 /**
  * The hosted sandbox checkout at a session's `checkout_url`: amount, description, a card form,
@@ -35,9 +36,7 @@ export const checkoutPages = [
   }),
 ];
 
-interface FormState {
-  values?: Record<string, string>;
-  problems?: Record<string, string>;
+interface FormState extends CardFormState {
   declined?: string;
 }
 
@@ -68,13 +67,14 @@ function done(session: SessionRecord): Reply {
 }
 
 async function pay(ctx: OpenContext, session: SessionRecord): Promise<Reply> {
-  const form = await readForm(ctx.req);
-  const values = { card_number: form.card_number ?? '', expiry: form.expiry ?? '', cvc: form.cvc ?? '', name: form.name ?? '' };
-  const problems = checkCardDetails(values.card_number, parseExpiry(values.expiry), values.cvc, ctx.now);
+  const { values, problems, threeDs } = readCardForm(await readForm(ctx.req), ctx.now);
   if (Object.keys(problems).length > 0) return showForm(ctx.app, session, { values, problems }, 422);
-
-  const threeDs = form.three_ds === 'pass' || form.three_ds === 'fail' ? form.three_ds : undefined;
-  if (!threeDs && evaluateCard(values.card_number, session.mode).outcome === 'three_ds') return challenge(session, values);
+  if (!threeDs && evaluateCard(values.card_number, session.mode).outcome === 'three_ds') return challengePage(
+      `/checkout/${session.id}/3ds`,
+      html`Your bank asks you to confirm this payment of <strong>${formatMinor(session.amount)} ${session.currency}</strong>.`,
+      values,
+      session.mode,
+    );
   let result;
   try {
     result = ctx.app.store.transaction((tx) => attemptPayment(tx, session.id, { cardNumber: values.card_number, threeDs }, ctx.now));
@@ -90,12 +90,6 @@ async function pay(ctx: OpenContext, session: SessionRecord): Promise<Reply> {
 
 function showForm(app: App, session: SessionRecord, state: FormState, status = 200): Reply {
   const source = app.config().sources.find((s) => s.slug === session.source);
-  const v = state.values ?? {};
-  const p = state.problems ?? {};
-  const field = (name: string, label: string, attrs: Raw) => html`
-    <label for="${name}">${label}</label>
-    <input id="${name}" name="${name}" value="${v[name] ?? ''}" ${attrs} aria-invalid="${p[name] ? 'true' : 'false'}">
-    ${p[name] ? html`<p class="field-error" role="alert">${p[name]}</p>` : ''}`;
   const body = html`
     <h1>${source?.name ?? session.source}</h1>
     <p class="merchant">Sandbox checkout</p>
@@ -103,45 +97,10 @@ function showForm(app: App, session: SessionRecord, state: FormState, status = 2
     ${session.description ? html`<p class="description">${session.description}</p>` : ''}
     ${state.declined ? html`<div class="alert" role="alert" data-testid="decline">Payment declined: ${state.declined} Try another card.</div>` : ''}
     <form method="post" action="/checkout/${session.id}/pay" novalidate>
-      ${field('card_number', 'Card number', html`inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242"`)}
-      <div class="row">
-        <div>${field('expiry', 'Expiry (MM/YY)', html`autocomplete="cc-exp" placeholder="12/34"`)}</div>
-        <div>${field('cvc', 'CVC', html`inputmode="numeric" autocomplete="cc-csc" placeholder="123"`)}</div>
-      </div>
-      ${field('name', 'Name on card (optional)', html`autocomplete="cc-name"`)}
+      ${cardFields(state)}
       <button type="submit">Pay ${formatMinor(session.amount)} ${session.currency}</button>
     </form>
     <form method="post" action="/checkout/${session.id}/cancel"><button class="secondary" type="submit">Cancel</button></form>
     ${session.mode === 'test' ? testCardHelp() : ''}`;
   return { status, html: page(`Pay ${source?.name ?? ''}`, body, session.mode) };
-}
-
-function challenge(session: SessionRecord, values: Record<string, string>): Reply {
-  const hidden = Object.entries(values).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`);
-  const body = html`
-    <h1>3-D Secure</h1>
-    <p>Your bank asks you to confirm this payment of <strong>${formatMinor(session.amount)} ${session.currency}</strong>.</p>
-    <p class="muted">Sandbox challenge: choose how the authentication ends.</p>
-    <form method="post" action="/checkout/${session.id}/3ds">${hidden}<input type="hidden" name="three_ds" value="pass">
-      <button type="submit">Complete authentication</button></form>
-    <form method="post" action="/checkout/${session.id}/3ds">${hidden}<input type="hidden" name="three_ds" value="fail">
-      <button class="secondary" type="submit">Fail authentication</button></form>`;
-  return { status: 200, html: page('3-D Secure', body, session.mode) };
-}
-
-function testCardHelp(): Raw {
-  return html`<details><summary>Test cards</summary><table>
-    ${TEST_CARDS.map((card) => html`<tr><td><code>${group(card.number)}</code></td><td>${card.label}</td></tr>`)}
-    </table><p>Any future expiry date and any CVC.</p></details>`;
-}
-
-function parseExpiry(text: string): { month: number; year: number } {
-  const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(text);
-  if (!match) return { month: 0, year: Number.NaN };
-  const year = Number(match[2]);
-  return { month: Number(match[1]), year: year < 100 ? 2000 + year : year };
-}
-
-function redirect(location: string): Reply {
-  return { status: 303, headers: { Location: location } };
 }

@@ -1,0 +1,53 @@
+import { formatTimestamp } from '../../clock/format.js';
+import { v1 } from '../../http/route.js';
+import { formatMinor } from '../../lib/money.js';
+import { paymentUrl } from '../payments/present.js';
+import { isPaid, Payments, type PaymentRecord } from '../payments/records.js';
+import type { ChargeRecord } from './records.js';
+import { createChargeBody, type CreateChargeBody } from './schemas.js';
+import { createCharge, getCharge } from './service.js';
+
+/** Type `charges` (DESIGN.md section 6). */
+function presentCharge(charge: ChargeRecord, payment: PaymentRecord, base: string) {
+  return {
+    data: {
+      id: charge.id,
+      type: 'charges',
+      attributes: {
+        reference: payment.reference,
+        amount: formatMinor(payment.amount),
+        currency: payment.currency,
+        status: payment.status,
+        paid: isPaid(payment.status),
+        payment_method: payment.payment_method ?? null,
+        failure_code: payment.failure_code ?? null,
+        failure_message: payment.failure_message ?? null,
+        payment_id: Number(payment.id),
+        description: payment.description ?? null,
+        metadata: payment.metadata ?? {},
+        created_at: formatTimestamp(charge.created_at),
+      },
+      links: { self: `${base}/v1/charges/${charge.id}`, payment: paymentUrl(base, payment) },
+    },
+  };
+}
+
+export const chargeRoutes = [
+  v1<CreateChargeBody>({
+    method: 'POST',
+    path: '/v1/charges',
+    body: createChargeBody,
+    handle: ({ app, scope, body, now }) => {
+      const { charge, payment } = app.store.transaction((tx) => createCharge(tx, scope, body, now));
+      return { status: 201, json: presentCharge(charge, payment, app.baseUrl()) };
+    },
+  }),
+  v1({
+    method: 'GET',
+    path: '/v1/charges/:id',
+    handle: ({ app, scope, params }) => {
+      const charge = getCharge(app.store, scope, params.id!);
+      return { status: 200, json: presentCharge(charge, app.store.get(Payments, charge.payment_id)!, app.baseUrl()) };
+    },
+  }),
+];

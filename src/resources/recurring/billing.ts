@@ -1,0 +1,85 @@
+import type { App } from '../../app.js';
+import type { JobKind } from '../../clock/scheduler.js';
+import type { Transaction } from '../../store/store.js';
+import { FAILURE_MESSAGES } from '../cards/test-cards.js';
+import { chargeCard } from '../charges/service.js';
+import { PaymentMethods } from '../payment-methods/records.js';
+import { recordPayment } from '../payments/record.js';
+import { calculateTax } from '../tax/calculate.js';
+import { DAY_MS, firstPeriodAfter, periodDate, RETRY_DELAYS_DAYS } from './dates.js';
+import { emitRecurringEvent } from './events.js';
+import { Recurring, type RecurringRecord } from './records.js';
+
+/**
+ * Recurring billing, run by the scheduler at 00:00 UTC of each billing date (DESIGN.md
+ * section 6). A success bills the next regular date after it and resets `retry_count`; a decline
+ * is retried 1, 3 and 5 days after the previous failure, and the fourth failure suspends the
+ * schedule. A charge due on or after `end_date` is not made: the schedule is completed.
+ */
+export const recurringBilling: JobKind<RecurringRecord> = {
+  kind: 'recurring.charge',
+  collection: Recurring,
+  dueAt: (schedule) => (schedule.status === 'active' && schedule.next_billing_date !== null ? schedule.next_billing_date : undefined),
+  run: (tx, schedule, at, app) => bill(tx, schedule, at, app),
+};
+
+function bill(tx: Transaction, schedule: RecurringRecord, at: number, app: App): void {
+  if (schedule.end_date !== null && at >= schedule.end_date) return complete(tx, schedule, at);
+
+  const source = app.config().sources.find((s) => s.slug === schedule.source);
+  let amount = schedule.amount;
+  if (schedule.apply_tax && source?.tax.enabled) amount = calculateTax(amount, source.tax.rate, source.tax.inclusive).total;
+  const charge = {
+    reference: `${schedule.reference}-${String(schedule.sequence).padStart(4, '0')}`,
+    amount,
+    currency: schedule.currency,
+    description: `Recurring payment ${schedule.reference}`,
+    ...(schedule.customer_email !== undefined ? { customer_email: schedule.customer_email } : {}),
+    ...(schedule.customer_name !== undefined ? { customer_name: schedule.customer_name } : {}),
+    metadata: schedule.metadata,
+  };
+  const method = tx.get(PaymentMethods, schedule.payment_method);
+  const payment = method
+    ? chargeCard(tx, method, charge, { recurring_reference: schedule.reference }, at)
+    : recordPayment(
+        tx,
+        {
+          source: schedule.source,
+          mode: schedule.mode,
+          ...charge,
+          capture_method: 'automatic',
+          card_brand: null,
+          card_last: '',
+          failure: { code: 'card_declined', message: FAILURE_MESSAGES.card_declined },
+          origin: { recurring_reference: schedule.reference },
+        },
+        at,
+      );
+  const about = { payment_reference: payment.reference, payment_id: Number(payment.id) };
+
+  if (payment.status === 'PAID') {
+    const k = firstPeriodAfter(schedule.anchor, schedule.frequency, schedule.interval_count, at);
+    const next = periodDate(schedule.anchor, schedule.frequency, schedule.interval_count, k);
+    const updated = tx.put(Recurring, { ...schedule, retry_count: 0, sequence: schedule.sequence + 1, next_billing_date: next, updated_at: at });
+    emitRecurringEvent(tx, 'recurring.charged', updated, at, about);
+    if (updated.end_date !== null && next >= updated.end_date) complete(tx, updated, at);
+    return;
+  }
+
+  const retries = schedule.retry_count + 1;
+  const failure = { ...about, failure_code: payment.failure_code ?? null, failure_message: payment.failure_message ?? null };
+  if (retries > RETRY_DELAYS_DAYS.length) {
+    const suspended = tx.put(Recurring, { ...schedule, retry_count: retries, status: 'suspended', updated_at: at });
+    emitRecurringEvent(tx, 'recurring.failed', suspended, at, failure);
+    emitRecurringEvent(tx, 'recurring.suspended', suspended, at);
+    return;
+  }
+  const retryAt = at + RETRY_DELAYS_DAYS[retries - 1]! * DAY_MS;
+  const retrying = tx.put(Recurring, { ...schedule, retry_count: retries, next_billing_date: retryAt, updated_at: at });
+  emitRecurringEvent(tx, 'recurring.failed', retrying, at, failure);
+}
+
+function complete(tx: Transaction, schedule: RecurringRecord, at: number): void {
+  const completed = tx.put(Recurring, { ...schedule, status: 'completed', next_billing_date: null, updated_at: at });
+  emitRecurringEvent(tx, 'recurring.updated', completed, at, { changed: ['status'] });
+}

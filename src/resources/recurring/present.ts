@@ -1,0 +1,50 @@
+import { formatDate, formatTimestamp } from '../../clock/format.js';
+import { formatMinor } from '../../lib/money.js';
+import type { RecurringRecord } from './records.js';
+
+export const recurringUrl = (base: string, schedule: RecurringRecord) => `${base}/v1/recurring-payments/${encodeURIComponent(schedule.reference)}`;
+export const manageUrl = (base: string, schedule: RecurringRecord) => `${base}/manage/${schedule.manage_token}`;
+
+const date = (ms: number | null) => (ms === null ? null : formatDate(ms));
+
+/** The read shape (SPEC.md) plus the creation fields DESIGN.md section 6 adds. */
+export function recurringAttributes(schedule: RecurringRecord, base: string): Record<string, unknown> {
+  return {
+    reference: schedule.reference,
+    amount: formatMinor(schedule.amount),
+    currency: schedule.currency,
+    frequency: schedule.frequency,
+    interval_count: schedule.interval_count,
+    status: schedule.status,
+    next_billing_date: date(schedule.next_billing_date),
+    retry_count: schedule.retry_count,
+    manage_url: manageUrl(base, schedule),
+    payment_method: schedule.payment_method,
+    start_date: formatDate(schedule.start_date),
+    end_date: date(schedule.end_date),
+    customer_email: schedule.customer_email ?? null,
+    customer_name: schedule.customer_name ?? null,
+    metadata: schedule.metadata,
+    apply_tax: schedule.apply_tax,
+    cancelled_at: schedule.cancelled_at === undefined ? null : formatTimestamp(schedule.cancelled_at),
+    created_at: formatTimestamp(schedule.created_at),
+    updated_at: formatTimestamp(schedule.updated_at),
+  };
+}
+
+export const RECURRING_ATTRIBUTES = [
+  'reference', 'amount', 'currency', 'frequency', 'interval_count', 'status', 'next_billing_date', 'retry_count', 'manage_url',
+  'payment_method', 'start_date', 'end_date', 'customer_email', 'customer_name', 'metadata', 'apply_tax', 'cancelled_at',
+  'created_at', 'updated_at',
+] as const;
+
+export function presentRecurring(schedule: RecurringRecord, base: string, fields?: readonly string[]) {
+  const all = recurringAttributes(schedule, base);
+  const attributes = fields ? Object.fromEntries(fields.map((f) => [f, all[f] ?? null])) : all;
+  return { id: schedule.reference, type: 'recurring-payments', attributes, links: { self: recurringUrl(base, schedule) } };
+}
+
+/** Mutation answers carry a subset of attributes (SPEC.md endpoints) and `meta.message`. */
+export function presentMutation(schedule: RecurringRecord, base: string, fields: readonly string[], message: string) {
+  return { data: presentRecurring(schedule, base, fields), meta: { message } };
+}

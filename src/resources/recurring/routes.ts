@@ -1,0 +1,88 @@
+import { listEnvelope, parseListQuery, runListQuery } from '../../http/list-query.js';
+import { v1 } from '../../http/route.js';
+import { presentMethodSession } from '../payment-method-sessions/present.js';
+import { createMethodSession } from '../payment-method-sessions/service.js';
+import { recurringList } from './list.js';
+import { presentMutation, presentRecurring } from './present.js';
+import { Recurring } from './records.js';
+import { createRecurringBody, paymentMethodSessionBody, updateRecurringBody, type CreateRecurringBody, type UpdateRecurringBody } from './schemas.js';
+import { cancelRecurring, createRecurring, getRecurring, pauseRecurring, resumeRecurring, updateRecurring } from './service.js';
+
+const noBody = { type: 'object' } as const;
+
+export const recurringRoutes = [
+  v1<CreateRecurringBody>({
+    method: 'POST',
+    path: '/v1/recurring-payments',
+    body: createRecurringBody,
+    handle: ({ app, scope, body, now }) => {
+      const schedule = app.store.transaction((tx) => createRecurring(tx, scope, body, now));
+      return { status: 201, json: { data: presentRecurring(schedule, app.baseUrl()) } };
+    },
+  }),
+  v1({
+    method: 'GET',
+    path: '/v1/recurring-payments',
+    handle: ({ app, scope, query }) => {
+      const q = parseListQuery(query, recurringList);
+      const list = runListQuery(app.store.find(Recurring, 'scope', `${scope.source.slug}:${scope.mode}`), q, recurringList);
+      const base = app.baseUrl();
+      return {
+        status: 200,
+        json: { data: list.page.map((r) => presentRecurring(r, base, q.fields)), ...listEnvelope(base, '/v1/recurring-payments', query, list, q as never) },
+      };
+    },
+  }),
+  v1({
+    method: 'GET',
+    path: '/v1/recurring-payments/:reference',
+    handle: ({ app, scope, params }) => ({ status: 200, json: { data: presentRecurring(getRecurring(app.store, scope, params.reference!), app.baseUrl()) } }),
+  }),
+  v1<UpdateRecurringBody>({
+    method: 'PATCH',
+    path: '/v1/recurring-payments/:reference',
+    body: updateRecurringBody,
+    handle: ({ app, scope, params, body, now }) => {
+      const schedule = app.store.transaction((tx) => updateRecurring(tx, scope, params.reference!, body, now));
+      return {
+        status: 200,
+        json: presentMutation(schedule, app.baseUrl(), ['reference', 'amount', 'frequency', 'status', 'next_billing_date'], 'Recurring payment updated.'),
+      };
+    },
+  }),
+  v1({
+    method: 'DELETE',
+    path: '/v1/recurring-payments/:reference',
+    handle: ({ app, scope, params, now }) => {
+      const schedule = app.store.transaction((tx) => cancelRecurring(tx, scope, params.reference!, now));
+      return { status: 200, json: presentMutation(schedule, app.baseUrl(), ['reference', 'status', 'cancelled_at'], 'Recurring payment cancelled.') };
+    },
+  }),
+  v1({
+    method: 'POST',
+    path: '/v1/recurring-payments/:reference/pause',
+    body: noBody,
+    handle: ({ app, scope, params, now }) => {
+      const schedule = app.store.transaction((tx) => pauseRecurring(tx, scope, params.reference!, now));
+      return { status: 200, json: presentMutation(schedule, app.baseUrl(), ['reference', 'status'], 'Recurring payment paused.') };
+    },
+  }),
+  v1({
+    method: 'POST',
+    path: '/v1/recurring-payments/:reference/resume',
+    body: noBody,
+    handle: ({ app, scope, params, now }) => {
+      const schedule = app.store.transaction((tx) => resumeRecurring(tx, scope, params.reference!, now));
+      return { status: 200, json: presentMutation(schedule, app.baseUrl(), ['reference', 'status', 'next_billing_date'], 'Recurring payment resumed.') };
+    },
+  }),
+  v1<{ success_url?: string; cancel_url?: string }>({
+    method: 'POST',
+    path: '/v1/recurring-payments/:reference/payment-method-session',
+    body: paymentMethodSessionBody,
+    handle: ({ app, scope, params, body, now }) => {
+      const session = app.store.transaction((tx) => createMethodSession(tx, scope, params.reference!, body, now));
+      return { status: 201, json: presentMethodSession(session, app.baseUrl()) };
+    },
+  }),
+];

@@ -1,0 +1,68 @@
+/** JSON Schemas of the recurring-payment requests (SPEC.md's PATCH table; DESIGN.md section 6 for create). */
+const frequency = { type: 'string', enum: ['daily', 'weekly', 'monthly', 'yearly'] } as const;
+const interval = { type: 'integer', minimum: 1, maximum: 365 } as const;
+const amount = { type: 'number', minimum: 0.01, maximum: 999999.99, money: true } as const;
+const date = { type: 'string', format: 'date' } as const;
+
+export const createRecurringBody = {
+  type: 'object',
+  required: ['payment_method', 'amount', 'frequency'],
+  properties: {
+    payment_method: { type: 'string', pattern: '^pm_[0-9A-Za-z]{24}$', patternMessage: 'The {field} field must be a saved card id (pm_...).' },
+    amount,
+    frequency,
+    currency: { type: 'string', minLength: 3, maxLength: 3, currency: true },
+    interval_count: interval,
+    start_date: date,
+    end_date: date,
+    reference: { type: 'string', minLength: 1, maxLength: 255 },
+    customer_email: { type: 'string', maxLength: 255, format: 'email' },
+    customer_name: { type: 'string', maxLength: 255 },
+    metadata: { type: 'object' },
+    apply_tax: { type: 'boolean' },
+  },
+} as const;
+
+export const updateRecurringBody = {
+  type: 'object',
+  properties: {
+    amount,
+    frequency,
+    interval_count: interval,
+    next_billing_date: date,
+    end_date: { anyOf: [date, { type: 'null' }] },
+    customer_email: { type: 'string', maxLength: 255, format: 'email' },
+    customer_name: { type: 'string', maxLength: 255 },
+    metadata: { type: 'object' },
+    apply_tax: { type: 'boolean' },
+  },
+} as const;
+
+export const paymentMethodSessionBody = {
+  type: 'object',
+  properties: {
+    success_url: { type: 'string', format: 'url' },
+    cancel_url: { type: 'string', format: 'url' },
+  },
+} as const;
+
+
+export interface CreateRecurringBody {
+  payment_method: string;
+  amount: number;
+  frequency: 'daily' | 'weekly' | 'monthly' | 'yearly';
+  currency?: string;
+  interval_count?: number;
+  start_date?: string;
+  end_date?: string;
+  reference?: string;
+  customer_email?: string;
+  customer_name?: string;
+  metadata?: Record<string, unknown>;
+  apply_tax?: boolean;
+}
+
+export type UpdateRecurringBody = Partial<Omit<CreateRecurringBody, 'payment_method' | 'currency' | 'start_date' | 'reference' | 'end_date'>> & {
+  next_billing_date?: string;
+  end_date?: string | null;
+};
