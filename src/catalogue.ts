@@ -5,6 +5,14 @@ import { IdempotencyKeys, idempotencyExpiry } from './http/idempotency.js';
 import type { Route } from './http/route.js';
 import { cardUpdatePages } from './pages/card-update.js';
 import { checkoutPages } from './pages/checkout.js';
+import { invoicePages } from './pages/invoice.js';
+import { paymentLinkPages } from './pages/payment-link.js';
+import { linkExpiry } from './resources/payment-links/jobs.js';
+import { PaymentLinks } from './resources/payment-links/records.js';
+import { paymentLinkRoutes } from './resources/payment-links/routes.js';
+import { invoiceOverdue } from './resources/invoices/jobs.js';
+import { Invoices } from './resources/invoices/records.js';
+import { invoiceRoutes } from './resources/invoices/routes.js';
 import { managePages } from './pages/manage.js';
 import { Charges } from './resources/charges/records.js';
 import { chargeRoutes } from './resources/charges/routes.js';
@@ -24,6 +32,7 @@ import { Refunds } from './resources/refunds/records.js';
 import { refundRoutes } from './resources/refunds/routes.js';
 import { Sessions } from './resources/sessions/records.js';
 import { sessionRoutes } from './resources/sessions/routes.js';
+import { taxRoutes } from './resources/tax/routes.js';
 import type { Collection, StoredRecord } from './store/collection.js';
 import { Events } from './webhooks/records.js';
 import { eventRoutes } from './webhooks/routes.js';
@@ -33,7 +42,7 @@ import { eventRoutes } from './webhooks/routes.js';
  * control plane, the hosted pages) and the kinds of time-based work. A resource joins payemu
  * by being listed here; test/catalogue.test.ts checks that the lists agree.
  */
-export const COLLECTIONS: readonly Collection<StoredRecord>[] = [Meta, Sessions, Payments, PaymentMethods, Refunds, IdempotencyKeys, Events, Charges, Recurring, MethodSessions] as never;
+export const COLLECTIONS: readonly Collection<StoredRecord>[] = [Meta, Sessions, Payments, PaymentMethods, Refunds, IdempotencyKeys, Events, Charges, Recurring, MethodSessions, Invoices, PaymentLinks] as never;
 
 export const ROUTES: readonly Route[] = [
   ...healthRoutes,
@@ -43,11 +52,16 @@ export const ROUTES: readonly Route[] = [
   ...refundRoutes,
   ...chargeRoutes,
   ...recurringRoutes,
+  ...taxRoutes,
+  ...invoiceRoutes,
+  ...paymentLinkRoutes,
   ...clockRoutes,
   ...eventRoutes,
   ...checkoutPages,
   ...cardUpdatePages,
   ...managePages,
+  ...invoicePages,
+  ...paymentLinkPages,
 ];
 
-export const JOB_KINDS: readonly JobKind<never>[] = [sessionExpiry as never, authorizationExpiry as never, idempotencyExpiry as never, recurringBilling as never, methodSessionExpiry as never];
+export const JOB_KINDS: readonly JobKind<never>[] = [sessionExpiry as never, authorizationExpiry as never, idempotencyExpiry as never, recurringBilling as never, methodSessionExpiry as never, invoiceOverdue as never, linkExpiry as never];

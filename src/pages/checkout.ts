@@ -77,7 +77,7 @@ async function pay(ctx: OpenContext, session: SessionRecord): Promise<Reply> {
     );
   let result;
   try {
-    result = ctx.app.store.transaction((tx) => attemptPayment(tx, session.id, { cardNumber: values.card_number, threeDs }, ctx.now));
+    result = ctx.app.store.transaction((tx) => attemptPayment(tx, session.id, { cardNumber: values.card_number, threeDs }, ctx.now, ctx.app.config()));
   } catch (error) {
     if (error instanceof HttpError) return { status: error.status, html: page('Checkout', html`<h1>Payment not possible</h1><p class="alert">${error.detail}</p>`, session.mode) };
     throw error;

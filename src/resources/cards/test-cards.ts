@@ -1,4 +1,5 @@
 import type { Mode } from '../../config/types.js';
+import { Unprocessable } from '../../http/errors.js';
 
 /** DESIGN.md section 5's failure codes. */
 export type FailureCode =
@@ -124,4 +125,17 @@ export function checkCardDetails(
   const cvcLength = detectBrand(digits) === 'amex' ? 4 : 3;
   if (!new RegExp(`^\\d{${cvcLength}}$`).test(cvc.trim())) problems.cvc = `Enter the ${cvcLength}-digit security code.`;
   return problems;
+}
+
+/**
+ * The outcome of a card presented by a customer who may have answered a 3-D Secure challenge
+ * (`threeDs`): approve or decline. A card that asks for the challenge without an answer is a 422.
+ */
+export function presentCard(number: string, mode: Mode, threeDs: 'pass' | 'fail' | undefined): Exclude<CardOutcome, { outcome: 'three_ds' }> {
+  const outcome = evaluateCard(number, mode);
+  if (outcome.outcome !== 'three_ds') return outcome;
+  if (!threeDs) throw Unprocessable.field('three_ds', 'This card asks for 3-D Secure: send "three_ds": "pass" or "fail".');
+  return threeDs === 'pass'
+    ? { outcome: 'approve', brand: outcome.brand, last4: outcome.last4, declineOffSession: false }
+    : { outcome: 'decline', brand: outcome.brand, last4: outcome.last4, code: 'authentication_failed', message: FAILURE_MESSAGES.authentication_failed };
 }

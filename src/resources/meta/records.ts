@@ -2,15 +2,19 @@ import type { ClockState } from '../../clock/clock.js';
 import { collection } from '../../store/collection.js';
 import type { Transaction } from '../../store/store.js';
 
-/** Emulator-wide records: the clock and the id counters. */
-export type MetaRecord = { id: 'clock'; clock: ClockState } | { id: 'counters'; payments: number };
+/** Emulator-wide records: the clock, and counters (`counter:<name>`). */
+export type MetaRecord = { id: 'clock'; clock: ClockState } | { id: `counter:${string}`; value: number };
 
 export const Meta = collection<MetaRecord>('meta');
 
-/** The next integer payment id (increasing per store, DESIGN.md section 4). */
-export function nextPaymentId(tx: Transaction): number {
-  const counters = tx.get(Meta, 'counters') as Extract<MetaRecord, { id: 'counters' }> | undefined;
-  const next = (counters?.payments ?? 0) + 1;
-  tx.put(Meta, { id: 'counters', payments: next });
+/** The next value of a counter (1, 2, 3, ...), kept in the store. */
+export function nextCounter(tx: Transaction, name: string): number {
+  const id = `counter:${name}` as const;
+  const current = tx.get(Meta, id) as Extract<MetaRecord, { value: number }> | undefined;
+  const next = (current?.value ?? 0) + 1;
+  tx.put(Meta, { id, value: next });
   return next;
 }
+
+/** The next integer payment id (increasing per store, DESIGN.md section 4). */
+export const nextPaymentId = (tx: Transaction) => nextCounter(tx, 'payments');

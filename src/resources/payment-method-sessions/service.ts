@@ -2,7 +2,7 @@ import type { Scope } from '../../http/auth.js';
 import { Conflict, Gone, NotFound, Unprocessable } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Transaction } from '../../store/store.js';
-import { evaluateCard } from '../cards/test-cards.js';
+import { presentCard } from '../cards/test-cards.js';
 import { PaymentMethods, type PaymentMethodRecord } from '../payment-methods/records.js';
 import { Recurring, type RecurringRecord } from '../recurring/records.js';
 import { getRecurring, replaceCard } from '../recurring/service.js';
@@ -59,12 +59,7 @@ export function attemptMethodUpdate(tx: Transaction, id: string, attempt: { card
   const schedule = tx.get(Recurring, session.recurring_id);
   if (!schedule) throw new NotFound(`The recurring payment of session "${id}" no longer exists.`);
 
-  let outcome = evaluateCard(attempt.cardNumber, session.mode);
-  if (outcome.outcome === 'three_ds') {
-    if (!attempt.threeDs) throw Unprocessable.field('three_ds', 'This card asks for 3-D Secure: send "three_ds": "pass" or "fail".');
-    if (attempt.threeDs === 'fail') return { ok: false, session, code: 'authentication_failed', message: 'The 3-D Secure authentication of your card failed.' };
-    outcome = { outcome: 'approve', brand: outcome.brand, last4: outcome.last4, declineOffSession: false };
-  }
+  const outcome = presentCard(attempt.cardNumber, session.mode, attempt.threeDs);
   if (outcome.outcome === 'decline') return { ok: false, session, code: outcome.code, message: outcome.message };
 
   const method = tx.put(PaymentMethods, {

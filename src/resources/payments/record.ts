@@ -26,7 +26,7 @@ export interface PaymentAttempt {
   failure?: { code: FailureCode; message: string };
   payment_method?: string;
   /** Where the attempt came from. */
-  origin: Pick<PaymentRecord, 'session_id' | 'charge_id' | 'recurring_reference'>;
+  origin: Pick<PaymentRecord, 'session_id' | 'charge_id' | 'recurring_reference' | 'invoice_id' | 'payment_link_id'>;
 }
 
 /**

@@ -34,6 +34,10 @@ export interface PaymentRecord {
   charge_id?: string;
   /** Set on a recurring charge: the schedule's reference. */
   recurring_reference?: string;
+  /** Set on an invoice's payment. */
+  invoice_id?: string;
+  /** Set on a payment made through a payment link. */
+  payment_link_id?: string;
   /** Total refunded so far, minor units. */
   refunded: Minor;
   created_at: number;

@@ -35,6 +35,8 @@ export interface SessionRecord {
   created_at: number;
   expires_at: number;
   completed_at?: number;
+  /** The payment link this checkout was opened from. */
+  payment_link_id?: string;
 }
 
 export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;

@@ -4,7 +4,8 @@ import { attemptMethodUpdate, getMethodSession, type MethodAttemptResult } from 
 import { presentPaymentSummary } from '../payments/present.js';
 import { presentRecurring } from '../recurring/present.js';
 import { sessionStatus } from './records.js';
-import { completeSessionBody, createSessionBody, type CompleteSessionBody, type CreateSessionBody } from './schemas.js';
+import { cardAttemptBody, type CardAttemptBody } from '../cards/schemas.js';
+import { createSessionBody, type CreateSessionBody } from './schemas.js';
 import { attemptPayment, createSession, getSession } from './service.js';
 import { presentCreatedSession, presentSession } from './present.js';
 
@@ -27,10 +28,10 @@ export const sessionRoutes = [
     },
   }),
   // Completes a checkout, or a payment-method session, as the hosted page would (DESIGN.md section 7).
-  control<CompleteSessionBody>({
+  control<CardAttemptBody>({
     method: 'POST',
     path: '/_payemu/sessions/:id/complete',
-    body: completeSessionBody,
+    body: cardAttemptBody,
     handle: ({ app, scope, params, body, now }) => {
       const attempt = { cardNumber: body.card_number, threeDs: body.three_ds };
       if (getMethodSession(app.store, scope, params.id!)) {
@@ -39,7 +40,7 @@ export const sessionRoutes = [
       }
       const result = app.store.transaction((tx) => {
         getSession(tx, scope, params.id!);
-        return attemptPayment(tx, params.id!, attempt, now);
+        return attemptPayment(tx, params.id!, attempt, now, app.config());
       });
       return {
         status: 200,

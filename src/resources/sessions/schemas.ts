@@ -60,18 +60,3 @@ export interface CreateSessionBody {
   save_payment_method?: boolean;
   apply_tax?: boolean;
 }
-
-/** `POST /_payemu/sessions/{id}/complete`: what the hosted page would submit. */
-export const completeSessionBody = {
-  type: 'object',
-  required: ['card_number'],
-  properties: {
-    card_number: { type: 'string', pattern: '^[0-9 -]{12,40}$', patternMessage: 'The {field} field must be a card number of 12 to 19 digits.' },
-    three_ds: { type: 'string', enum: ['pass', 'fail'] },
-  },
-} as const;
-
-export interface CompleteSessionBody {
-  card_number: string;
-  three_ds?: 'pass' | 'fail';
-}

@@ -3,8 +3,10 @@ import { Conflict, Gone, NotFound, Unprocessable } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { toMinor } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
-import { evaluateCard, type CardOutcome } from '../cards/test-cards.js';
+import { presentCard, type CardOutcome } from '../cards/test-cards.js';
 import { recordPayment } from '../payments/record.js';
+import { assertLinkUsable, recordLinkUse } from '../payment-links/uses.js';
+import type { PayemuConfig } from '../../config/types.js';
 import { Payments, SETTLED_STATUSES, type PaymentRecord } from '../payments/records.js';
 import { PaymentMethods } from '../payment-methods/records.js';
 import { calculateTax } from '../tax/calculate.js';
@@ -26,7 +28,7 @@ export function assertReferenceFree(tx: Transaction, scope: Scope, reference: st
   }
 }
 
-export function createSession(tx: Transaction, scope: Scope, body: CreateSessionBody, now: number): SessionRecord {
+export function createSession(tx: Transaction, scope: Scope, body: CreateSessionBody, now: number, extra: Pick<SessionRecord, 'payment_link_id'> = {}): SessionRecord {
   const reference = body.reference ?? newId('pay_', 16);
   assertReferenceFree(tx, scope, reference);
 
@@ -62,6 +64,7 @@ export function createSession(tx: Transaction, scope: Scope, body: CreateSession
     payment_status: 'unpaid',
     created_at: now,
     expires_at: now + SESSION_LIFETIME_MS,
+    ...extra,
   };
   return tx.put(Sessions, session);
 }
@@ -91,22 +94,14 @@ export interface AttemptResult {
  * An approval completes the session (and expires the reference's other open sessions); a
  * decline records a FAILED payment and leaves the session open for another try.
  */
-export function attemptPayment(tx: Transaction, sessionId: string, attempt: Attempt, now: number): AttemptResult {
+export function attemptPayment(tx: Transaction, sessionId: string, attempt: Attempt, now: number, config: PayemuConfig): AttemptResult {
   const session = getSession(tx, undefined, sessionId);
   const status = sessionStatus(session, now);
   if (status === 'expired') throw new Gone(`The session "${session.id}" has expired.`);
   if (status === 'complete') throw new Conflict(`The session "${session.id}" is already complete.`);
 
-  let outcome = evaluateCard(attempt.cardNumber, session.mode);
-  if (outcome.outcome === 'three_ds') {
-    if (!attempt.threeDs) {
-      throw Unprocessable.field('three_ds', 'This card asks for 3-D Secure: send "three_ds": "pass" or "fail".');
-    }
-    outcome =
-      attempt.threeDs === 'pass'
-        ? { outcome: 'approve', brand: outcome.brand, last4: outcome.last4, declineOffSession: false }
-        : { outcome: 'decline', brand: outcome.brand, last4: outcome.last4, code: 'authentication_failed', message: 'The 3-D Secure authentication of your card failed.' };
-  }
+  const link = session.payment_link_id === undefined ? undefined : assertLinkUsable(tx, session.payment_link_id, now);
+  const outcome = presentCard(attempt.cardNumber, session.mode, attempt.threeDs);
 
   const approved = outcome.outcome === 'approve';
   const method =
@@ -136,10 +131,11 @@ export function attemptPayment(tx: Transaction, sessionId: string, attempt: Atte
       card_last: outcome.last4,
       ...(outcome.outcome === 'decline' ? { failure: { code: outcome.code, message: outcome.message } } : {}),
       payment_method: method?.id,
-      origin: { session_id: session.id },
+      origin: { session_id: session.id, ...(link ? { payment_link_id: link.id } : {}) },
     },
     now,
   );
+  if (link && approved) recordLinkUse(tx, link, payment, config, now);
   if (!approved) {
     return { session: tx.put(Sessions, { ...session, payment_status: 'failed' }), payment, outcome };
   }

@@ -1,0 +1,53 @@
+import { readForm } from '../http/body.js';
+import type { Reply } from '../http/envelope.js';
+import { open, type OpenContext } from '../http/route.js';
+import { formatMinor } from '../lib/money.js';
+import { isUsable, PaymentLinks, type PaymentLinkRecord } from '../resources/payment-links/records.js';
+import { linkTotal, openCheckout } from '../resources/payment-links/service.js';
+import { checkoutUrl } from '../resources/sessions/present.js';
+import { redirect } from './card-form.js';
+import { html, page } from './html.js';
+
+/** A link's `links.pay`: what it sells, and a button that opens a checkout for it. */
+export const paymentLinkPages = [
+  open({ method: 'GET', path: '/pay/:id', handle: (ctx) => withLink(ctx, (link) => show(ctx, link)) }),
+  open({
+    method: 'POST',
+    path: '/pay/:id',
+    handle: (ctx) =>
+      withLink(ctx, async (link) => {
+        await readForm(ctx.req);
+        const scope = scopeOf(ctx, link);
+        const session = ctx.app.store.transaction((tx) => openCheckout(tx, scope, link, ctx.now));
+        return redirect(checkoutUrl(ctx.app.baseUrl(), session));
+      }),
+  }),
+];
+
+const scopeOf = (ctx: OpenContext, link: PaymentLinkRecord) => ({ source: ctx.app.config().sources.find((s) => s.slug === link.source)!, mode: link.mode });
+
+function withLink(ctx: OpenContext, render: (link: PaymentLinkRecord) => Reply | Promise<Reply>): Reply | Promise<Reply> {
+  const link = /^\d+$/.test(ctx.params.id!) ? ctx.app.store.get(PaymentLinks, String(Number(ctx.params.id))) : undefined;
+  if (!link || !scopeOf(ctx, link).source) return { status: 404, html: page('Not found', html`<h1>Link not found</h1><p>There is no payment link at this address.</p>`) };
+  if (!isUsable(link, ctx.now)) {
+    return { status: 410, html: page(link.title, html`<h1>${link.title}</h1><p class="alert" role="alert">This payment link is no longer available.</p>`, link.mode) };
+  }
+  return render(link);
+}
+
+function show(ctx: OpenContext, link: PaymentLinkRecord): Reply {
+  const scope = scopeOf(ctx, link);
+  const total = linkTotal(link, scope);
+  const every = link.recurring ? ` every ${link.recurring.interval_count && link.recurring.interval_count > 1 ? `${link.recurring.interval_count} ` : ''}${{ daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year' }[link.recurring.frequency]}${link.recurring.interval_count && link.recurring.interval_count > 1 ? 's' : ''}` : '';
+  const body = html`
+    <h1>${link.title}</h1>
+    <p class="merchant">${scope.source.name}</p>
+    ${link.description ? html`<p class="description">${link.description}</p>` : ''}
+    ${link.products.length > 0
+      ? html`<table>${link.products.map((p) => html`<tr><td>${p.name} × ${p.quantity}</td><td style="text-align:right">${formatMinor(p.unit_price * p.quantity)} ${link.currency}</td></tr>`)}</table>`
+      : ''}
+    <p class="amount" data-testid="amount">${formatMinor(total)} ${link.currency}${every}</p>
+    ${link.taxable && total !== (link.amount ?? total) ? html`<p class="muted">Including ${scope.source.tax.name}.</p>` : ''}
+    <form method="post" action="/pay/${link.id}"><button type="submit">Continue to payment</button></form>`;
+  return { status: 200, html: page(link.title, body, link.mode) };
+}

@@ -1,0 +1,68 @@
+import { listEnvelope, parseListQuery, runListQuery } from '../../http/list-query.js';
+import { control, v1 } from '../../http/route.js';
+import { presentPaymentSummary } from '../payments/present.js';
+import { invoiceList } from './list.js';
+import { payInvoice } from './pay.js';
+import { presentInvoice } from './present.js';
+import { Invoices } from './records.js';
+import { cardAttemptBody, type CardAttemptBody } from '../cards/schemas.js';
+import { createInvoiceBody, updateInvoiceBody, type InvoiceBody } from './schemas.js';
+import { createInvoice, getInvoice, sendInvoice, updateInvoice } from './service.js';
+
+export const invoiceRoutes = [
+  v1({
+    method: 'GET',
+    path: '/v1/invoices',
+    handle: ({ app, scope, query }) => {
+      const q = parseListQuery(query, invoiceList);
+      const list = runListQuery(app.store.find(Invoices, 'scope', `${scope.source.slug}:${scope.mode}`), q, invoiceList);
+      const base = app.baseUrl();
+      return { status: 200, json: { data: list.page.map((i) => presentInvoice(i, base, q.fields)), ...listEnvelope(base, '/v1/invoices', query, list, q as never) } };
+    },
+  }),
+  v1<Parameters<typeof createInvoice>[2]>({
+    method: 'POST',
+    path: '/v1/invoices',
+    body: createInvoiceBody,
+    handle: ({ app, scope, body, now }) => {
+      const invoice = app.store.transaction((tx) => createInvoice(tx, scope, body, now));
+      return { status: 201, json: { data: presentInvoice(invoice, app.baseUrl()) } };
+    },
+  }),
+  v1({
+    method: 'GET',
+    path: '/v1/invoices/:id',
+    handle: ({ app, scope, params }) => ({ status: 200, json: { data: presentInvoice(getInvoice(app.store, scope, params.id!), app.baseUrl()) } }),
+  }),
+  v1<InvoiceBody>({
+    method: 'PATCH',
+    path: '/v1/invoices/:id',
+    body: updateInvoiceBody,
+    handle: ({ app, scope, params, body, now }) => {
+      const invoice = app.store.transaction((tx) => updateInvoice(tx, scope, params.id!, body, now));
+      return { status: 200, json: { data: presentInvoice(invoice, app.baseUrl()), meta: { message: 'Invoice updated.' } } };
+    },
+  }),
+  v1({
+    method: 'POST',
+    path: '/v1/invoices/:id/send',
+    body: { type: 'object' },
+    handle: ({ app, scope, params, now }) => {
+      const invoice = app.store.transaction((tx) => sendInvoice(tx, scope, params.id!, now));
+      return { status: 200, json: { data: presentInvoice(invoice, app.baseUrl()), meta: { message: 'Invoice sent.' } } };
+    },
+  }),
+  // Pays as the hosted invoice page would (DESIGN.md section 7); the answer names the payment.
+  control<CardAttemptBody>({
+    method: 'POST',
+    path: '/_payemu/invoices/:id/pay',
+    body: cardAttemptBody,
+    handle: ({ app, scope, params, body, now }) => {
+      const result = app.store.transaction((tx) =>
+        payInvoice(tx, params.id!, { cardNumber: body.card_number, threeDs: body.three_ds }, now, { source: scope.source.slug, mode: scope.mode }),
+      );
+      const base = app.baseUrl();
+      return { status: 200, json: { invoice: presentInvoice(result.invoice, base).attributes, payment: presentPaymentSummary(result.payment, base) } };
+    },
+  }),
+];

@@ -1,0 +1,52 @@
+/** JSON Schemas of the invoice requests (SPEC.md, Invoice). */
+const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
+const item = {
+  type: 'object',
+  required: ['description', 'quantity', 'unit_price'],
+  properties: {
+    description: { type: 'string', minLength: 1, maxLength: 500 },
+    quantity: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+    unit_price: { type: 'number', minimum: 0.01, maximum: 999999.99, money: true },
+  },
+} as const;
+
+const fields = {
+  customer_name: { type: 'string', minLength: 1, maxLength: 255 },
+  customer_email: { type: 'string', maxLength: 255, format: 'email' },
+  customer_address: nullable({ type: 'string', maxLength: 1000 }),
+  currency: { type: 'string', minLength: 3, maxLength: 3, currency: true },
+  due_date: { type: 'string', format: 'date' },
+  notes: nullable({ type: 'string', maxLength: 2000 }),
+  terms: nullable({ type: 'string', maxLength: 2000 }),
+  discount: nullable({ type: 'number', minimum: 0, maximum: 999999999.99, money: true }),
+  tax_rate: nullable({ type: 'number', minimum: 0, maximum: 100 }),
+  metadata: { type: 'object' },
+  items: { type: 'array', minItems: 1, maxItems: 500, items: item },
+} as const;
+
+export const createInvoiceBody = {
+  type: 'object',
+  required: ['customer_name', 'customer_email', 'currency', 'due_date', 'items'],
+  properties: { ...fields, apply_tax: nullable({ type: 'boolean' }) },
+} as const;
+
+/** Every field optional; `apply_tax` is create-only (DESIGN.md 4b: a 422 on update). */
+export const updateInvoiceBody = {
+  type: 'object',
+  properties: { ...fields, apply_tax: { not: {}, notMessage: 'The {field} field can only be set when the invoice is created.' } },
+} as const;
+
+export interface InvoiceBody {
+  customer_name?: string;
+  customer_email?: string;
+  customer_address?: string | null;
+  currency?: string;
+  due_date?: string;
+  notes?: string | null;
+  terms?: string | null;
+  discount?: number | null;
+  tax_rate?: number | null;
+  apply_tax?: boolean | null;
+  metadata?: Record<string, unknown>;
+  items?: { description: string; quantity: number; unit_price: number }[];
+}

@@ -1,0 +1,61 @@
+import { listEnvelope, parseListQuery, runListQuery } from '../../http/list-query.js';
+import { control, v1 } from '../../http/route.js';
+import { presentPaymentSummary } from '../payments/present.js';
+import { attemptPayment } from '../sessions/service.js';
+import { linkList } from './list.js';
+import { presentLink } from './present.js';
+import { PaymentLinks } from './records.js';
+import { createLinkBody, updateLinkBody, type LinkBody } from './schemas.js';
+import { createLink, getLink, openCheckout, updateLink } from './service.js';
+import { cardAttemptBody, type CardAttemptBody } from '../cards/schemas.js';
+
+export const paymentLinkRoutes = [
+  v1<LinkBody & { title: string }>({
+    method: 'POST',
+    path: '/v1/payment-links',
+    body: createLinkBody,
+    handle: ({ app, scope, body, now }) => {
+      const link = app.store.transaction((tx) => createLink(tx, scope, body, now));
+      return { status: 201, json: { data: presentLink(link, app.baseUrl(), now) } };
+    },
+  }),
+  v1({
+    method: 'GET',
+    path: '/v1/payment-links',
+    handle: ({ app, scope, query, now }) => {
+      const q = parseListQuery(query, linkList);
+      const list = runListQuery(app.store.find(PaymentLinks, 'scope', `${scope.source.slug}:${scope.mode}`), q, linkList);
+      const base = app.baseUrl();
+      return { status: 200, json: { data: list.page.map((l) => presentLink(l, base, now, q.fields)), ...listEnvelope(base, '/v1/payment-links', query, list, q as never) } };
+    },
+  }),
+  v1({
+    method: 'GET',
+    path: '/v1/payment-links/:id',
+    handle: ({ app, scope, params, now }) => ({ status: 200, json: { data: presentLink(getLink(app.store, scope, params.id!), app.baseUrl(), now) } }),
+  }),
+  v1<LinkBody>({
+    method: 'PATCH',
+    path: '/v1/payment-links/:id',
+    body: updateLinkBody,
+    handle: ({ app, scope, params, body, now }) => {
+      const link = app.store.transaction((tx) => updateLink(tx, scope, params.id!, body, now));
+      return { status: 200, json: { data: presentLink(link, app.baseUrl(), now) } };
+    },
+  }),
+  // Pays as the hosted link page would: opens a checkout and pays it (DESIGN.md section 7).
+  control<CardAttemptBody>({
+    method: 'POST',
+    path: '/_payemu/payment-links/:id/pay',
+    body: cardAttemptBody,
+    handle: ({ app, scope, params, body, now }) => {
+      const result = app.store.transaction((tx) => {
+        const session = openCheckout(tx, scope, getLink(tx, scope, params.id!), now);
+        return attemptPayment(tx, session.id, { cardNumber: body.card_number, threeDs: body.three_ds }, now, app.config());
+      });
+      const base = app.baseUrl();
+      const link = app.store.get(PaymentLinks, String(Number(params.id)))!;
+      return { status: 200, json: { session_id: result.session.id, payment: presentPaymentSummary(result.payment, base), payment_link: presentLink(link, base, now).attributes } };
+    },
+  }),
+];

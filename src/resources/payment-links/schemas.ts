@@ -1,0 +1,66 @@
+/** JSON Schemas of the payment-link requests (SPEC.md, Payment link). */
+const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
+const url = nullable({ type: 'string', maxLength: 2048, format: 'url' });
+const createOnly = { not: {}, notMessage: 'The {field} field can only be set when the link is created.' };
+
+const shared = {
+  title: { type: 'string', minLength: 1, maxLength: 255 },
+  description: nullable({ type: 'string', maxLength: 5000 }),
+  amount: nullable({ type: 'number', minimum: 0.01, maximum: 999999.99, money: true }),
+  success_url: url,
+  cancel_url: url,
+  max_uses: nullable({ type: 'integer', minimum: 1 }),
+  expires_at: nullable({ type: 'string', minLength: 10 }),
+  taxable: nullable({ type: 'boolean' }),
+  recurring: nullable({
+    type: 'object',
+    required: ['frequency'],
+    properties: {
+      frequency: { type: 'string', enum: ['daily', 'weekly', 'monthly', 'yearly'] },
+      interval_count: nullable({ type: 'integer', minimum: 1, maximum: 365 }),
+      end_date: nullable({ type: 'string', format: 'date' }),
+    },
+  }),
+  metadata: { type: 'object', maxProperties: 50 },
+} as const;
+
+export const createLinkBody = {
+  type: 'object',
+  required: ['title'],
+  properties: {
+    ...shared,
+    currency: nullable({ type: 'string', minLength: 3, maxLength: 3, currency: true }),
+    products: {
+      type: 'array',
+      minItems: 1,
+      maxItems: 50,
+      items: {
+        type: 'object',
+        required: ['id'],
+        properties: { id: { type: 'integer' }, quantity: nullable({ type: 'integer', minimum: 1, maximum: 1000 }) },
+      },
+    },
+    active: { not: {}, notMessage: 'The {field} field can only be changed on an existing link.' },
+  },
+} as const;
+
+export const updateLinkBody = {
+  type: 'object',
+  properties: { ...shared, currency: createOnly, products: createOnly, active: { type: 'boolean' } },
+} as const;
+
+export interface LinkBody {
+  title?: string;
+  description?: string | null;
+  amount?: number | null;
+  currency?: string | null;
+  success_url?: string | null;
+  cancel_url?: string | null;
+  max_uses?: number | null;
+  expires_at?: string | null;
+  taxable?: boolean | null;
+  recurring?: { frequency: 'daily' | 'weekly' | 'monthly' | 'yearly'; interval_count?: number | null; end_date?: string | null } | null;
+  metadata?: Record<string, unknown>;
+  products?: { id: number; quantity?: number | null }[];
+  active?: boolean;
+}

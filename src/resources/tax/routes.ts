@@ -1,0 +1,57 @@
+import { v1 } from '../../http/route.js';
+import { formatMinor, toMinor } from '../../lib/money.js';
+import { calculateTax } from './calculate.js';
+
+export const calculateTaxBody = {
+  type: 'object',
+  required: ['amount'],
+  properties: {
+    amount: { type: 'number', minimum: 0, maximum: 999999999.99, money: true },
+    currency: { type: 'string', minLength: 3, maxLength: 3, currency: true },
+    inclusive: { type: 'boolean' },
+    rate: { type: 'number', minimum: 0, maximum: 100 },
+  },
+} as const;
+
+/** Tax settings of the Source and a calculator (DESIGN.md section 6). */
+export const taxRoutes = [
+  v1({
+    method: 'GET',
+    path: '/v1/tax/settings',
+    handle: ({ app, scope }) => {
+      const { enabled, name, rate, inclusive } = scope.source.tax;
+      return {
+        status: 200,
+        json: { data: { id: scope.source.slug, type: 'tax-settings', attributes: { enabled, name, rate, inclusive }, links: { self: `${app.baseUrl()}/v1/tax/settings` } } },
+      };
+    },
+  }),
+  v1<{ amount: number; currency?: string; inclusive?: boolean; rate?: number }>({
+    method: 'POST',
+    path: '/v1/tax/calculate',
+    body: calculateTaxBody,
+    handle: ({ scope, body }) => {
+      const settings = scope.source.tax;
+      // Without a rate the Source's applies (0 when its tax is turned off).
+      const rate = body.rate ?? (settings.enabled ? settings.rate : 0);
+      const inclusive = body.inclusive ?? settings.inclusive;
+      const result = calculateTax(toMinor(body.amount), rate, inclusive);
+      return {
+        status: 200,
+        json: {
+          data: {
+            type: 'tax-calculations',
+            attributes: {
+              subtotal: formatMinor(result.net),
+              tax_amount: formatMinor(result.tax),
+              total: formatMinor(result.total),
+              rate,
+              inclusive,
+              currency: (body.currency ?? scope.source.currency).toUpperCase(),
+            },
+          },
+        },
+      };
+    },
+  }),
+];
