@@ -1,10 +1,19 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import { CURRENCIES } from './currencies.js';
 
-// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv, formats: string[]) => Ajv;
+// ajv and ajv-formats (CommonJS) are loaded by the first createAjv(), not when payemu starts:
+// loading them takes longer than the rest of start-up, and nothing is validated before the
+// server listens (see http/server.ts).
+const require = createRequire(import.meta.url);
+function loadAjv(): { Ajv: typeof Ajv; addFormats: (ajv: Ajv, formats: string[]) => Ajv } {
+  const formats = require('ajv-formats') as { default?: unknown };
+  return {
+    Ajv: (require('ajv') as typeof import('ajv')).Ajv,
+    addFormats: (formats.default ?? formats) as (ajv: Ajv, formats: string[]) => Ajv,
+  };
+}
 
 /**
  * The ajv instances, with payemu's keywords:
@@ -16,7 +25,9 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
  * with type coercion.
  */
 export function createAjv(options: { coerceTypes?: boolean } = {}): Ajv {
-  const ajv = new Ajv({ allErrors: true, coerceTypes: options.coerceTypes ?? false, strict: false, messages: false });
+  const { Ajv, addFormats } = loadAjv();
+  // verbose: errors carry their parentSchema, which holds a `patternMessage` (see describe()).
+  const ajv = new Ajv({ allErrors: true, coerceTypes: options.coerceTypes ?? false, strict: false, messages: false, verbose: true });
   addFormats(ajv, ['email', 'uri', 'date', 'date-time']);
   ajv.addFormat('url', { type: 'string', validate: isSafeUrl });
   ajv.addKeyword({
@@ -123,6 +134,8 @@ function describe(error: ErrorObject, field: string, schema: Record<string, unkn
       return `The ${name} field must be a valid ISO 4217 currency code.`;
     case 'ipOrCidr':
       return `The ${name} field must be an IP address or CIDR block.`;
+    case 'not':
+      return (schema?.notMessage as string | undefined)?.replace('{field}', name) ?? `The ${name} field is not allowed here.`;
     case 'additionalProperties':
       return `The ${name} field is not allowed.`;
     case 'uniqueItems':
