@@ -36,6 +36,7 @@ import { taxRoutes } from './resources/tax/routes.js';
 import type { Collection, StoredRecord } from './store/collection.js';
 import { Events } from './webhooks/records.js';
 import { eventRoutes } from './webhooks/routes.js';
+import { triggerRoutes } from './triggers/routes.js';
 
 /**
  * The one catalogue of what payemu serves: its collections, its routes (the /v1 API, the
@@ -57,6 +58,7 @@ export const ROUTES: readonly Route[] = [
   ...paymentLinkRoutes,
   ...clockRoutes,
   ...eventRoutes,
+  ...triggerRoutes,
   ...checkoutPages,
   ...cardUpdatePages,
   ...managePages,

@@ -1,4 +1,4 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { assertError, emulator, type TestEmulator } from './helpers/emulator.js';
 
 const base = {
@@ -9,7 +9,7 @@ const base = {
   items: [{ description: 'Consulting', quantity: 3, unit_price: 0.33 }],
 };
 
-async function setup(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+async function setup(t: Test) {
   const e = await emulator(t, { clockStart: '2027-02-01T10:00:00Z', freezeClock: true });
   const events: { name: string; data: Record<string, any> }[] = [];
   e.bus.on('domain', (ev) => events.push({ name: ev.name, data: ev.data }));

@@ -1,7 +1,7 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { assertError, emulator, type TestEmulator } from './helpers/emulator.js';
 
-async function setup(t: Parameters<Parameters<typeof t.test>[1]>[0]) {
+async function setup(t: Test) {
   const e = await emulator(t, { clockStart: '2027-03-01T10:00:00Z', freezeClock: true });
   const events: { name: string; data: Record<string, any> }[] = [];
   e.bus.on('domain', (ev) => events.push({ name: ev.name, data: ev.data }));

@@ -1,10 +1,10 @@
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { assertError, emulator, type TestEmulator } from './helpers/emulator.js';
 import { savedCard } from './charges.test.js';
 
 const START = '2027-01-31T09:00:00Z';
 
-async function setup(t: Parameters<Parameters<typeof t.test>[1]>[0], card = '4242424242424242') {
+async function setup(t: Test, card = '4242424242424242') {
   const e = await emulator(t, { clockStart: START, freezeClock: true });
   const pm = await savedCard(e, card);
   const events: { name: string; data: Record<string, any> }[] = [];

@@ -36,6 +36,9 @@ export interface ApiRoute extends RouteBase {
   body?: object;
   /** Counted against the rate limit: /v1 yes, /_payemu no. */
   rateLimited: boolean;
+  /** false: `Idempotency-Key` is ignored (a route whose work spans awaits, such as a trigger,
+   * cannot be replayed from one transaction). */
+  idempotent?: boolean;
   /** Also accepts the key as `?key=` (EventSource cannot set headers). */
   keyInQuery?: boolean;
   handle(ctx: ApiContext<any, any>): Reply | Promise<Reply>;

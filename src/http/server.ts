@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import polka, { type Request } from 'polka';
 import type { App } from '../app.js';
 import { stopwatch } from '../clock/clock.js';
@@ -31,28 +32,64 @@ export function createServer(app: App, routes: readonly Route[]): http.Server {
     },
   });
 
+  const validators: (() => unknown)[] = [];
   for (const route of routes) {
-    const handler = route.auth === 'key' ? apiHandler(app, route) : openHandler(app, route);
+    const handler = route.auth === 'key' ? apiHandler(app, route, validators) : openHandler(app, route, validators);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
     router[method](route.path, handler);
   }
 
   // polka's own listener defers each request with setImmediate; calling its handler directly
   // saves that turn of the event loop on every request.
-  const server = http.createServer({ keepAliveTimeout: 5_000 }, (req, res) => router.handler(req as Req, res, undefined as never));
+  // requireHostHeader off: an HTTP/1.1 request without Host reaches the routes (and gets its
+  // 401 or 404 in the envelope) instead of Node's bodiless 400.
+  const server = http.createServer({ keepAliveTimeout: 5_000, requireHostHeader: false }, (req, res) => router.handler(req as Req, res, undefined as never));
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     // Unparseable HTTP (bad request line, oversized headers): answer in the envelope when we can.
     if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();
     const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
-    const body = JSON.stringify(new HttpError(status, status === 431 ? 'The request headers are too large.' : 'The request is not valid HTTP.').toJSON());
-    socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    socket.end(rawError(status, status === 431 ? 'The request headers are too large.' : 'The request is not valid HTTP.'));
   });
+  // CONNECT (a proxy tunnel) never reaches the router; without this Node drops the connection.
+  server.on('connect', (_req, socket: Duplex) => socket.end(rawError(405, 'The CONNECT method is not supported: payemu is not a proxy.')));
+  server.once('listening', () => compileInBackground(validators));
   return server;
 }
 
-function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>) {
-  const validateBody = route.body ? compileBody(route.body) : undefined;
-  const validateQuery = route.query ? compileQuery(route.query) : undefined;
+/**
+ * A route's validator is compiled on first use, not before the server listens: ajv takes
+ * milliseconds per schema, and a dozen of them would hold up the readiness line. Once the
+ * server listens, the ones not used yet are compiled in the background, one per turn of the
+ * event loop, so that first requests rarely pay for it either.
+ */
+function lazily<T>(make: () => T, pending: (() => unknown)[]): () => T {
+  let value: T | undefined;
+  const get = () => (value ??= make());
+  pending.push(get);
+  return get;
+}
+
+function compileInBackground(pending: (() => unknown)[]): void {
+  const next = () => {
+    const get = pending.shift();
+    if (!get) return;
+    get();
+    setImmediate(next).unref();
+  };
+  setImmediate(next).unref();
+}
+
+/** A whole HTTP response with the envelope, for sockets that have no ServerResponse. */
+function rawError(status: number, detail: string): string {
+  const body = JSON.stringify(new HttpError(status, detail).toJSON());
+  return `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
+function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>, validators: (() => unknown)[]) {
+  const bodySchema = route.body;
+  const querySchema = route.query;
+  const validateBody = bodySchema ? lazily(() => compileBody(bodySchema), validators) : undefined;
+  const validateQuery = querySchema ? lazily(() => compileQuery(querySchema), validators) : undefined;
   return async (req: Req, res: http.ServerResponse) => {
     logOnFinish(app, req, res);
     const scope = app.keyring.authenticate(req, route.keyInQuery ? stringOrUndefined(req.query.key) : undefined);
@@ -60,21 +97,22 @@ function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>) {
     if (route.rateLimited) {
       for (const [name, value] of Object.entries(app.rateLimiter.take(scope))) res.setHeader(name, value);
     }
-    const query = validateQuery ? check<Record<string, unknown>>(validateQuery, { ...req.query }) : req.query;
+    const query = validateQuery ? check<Record<string, unknown>>(validateQuery(), { ...req.query }) : req.query;
     const raw = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJson(req);
-    const body = validateBody ? check<Record<string, unknown>>(validateBody, raw ?? {}) : {};
+    const body = validateBody ? check<Record<string, unknown>>(validateBody(), raw ?? {}) : {};
     const ctx: ApiContext = { app, req, res, params: req.params, query, body, scope, now: app.clock.now() };
-    const key = route.method === 'POST' ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
+    const key = route.method === 'POST' && route.idempotent !== false ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
     if (key === undefined) return send(res, await route.handle(ctx));
     send(res, runIdempotent(app.store, scope, key, fingerprint(req.method, req.path, raw), ctx.now, () => route.handle(ctx)));
   };
 }
 
-function openHandler(app: App, route: Extract<Route, { auth: 'none' }>) {
-  const validateQuery = route.query ? compileQuery(route.query) : undefined;
+function openHandler(app: App, route: Extract<Route, { auth: 'none' }>, validators: (() => unknown)[]) {
+  const querySchema = route.query;
+  const validateQuery = querySchema ? lazily(() => compileQuery(querySchema), validators) : undefined;
   return async (req: Req, res: http.ServerResponse) => {
     logOnFinish(app, req, res);
-    const query = validateQuery ? check<Record<string, unknown>>(validateQuery, { ...req.query }) : req.query;
+    const query = validateQuery ? check<Record<string, unknown>>(validateQuery(), { ...req.query }) : req.query;
     const ctx: OpenContext = { app, req, res, params: req.params, query, now: app.clock.now() };
     send(res, await route.handle(ctx));
   };

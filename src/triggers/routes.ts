@@ -1,0 +1,38 @@
+import { EVENT_NAMES } from '../bus/events.js';
+import { Unprocessable } from '../http/errors.js';
+import { control } from '../http/route.js';
+import { runTrigger } from './run.js';
+
+export const triggerBody = {
+  type: 'object',
+  required: ['event'],
+  properties: {
+    event: { type: 'string' },
+    data: { type: 'object' },
+    source: { type: 'string' },
+  },
+} as const;
+
+/** `POST /_payemu/trigger {"event": "payment.completed", "data": {...}}` (DESIGN.md section 7). */
+export const triggerRoutes = [
+  control<{ event: string; data?: Record<string, unknown>; source?: string }>({
+    method: 'POST',
+    path: '/_payemu/trigger',
+    body: triggerBody,
+    // Each step is a request of its own, which may carry its own Idempotency-Key.
+    idempotent: false,
+    handle: async ({ app, scope, body }) => {
+      if (!(EVENT_NAMES as readonly string[]).includes(body.event)) {
+        throw Unprocessable.field('event', `Unknown event "${body.event}". Events: ${EVENT_NAMES.join(', ')}.`);
+      }
+      // `source` runs the trigger as another Source of the merchant, in the key's mode.
+      let as = scope;
+      if (body.source !== undefined) {
+        const source = app.config().sources.find((s) => s.slug === body.source);
+        if (!source) throw Unprocessable.field('source', `Unknown Source "${body.source}". Sources: ${app.config().sources.map((s) => s.slug).join(', ')}.`);
+        as = { source, mode: scope.mode };
+      }
+      return { status: 200, json: await runTrigger(app, as, body.event, body.data ?? {}) };
+    },
+  }),
+];
