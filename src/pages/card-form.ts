@@ -26,10 +26,12 @@ export function readCardForm(form: Record<string, string>, now: number): CardInp
 export function cardFields(state: CardFormState): Raw {
   const v = state.values ?? {};
   const p = state.problems ?? {};
+  // Without JavaScript, `autofocus` puts the customer on the first field to correct.
+  const focus = ['card_number', 'expiry', 'cvc', 'name'].find((name) => p[name]);
   const field = (name: string, label: string, attrs: Raw) => html`
     <label for="${name}">${label}</label>
-    <input id="${name}" name="${name}" value="${v[name] ?? ''}" ${attrs} aria-invalid="${p[name] ? 'true' : 'false'}">
-    ${p[name] ? html`<p class="field-error" role="alert">${p[name]}</p>` : ''}`;
+    <input id="${name}" name="${name}" value="${v[name] ?? ''}" ${attrs} aria-invalid="${p[name] ? 'true' : 'false'}"${p[name] ? html` aria-describedby="${name}-error"` : ''}${focus === name ? html` autofocus` : ''}>
+    ${p[name] ? html`<p class="field-error" id="${name}-error" role="alert">${p[name]}</p>` : ''}`;
   return html`
       ${field('card_number', 'Card number', html`inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242"`)}
       <div class="row">

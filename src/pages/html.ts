@@ -39,7 +39,7 @@ const STYLE = `
   h1{font-size:20px;margin:12px 0 4px} .merchant{color:#5b6275;margin:0}
   .amount{font-size:32px;font-weight:700;margin:16px 0 4px} .description{color:#5b6275;margin:0 0 16px}
   label{display:block;font-size:14px;font-weight:600;margin:12px 0 4px}
-  input{width:100%;padding:10px 12px;font-size:16px;border:1px solid #c9ced8;border-radius:8px}
+  input,button{font-family:inherit} input{width:100%;padding:10px 12px;font-size:16px;border:1px solid #c9ced8;border-radius:8px}
   input[aria-invalid=true]{border-color:#c62828} .row{display:flex;gap:12px} .row>div{flex:1}
   .field-error{color:#c62828;font-size:13px;margin:4px 0 0}
   button{width:100%;margin-top:20px;padding:12px;font-size:16px;font-weight:600;border:0;border-radius:8px;background:#3b5bdb;color:#fff;cursor:pointer}
