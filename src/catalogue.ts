@@ -37,6 +37,7 @@ import type { Collection, StoredRecord } from './store/collection.js';
 import { Events } from './webhooks/records.js';
 import { eventRoutes } from './webhooks/routes.js';
 import { triggerRoutes } from './triggers/routes.js';
+import { resetRoutes } from './store/reset-routes.js';
 
 /**
  * The one catalogue of what payemu serves: its collections, its routes (the /v1 API, the
@@ -59,6 +60,7 @@ export const ROUTES: readonly Route[] = [
   ...clockRoutes,
   ...eventRoutes,
   ...triggerRoutes,
+  ...resetRoutes,
   ...checkoutPages,
   ...cardUpdatePages,
   ...managePages,

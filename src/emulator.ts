@@ -2,7 +2,12 @@ import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { App } from './app.js';
-import { Bus } from './bus/bus.js';
+import { Bus, type BusEvents } from './bus/bus.js';
+import type { EventName } from './bus/events.js';
+import type { Mode } from './config/types.js';
+import { runTrigger, type TriggerResult } from './triggers/run.js';
+import { presentEvent } from './webhooks/present.js';
+import { Events, type DeliveryStatus } from './webhooks/records.js';
 import { COLLECTIONS, JOB_KINDS, ROUTES } from './catalogue.js';
 import { createClock, wallClock, type Clock } from './clock/clock.js';
 import { parseDuration } from './clock/duration.js';
@@ -63,10 +68,26 @@ export interface Emulator {
   webhookSecret: string;
   /** Every Source's keys. */
   sources: { slug: string; name: string; test_key: string; live_key: string; webhook_secret: string }[];
+  /** Where a Source's webhooks go now (its config's `webhook_url`, else `--webhook-url`), or null. */
+  webhookUrl(slug: string): string | null;
   clock: {
     now(): string;
     /** Moves virtual time forward (`"30d"`, `"12h"`, seconds as a number) and runs what falls due. */
     advance(by: string | number): { now: string; ran: Record<string, number> };
+  };
+  /**
+   * Makes an event happen through real state changes (the fixture of `payemu trigger`), as the
+   * first Source in test mode unless `source`/`mode` say otherwise.
+   */
+  trigger(event: EventName, options?: { data?: Record<string, unknown>; source?: string; mode?: Mode }): Promise<TriggerResult>;
+  /** The event log (as `GET /_payemu/events` shows it) and live events. */
+  events: {
+    list(filter?: { event?: EventName; reference?: string; delivery_status?: DeliveryStatus; source?: string; mode?: Mode }): ReturnType<typeof presentEvent>[];
+    get(id: string): ReturnType<typeof presentEvent> | undefined;
+    /** Delivers the event again, with the same id. */
+    resend(id: string): ReturnType<typeof presentEvent> | undefined;
+    /** Calls `listener` with each domain event once it is stored; returns the unsubscribe. */
+    on(listener: (event: BusEvents['domain']) => void): () => void;
   };
   /** The event bus: domain events, requests, clock advances, config reloads. */
   bus: Bus;
@@ -97,7 +118,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const store = new Store(COLLECTIONS, persistence);
   await store.open();
 
-  const clock = restoreClock(store, options);
+  let clock: Clock;
+  try {
+    clock = restoreClock(store, options);
+  } catch (error) {
+    await store.close(); // an invalid --clock-start must not leave the data directory locked
+    throw error;
+  }
   const scheduler = new Scheduler(store, JOB_KINDS);
   scheduler.rebuild();
   const keyring = new Keyring(config);
@@ -159,6 +186,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     keys: { test: first.test_key, live: first.live_key },
     webhookSecret: first.webhook_secret,
     sources: config.sources.map(({ slug, name, test_key, live_key, webhook_secret }) => ({ slug, name, test_key, live_key, webhook_secret })),
+    // Read at call time: a config reload can change it (the terminal UI's header shows it).
+    webhookUrl(slug) {
+      const source = config.sources.find((s) => s.slug === slug);
+      return source ? webhooks.endpointFor(source) : null;
+    },
     clock: {
       now: () => formatTimestamp(clock.now()),
       advance(by) {
@@ -167,6 +199,33 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         const report = advanceClock(app, clock.now() + ms);
         return { now: formatTimestamp(clock.now()), ran: report.ran };
       },
+    },
+    trigger: (event, options = {}) => {
+      const source = options.source ? config.sources.find((s) => s.slug === options.source) : config.sources[0];
+      if (!source) return Promise.reject(new TypeError(`unknown Source: ${options.source}`));
+      return runTrigger(app, { source, mode: options.mode ?? 'test' }, event, options.data ?? {});
+    },
+    events: {
+      list(filter = {}) {
+        const all = [...store.all(Events)].filter(
+          (e) =>
+            (!filter.event || e.event === filter.event) &&
+            (filter.reference === undefined || e.reference === filter.reference) &&
+            (!filter.delivery_status || e.delivery_status === filter.delivery_status) &&
+            (!filter.source || e.source === filter.source) &&
+            (!filter.mode || e.mode === filter.mode),
+        );
+        return all.reverse().map(presentEvent);
+      },
+      get: (id) => {
+        const event = store.get(Events, id);
+        return event && presentEvent(event);
+      },
+      resend: (id) => {
+        const event = webhooks.resend(id);
+        return event && presentEvent(event);
+      },
+      on: (listener) => bus.on('domain', listener),
     },
     bus,
     dataDir,

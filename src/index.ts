@@ -1,6 +1,8 @@
-/** The library entry point of payemu. */
+/** The library entry point of payemu: start an emulator in-process, verify its webhooks. */
 export { startEmulator, type Emulator, type EmulatorOptions } from './emulator.js';
 export { EVENT_NAMES, type EventName } from './bus/events.js';
 export type { BusEvents } from './bus/bus.js';
 export type { PayemuConfig, SourceConfig } from './config/types.js';
+export type { TriggerResult } from './triggers/run.js';
 export { verifyWebhook, WebhookVerificationError, type VerifyOptions, type WebhookVerificationReason } from './webhooks/signature.js';
+export type * from './types.js';

@@ -1,22 +1,88 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
+import { EXIT } from './client.js';
 
 /**
  * The `payemu` command line. Each command lives in its own file and is imported only when it
- * runs, so `payemu --help` loads nothing but commander.
+ * runs, so `payemu --help` loads nothing but commander. Exit codes: 0 done; 1 the emulator
+ * refused (or a payment was declined); 2 bad usage or config; 3 no emulator at --url.
  */
 export function main(argv: string[]): void {
   const program = new Command('payemu')
     .description('A local, stateful sandbox of the payment-acceptance API: checkout, payments, webhooks and a virtual clock.')
     .version(version(), '-v, --version')
-    .showHelpAfterError();
+    .showHelpAfterError()
+    .enablePositionalOptions()
+    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.usage));
 
-  program
-    .command('start')
+  startOptions(program.command('start'))
     .description('Start the emulator (prints its URL and keys, then a log of requests and events).')
-    .option('-p, --port <port>', 'port to listen on (0 picks a free port)', port, 4242)
+    .option('--json', 'log one JSON object per line')
+    .option('--no-ui', 'plain log lines instead of the terminal UI')
+    .addHelpText('after', '\nThe first line on stdout is `payemu listening on http://HOST:PORT` once requests are served\n(with --json: {"type":"listening","url":...}). SIGINT and SIGTERM stop it cleanly with exit code 0.')
+    .action(async (options) => (await import('./start.js')).start(options));
+
+  startOptions(program.command('exec'), { port: 0, data: undefined })
+    .description('Start payemu, run a command with PAYEMU_URL, PAYEMU_API_KEY, PAYEMU_LIVE_API_KEY and PAYEMU_WEBHOOK_SECRET set, stop, and exit with its code.')
+    .argument('<command...>', 'the command to run, after --')
+    .passThroughOptions()
+    .addHelpText('after', '\nExample: payemu exec -- npm test\nA free port and an in-memory store unless --port or --data say otherwise.')
+    .action(async (command: string[], options, cmd: Command) => {
+      const given = new Set(['port', 'data'].filter((name) => cmd.getOptionValueSource(name) === 'cli'));
+      await (await import('./exec.js')).exec(command, options, given);
+    });
+
+  client(program.command('trigger'))
+    .description('Make an event happen through real state changes (a session paid, a schedule advanced, ...).')
+    .argument('<event>', 'one of the events of the API, e.g. payment.completed')
+    .option('--set <key=value>', 'override a field: amount, currency, reference, customer_email, metadata.<key> (repeatable)', collect, [])
+    .option('--source <slug>', 'run it as another Source of the merchant')
+    .action(async (event: string, options) => (await import('./trigger.js')).trigger(event, options));
+
+  const clock = program.command('clock').description('Show or advance the virtual clock of a running emulator.');
+  client(clock.command('show', { isDefault: true }).description('Show the virtual time.')).action(async (options) => (await import('./clock.js')).show(options));
+  client(clock.command('advance'))
+    .description('Move the clock forward (30d, 12h, 90m, 45s) and run everything that falls due.')
+    .argument('<duration>')
+    .action(async (by: string, options) => (await import('./clock.js')).advance(by, options));
+
+  client(program.command('pay'))
+    .description('Pay as a hosted page would: a session id or checkout URL, a card-update URL, an invoice id or URL, a payment link id or URL.')
+    .argument('<target>')
+    .option('--card <number>', 'card number (see the test cards in the README)', '4242424242424242')
+    .addOption(new Option('--3ds <result>', 'how a 3-D Secure challenge ends').choices(['pass', 'fail']))
+    .action(async (target: string, options) => (await import('./pay.js')).pay(target, options));
+
+  const events = client(program.command('events'))
+    .description('List recent events and their deliveries; --follow streams them as they happen.')
+    .option('-f, --follow', 'stream new events and delivery attempts')
+    .option('--event <name>', 'only this event')
+    .option('--reference <reference>', 'only events about this reference')
+    .option('--limit <n>', 'how many (default 100)')
+    .action(async (options) => (await import('./events.js')).list(options));
+  client(events.command('resend'))
+    .description('Deliver an event again, with the same event id.')
+    .argument('<id>')
+    .action(async (id: string, options) => (await import('./events.js')).resend(id, options));
+
+  client(program.command('reset'))
+    .description("Empty a running emulator (the key's Source and mode); with nothing running, --data DIR deletes that data directory.")
+    .option('--all', 'empty every Source and mode, and put the clock back')
+    .option('--data <dir>', 'the data directory to delete when no emulator is running')
+    .action(async (options) => (await import('./reset.js')).reset(options));
+
+  program.parseAsync(argv).catch((error: Error & { exitCode?: number }) => {
+    process.stderr.write(`payemu: ${error.message}\n`);
+    process.exit(error.exitCode ?? EXIT.refused);
+  });
+}
+
+/** The options of `payemu start`, shared by `payemu exec`. */
+function startOptions(command: Command, defaults: { port: number; data: string | undefined } = { port: 4242, data: '.payemu' }): Command {
+  return command
+    .option('-p, --port <port>', 'port to listen on (0 picks a free port)', port, defaults.port)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--data <dir>', 'data directory of the file-backed store', '.payemu')
+    .option('--data <dir>', `data directory of the file-backed store${defaults.data ? '' : ' (default: in memory)'}`, defaults.data)
     .option('--in-memory', 'keep nothing on disk')
     .option('--config <file>', 'config file merged onto the defaults (default: ./payemu.config.json when present)')
     .option('--webhook-url <url>', 'send webhooks here for every Source that has no webhook_url in its config')
@@ -25,16 +91,19 @@ export function main(argv: string[]): void {
     .option('--strict-webhook-urls', 'refuse private and reserved webhook addresses, as the real service does')
     .option('--rate-limit', "answer 429 once a Source's rate_limit_per_minute is used up")
     .option('--clock-start <timestamp>', 'where the virtual clock starts on a new data directory (ISO 8601)')
-    .option('--freeze-clock', 'the virtual clock moves only when advanced')
-    .option('--no-ui', 'plain log lines instead of the terminal UI')
-    .option('--json', 'log one JSON object per line')
-    .addHelpText('after', '\nThe first line on stdout is `payemu listening on http://HOST:PORT` once requests are served\n(with --json: {"type":"listening","url":...}). SIGINT and SIGTERM stop it cleanly with exit code 0.')
-    .action(async (options) => (await import('./start.js')).start(options));
+    .option('--freeze-clock', 'the virtual clock moves only when advanced');
+}
 
-  program.parseAsync(argv).catch((error: Error) => {
-    process.stderr.write(`payemu: ${error.message}\n`);
-    process.exitCode = 1;
-  });
+/** The options of commands that talk to a running emulator. */
+function client(command: Command): Command {
+  return command
+    .option('--url <url>', 'where the emulator is (default: $PAYEMU_URL or http://127.0.0.1:4242)')
+    .option('--key <key>', 'API key (default: $PAYEMU_API_KEY or sk_test_payemu_acme)')
+    .option('--json', 'print JSON');
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
 }
 
 function port(value: string): number {

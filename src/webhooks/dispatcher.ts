@@ -46,7 +46,9 @@ export class Dispatcher {
   /** Starts delivering; events left pending by a previous run are picked up. */
   start(): void {
     this.unsubscribe.push(
-      this.bus.on('domain', (event) => void this.attempt(event.id)),
+      // After every other listener has heard of the event (a stream shows the event before its
+      // first attempt); microtasks keep first attempts in event order.
+      this.bus.on('domain', (event) => queueMicrotask(() => void this.attempt(event.id))),
       this.bus.on('clock.advanced', () => this.runDue()),
     );
     for (const event of this.store.all(Events)) if (event.next_attempt_at !== null) this.schedule(event);

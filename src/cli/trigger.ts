@@ -1,0 +1,33 @@
+import { EVENT_NAMES } from '../bus/events.js';
+import { parseSet } from '../triggers/template.js';
+import { call, CliError, connection, EXIT } from './client.js';
+import { output } from './output.js';
+
+export interface TriggerOptions {
+  set?: string[];
+  source?: string;
+  url?: string;
+  key?: string;
+  json?: boolean;
+}
+
+/** `payemu trigger <event>`: makes the event happen on a running emulator. */
+export async function trigger(event: string, options: TriggerOptions): Promise<void> {
+  if (!(EVENT_NAMES as readonly string[]).includes(event)) {
+    throw new CliError(`unknown event "${event}". Events:\n  ${EVENT_NAMES.join('\n  ')}`, EXIT.usage);
+  }
+  let data: Record<string, unknown>;
+  try {
+    data = parseSet(options.set ?? []);
+  } catch (error) {
+    throw new CliError((error as Error).message, EXIT.usage);
+  }
+  const out = output(options);
+  const result = await call(connection(options), 'POST', '/_payemu/trigger', { event, data, ...(options.source ? { source: options.source } : {}) });
+  out.result(result, () => {
+    const steps = (result.steps as { id: string; method: string; path: string; status: number; created: string | null }[])
+      .map((s) => `  ${out.c.dim(s.method.padEnd(6))} ${s.path} ${out.c.green(String(s.status))}${s.created ? ` ${out.c.cyan(s.created)}` : ''}`)
+      .join('\n');
+    return `${out.c.bold(event)} triggered on ${result.source}/${result.mode}\n${steps}\n  event id ${out.c.cyan(result.event_id ?? '(none)')}`;
+  });
+}

@@ -1,0 +1,181 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { emulator, type TestEmulator } from './helpers/emulator.js';
+
+const BIN = path.resolve('bin/payemu.js');
+
+/** Runs the real binary; resolves with its exit code and output. */
+function run(args: string[], env: Record<string, string> = {}, options: { cwd?: string; onStdout?: (text: string, child: ReturnType<typeof spawn>) => void } = {}) {
+  return new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, CI: '1', ...env }, cwd: options.cwd });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      options.onStdout?.(stdout, child);
+    });
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+const at = (e: TestEmulator) => ({ PAYEMU_URL: e.url });
+
+t.test('trigger: prints what it created and the event id; --json; --set; unknown events', async (t) => {
+  const e = await emulator(t);
+  const human = await run(['trigger', 'payment.completed'], at(e));
+  t.equal(human.code, 0, human.stderr);
+  t.match(human.stdout, /payment\.completed triggered on acme\/test/);
+  t.match(human.stdout, /POST\s+\/v1\/sessions 201 cs_/);
+  t.match(human.stdout, /event id [0-9a-f-]{36}/);
+
+  const json = await run(['trigger', 'payment.refunded', '--json', '--set', 'amount=5', '--set', 'reference=cli-1', '--set', 'metadata.order=9'], at(e));
+  t.equal(json.code, 0, json.stderr);
+  const result = JSON.parse(json.stdout);
+  t.equal(result.event, 'payment.refunded');
+  t.match(e.events.get(result.event_id)?.payload.data, { reference: 'cli-1', refund_amount: 5, metadata: { order: 9 } });
+
+  const globex = JSON.parse((await run(['trigger', 'invoice.paid', '--json', '--source', 'globex'], at(e))).stdout);
+  t.equal(globex.source, 'globex');
+
+  const unknown = await run(['trigger', 'payment.exploded'], at(e));
+  t.equal(unknown.code, 2);
+  t.match(unknown.stderr, /unknown event "payment.exploded"/);
+  t.match(unknown.stderr, /invoice\.overdue/);
+
+  const refused = await run(['trigger', 'payment.completed', '--set', 'reference=cli-1'], at(e));
+  t.equal(refused.code, 1);
+  t.match(refused.stderr, /409/);
+  t.equal((await run(['trigger', 'payment.completed', '--set', 'oops'], at(e))).code, 2);
+});
+
+t.test('nothing listening: a clear message and exit code 3', async (t) => {
+  for (const args of [['trigger', 'payment.completed'], ['clock'], ['events'], ['pay', 'cs_x'], ['reset']]) {
+    const res = await run([...args, '--url', 'http://127.0.0.1:9']);
+    t.equal(res.code, 3, args.join(' '));
+    t.match(res.stderr, /no payemu at http:\/\/127\.0\.0\.1:9: .*payemu start/);
+  }
+});
+
+t.test('a wrong key is a refusal with the envelope detail (exit 1)', async (t) => {
+  const e = await emulator(t);
+  const res = await run(['clock', '--key', 'sk_test_nope'], at(e));
+  t.equal(res.code, 1);
+  t.match(res.stderr, /401: Invalid or missing API key/);
+});
+
+t.test('clock show and advance', async (t) => {
+  const e = await emulator(t, { clockStart: '2030-01-01T00:00:00Z', freezeClock: true });
+  t.match((await run(['clock'], at(e))).stdout, /2030-01-01T00:00:00\.000000Z {2}\(offset \d+ s, frozen\)/);
+  await e.api.post('/v1/sessions', { amount: 1 });
+  const advanced = await run(['clock', 'advance', '2d'], at(e));
+  t.equal(advanced.code, 0);
+  t.match(advanced.stdout, /clock now 2030-01-03T00:00:00\.000000Z\nran:\n {2}session\.expired: 1/);
+  t.same(JSON.parse((await run(['clock', 'show', '--json'], at(e))).stdout).now, '2030-01-03T00:00:00.000000Z');
+  t.equal((await run(['clock', 'advance', 'soon'], at(e))).code, 1);
+});
+
+t.test('pay: a session id, a checkout URL, an invoice URL, a payment link URL; declines exit 1', async (t) => {
+  const e = await emulator(t);
+  const s1 = (await e.api.post('/v1/sessions', { amount: 10, reference: 'by-id' })).body.data;
+  const paid = await run(['pay', s1.id], at(e));
+  t.equal(paid.code, 0, paid.stderr);
+  t.match(paid.stdout, /PAID 10\.00 USD reference by-id/);
+
+  const s2 = (await e.api.post('/v1/sessions', { amount: 10, reference: 'by-url' })).body.data;
+  const declined = await run(['pay', s2.attributes.checkout_url, '--card', '4000 0000 0000 0002']);
+  t.equal(declined.code, 1, 'the URL says where payemu is; a decline exits 1');
+  t.match(declined.stdout, /FAILED .*\n {2}insufficient_funds: Your card has insufficient funds\./);
+  const threeDs = await run(['pay', s2.attributes.checkout_url, '--card', '4000002760003184', '--3ds', 'pass', '--json']);
+  t.equal(JSON.parse(threeDs.stdout).payment.status, 'PAID');
+
+  const invoice = (await e.api.post('/v1/invoices', { customer_name: 'A', customer_email: 'a@example.com', currency: 'USD', due_date: '2099-01-01', items: [{ description: 'x', quantity: 1, unit_price: 3 }] })).body.data;
+  await e.api.post(`/v1/invoices/${invoice.id}/send`);
+  t.match((await run(['pay', invoice.attributes.payment_url])).stdout, /PAID 3\.00 USD/);
+
+  const link = (await e.api.post('/v1/payment-links', { title: 'L', amount: 4 })).body.data;
+  t.match((await run(['pay', link.links.pay])).stdout, /PAID 4\.00 USD/);
+  t.match((await run(['pay', link.id], at(e))).stdout, /PAID 4\.00 USD/);
+  t.equal((await run(['pay', 'https://example.com/elsewhere'])).code, 2);
+  t.equal((await run(['pay', 'what'], at(e))).code, 2);
+  t.equal((await run(['pay', s1.id, '--3ds', 'maybe'], at(e))).code, 2);
+});
+
+t.test('events: list, filter, --json, resend, --follow', async (t) => {
+  const e = await emulator(t, { webhookBackoff: '0,0,0' });
+  const { event_id } = await e.trigger('payment.completed', { data: { reference: 'ev-1' } });
+  await e.trigger('payment.failed');
+  const listed = await run(['events'], at(e));
+  t.match(listed.stdout, /payment\.failed[\s\S]*payment\.completed\s+ev-1 25 USD\s+no_endpoint/);
+  const json = JSON.parse((await run(['events', '--json', '--event', 'payment.completed'], at(e))).stdout);
+  t.same(json.map((x: { id: string }) => x.id), [event_id]);
+  const resent = await run(['events', 'resend', event_id!], at(e));
+  t.equal(resent.code, 0);
+  t.match(resent.stdout, new RegExp(`resending payment.completed ${event_id}`));
+  t.equal((await run(['events', 'resend', 'nope'], at(e))).code, 1);
+
+  // --follow prints events as they happen; Ctrl+C ends it.
+  let triggered = false;
+  const followed = await run(['events', '--follow'], at(e), {
+    onStdout: (text, child) => {
+      if (!triggered && text.includes('following events')) {
+        triggered = true;
+        void e.trigger('payment.voided');
+      }
+      if (/payment\.voided/.test(text) && /attempt/.test(text)) child.kill('SIGINT');
+    },
+  });
+  t.match(followed.stdout, /payment\.voided[\s\S]*attempt payment\.voided no endpoint -> no_endpoint/);
+});
+
+t.test('reset: a running emulator, or a data directory when nothing runs', async (t) => {
+  const e = await emulator(t);
+  await e.trigger('payment.completed');
+  await e.globex.post('/v1/sessions', { amount: 1 });
+  const res = await run(['reset', '--json'], at(e));
+  t.equal(res.code, 0);
+  t.match(JSON.parse(res.stdout), { scope: { source: 'acme', mode: 'test' } });
+  t.equal((await e.api.get('/v1/payments')).body.meta.total, 0);
+  t.equal((await e.api.get('/_payemu/events')).body.events.length, 0);
+  const all = await run(['reset', '--all'], at(e));
+  t.match(all.stdout, /reset everything: \d+ records removed/);
+
+  const dir = t.testdir();
+  const stopped = await emulator(t, { inMemory: false, dataDir: dir });
+  await stopped.trigger('payment.completed');
+  const busy = await run(['reset', '--data', dir, '--url', 'http://127.0.0.1:9']);
+  t.equal(busy.code, 1, 'a directory in use is not deleted');
+  t.match(busy.stderr, /in use/);
+  await stopped.close();
+  const deleted = await run(['reset', '--data', dir, '--url', 'http://127.0.0.1:9']);
+  t.equal(deleted.code, 0, deleted.stderr);
+  t.notOk(fs.existsSync(dir));
+});
+
+t.test('exec: env, exit codes, signals, failures', async (t) => {
+  const env = await run(['exec', '--', process.execPath, '-e', 'console.log(JSON.stringify([process.env.PAYEMU_URL, process.env.PAYEMU_API_KEY, process.env.PAYEMU_LIVE_API_KEY, process.env.PAYEMU_WEBHOOK_SECRET]))']);
+  t.equal(env.code, 0);
+  const [url, key, live, secret] = JSON.parse(env.stdout);
+  t.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
+  t.same([key, live, secret], ['sk_test_payemu_acme', 'sk_live_payemu_acme', 'whsec_payemu_acme']);
+  t.match(env.stderr, /payemu listening on http/);
+
+  const script = `fetch(process.env.PAYEMU_URL + '/v1/me', { headers: { Authorization: 'Bearer ' + process.env.PAYEMU_API_KEY } }).then((r) => process.exit(r.status === 200 ? 0 : 9))`;
+  t.equal((await run(['exec', '--', process.execPath, '-e', script])).code, 0, 'the command reaches the emulator');
+  t.equal((await run(['exec', '--', process.execPath, '-e', 'process.exit(7)'])).code, 7);
+  t.equal((await run(['exec', '--', 'sh', '-c', 'kill -TERM $$'])).code, 143, '128 + SIGTERM');
+  t.equal((await run(['exec', '--', 'no-such-command-payemu'])).code, 127);
+  t.equal((await run(['exec'])).code, 2);
+
+  // SIGINT to payemu exec reaches the command, and the command's exit code comes back.
+  const forwarded = await run(['exec', '--', process.execPath, '-e', 'process.on("SIGINT", () => process.exit(42)); console.log("ready"); setInterval(() => {}, 1000)'], {}, {
+    onStdout: (text, child) => text.includes('ready') && child.kill('SIGINT'),
+  });
+  t.equal(forwarded.code, 42);
+
+  const cwd = t.testdir();
+  t.equal((await run(['exec', '--', process.execPath, '-e', '0'], {}, { cwd })).code, 0);
+  t.notOk(fs.existsSync(path.join(cwd, '.payemu')), 'in memory by default');
+});
