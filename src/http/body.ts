@@ -3,6 +3,13 @@ import { BadRequest, PayloadTooLarge, Unprocessable, UnsupportedMediaType } from
 
 export const BODY_LIMIT = 1024 * 1024;
 
+/**
+ * Nesting deeper than any request of the API needs. Deeper documents are refused (400) before
+ * they reach code that recurses over them (the `__proto__` check, ajv, JSON.stringify of the
+ * journal), where thousands of levels overflow the stack.
+ */
+export const MAX_DEPTH = 64;
+
 /** Reads the raw body, refusing more than `limit` bytes (413) without buffering the excess. */
 export function readRaw(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
@@ -29,8 +36,9 @@ export function readRaw(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buffe
 
 /**
  * Reads a JSON body. No body (or an empty one) is `undefined`; a body that is not declared as
- * JSON is a 415; JSON that does not parse is a 400; `__proto__` keys are refused (422) so no
- * code path can ever copy one onto an object's prototype.
+ * JSON is a 415; JSON that does not parse, or is nested more than MAX_DEPTH levels, is a 400;
+ * `__proto__` keys are refused (422) so no code path can ever copy one onto an object's
+ * prototype.
  */
 export async function readJson(req: IncomingMessage): Promise<unknown> {
   const raw = await readRaw(req);
@@ -38,14 +46,18 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   const type = req.headers['content-type'];
   if (!isJsonType(type)) throw new UnsupportedMediaType(type);
   const text = raw.toString('utf8');
-  if (text.trim() === '') return undefined;
+  // (A body that starts with a visible ASCII character, `{` as a rule, is not blank: no trim.)
+  const first = text.charCodeAt(0);
+  if ((first <= 0x20 || first >= 0x7f) && text.trim() === '') return undefined;
+  if (text.length > MAX_DEPTH && nestedTooDeeply(text)) throw new BadRequest(`The request body is nested too deeply: more than ${MAX_DEPTH} levels.`);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     throw new BadRequest(`The request body is not valid JSON: ${(error as Error).message}.`);
   }
-  if (text.includes('__proto__')) rejectProtoKeys(value, '');
+  // A key can also spell `__proto__` with escapes (`"\u005f_proto__"`).
+  if (text.includes('__proto__') || text.includes('\\u')) rejectProtoKeys(value, '');
   return value;
 }
 
@@ -59,8 +71,26 @@ export async function readForm(req: IncomingMessage): Promise<Record<string, str
 
 function isJsonType(type: string | undefined): boolean {
   if (!type) return false;
+  if (type === 'application/json') return true; // the common case, without splitting
   const essence = type.split(';')[0]!.trim().toLowerCase();
   return essence === 'application/json' || (essence.startsWith('application/') && essence.endsWith('+json'));
+}
+
+/** Whether brackets outside strings open more than MAX_DEPTH levels (a scan: no recursion). */
+function nestedTooDeeply(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_DEPTH) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
 }
 
 function rejectProtoKeys(value: unknown, path: string): void {

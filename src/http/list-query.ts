@@ -45,7 +45,8 @@ export function parseListQuery<T>(query: Record<string, unknown>, spec: ListSpec
     const value = String(raw ?? '');
     if (!bracket) fail(param, `Use ${param}[<name>]=<value>.`);
     else if (bracket[1] === 'filter') {
-      const filter = spec.filters[bracket[2]!];
+      // Own names only: `filter[constructor]` must not find Object.prototype's.
+      const filter = Object.hasOwn(spec.filters, bracket[2]!) ? spec.filters[bracket[2]!] : undefined;
       if (!filter) fail(param, `Unknown filter "${bracket[2]}". Filters: ${Object.keys(spec.filters).join(', ')}.`);
       else {
         const predicate = predicateOf(filter, value, (message) => fail(param, message));
@@ -119,7 +120,7 @@ function parseSort<T>(raw: unknown, spec: ListSpec<T>, fail: (param: string, mes
   for (const key of keys) {
     const descending = key.startsWith('-');
     const name = descending ? key.slice(1) : key;
-    const get = spec.sorts[name];
+    const get = Object.hasOwn(spec.sorts, name) ? spec.sorts[name] : undefined;
     if (!get) {
       fail('sort', `The sort parameter must be one of ${Object.keys(spec.sorts).join(', ')}, each optionally prefixed with "-".`);
       return [];

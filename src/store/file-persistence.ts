@@ -48,16 +48,28 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
     async load(apply) {
       fs.mkdirSync(dir, { recursive: true });
       releaseLock = acquireLock(dir);
-      const state = await readState(dir, apply, { repairTail: true });
-      openSegment(state.segments.at(-1) ?? state.covers + 1);
-      bytes = state.journalBytes;
+      try {
+        const state = await readState(dir, apply, { repairTail: true });
+        openSegment(state.segments.at(-1) ?? state.covers + 1);
+        bytes = state.journalBytes;
+      } catch (error) {
+        // A store that cannot be read is not open: the directory is free again.
+        releaseLock();
+        releaseLock = () => {};
+        throw error;
+      }
       if (bytes > threshold) rotateAndCompact();
     },
     append(changes: readonly Change[]) {
-      const buffer = Buffer.from(encodeChanges(changes));
-      let written = 0;
-      while (written < buffer.length) written += fs.writeSync(fd, buffer, written);
-      bytes += buffer.length;
+      const text = encodeChanges(changes);
+      const length = Buffer.byteLength(text);
+      // One write(2) of the string; a short write (rare) continues from a buffer.
+      let written = fs.writeSync(fd, text);
+      if (written < length) {
+        const buffer = Buffer.from(text);
+        while (written < length) written += fs.writeSync(fd, buffer, written);
+      }
+      bytes += length;
       if (bytes > threshold) rotateAndCompact();
     },
     async close() {
@@ -83,7 +95,10 @@ function startCompactor(
   // Run from source under the test loader, from dist/ when built.
   const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
   const script = fileURLToPath(new URL(`./compact-main${extension}`, import.meta.url));
-  const child = fork(script, [dir, String(upTo)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+  // From dist/ the child needs none of the server's node flags (--inspect=PORT would clash,
+  // --input-type breaks a file entry); from source it needs the TypeScript loader it inherits.
+  const execArgv = extension === '.ts' ? process.execArgv : [];
+  const child = fork(script, [dir, String(upTo)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv });
   let result: { ok: boolean; records?: number; error?: string } | undefined;
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

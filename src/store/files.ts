@@ -41,33 +41,64 @@ export function encodeChanges(changes: readonly Change[]): string {
   return `${JSON.stringify(changes.map((c) => [c.collection, c.id, c.record]))}\n`;
 }
 
+const REPLAY_CHUNK = 1024 * 1024;
+
 /**
- * Replays one segment. A torn last line (the process died inside a write) was never
- * acknowledged: it is dropped and, when `repair` is set, cut off the file so later appends
- * start on a clean line. A bad line anywhere else means the file was damaged: that is an error.
+ * Replays one segment. A torn last line of the newest segment (the process died inside a write)
+ * was never acknowledged: when `repair` is set it is dropped and cut off the file so later
+ * appends start on a clean line. A bad line anywhere else means the file was damaged: that is
+ * an error.
  */
 export function replaySegment(file: string, apply: (changes: Change[]) => void, repair: boolean): number {
-  const text = fs.readFileSync(file, 'utf8');
-  let start = 0;
+  // Read in chunks rather than as one string: a journal of 100,000 sessions is tens of MB, and
+  // holding it whole (next to the records being built from it) would raise the process's
+  // resident memory for good. A line never spans a chunk's decoded text: a chunk is cut after
+  // its last newline (a byte no UTF-8 sequence contains) and the rest carried over.
+  const fd = fs.openSync(file, 'r');
+  let buffer = Buffer.allocUnsafe(REPLAY_CHUNK);
+  let filled = 0; // bytes in `buffer`
+  let consumed = 0; // file offset of buffer[0]
   let line = 0;
-  while (start < text.length) {
-    const end = text.indexOf('\n', start);
-    line++;
-    if (end === -1) {
-      // No newline: the write of this line never finished.
-      if (repair) fs.truncateSync(file, Buffer.byteLength(text.slice(0, start)));
-      break;
+  try {
+    for (;;) {
+      if (filled === buffer.length) {
+        // One line longer than the buffer: make room.
+        const bigger = Buffer.allocUnsafe(buffer.length * 2);
+        buffer.copy(bigger, 0, 0, filled);
+        buffer = bigger;
+      }
+      const read = fs.readSync(fd, buffer, filled, buffer.length - filled, consumed + filled);
+      filled += read;
+      const lastNewline = filled === 0 ? -1 : buffer.lastIndexOf(10, filled - 1);
+      if (read === 0 || lastNewline === -1) {
+        if (read > 0) continue; // no whole line yet: read on
+        if (filled === 0) return consumed;
+        // No newline: the write of this line never finished. Only the newest segment can end so
+        // (an older one was closed whole when it was rotated); anywhere else it is damage.
+        if (!repair) throw new Error(`store damaged: ${path.basename(file)} line ${line + 1} is cut short`);
+        fs.truncateSync(file, consumed);
+        return consumed + filled;
+      }
+      const text = buffer.toString('utf8', 0, lastNewline + 1);
+      for (let start = 0; start < text.length; ) {
+        const end = text.indexOf('\n', start);
+        line++;
+        let decoded: [string, string, StoredRecord | null][];
+        try {
+          decoded = JSON.parse(text.slice(start, end));
+        } catch {
+          throw new Error(`store damaged: ${path.basename(file)} line ${line} is not valid JSON`);
+        }
+        apply(decoded.map(([collection, id, record]) => ({ collection, id, record })));
+        start = end + 1;
+      }
+      buffer.copy(buffer, 0, lastNewline + 1, filled);
+      consumed += lastNewline + 1;
+      filled -= lastNewline + 1;
     }
-    let decoded: [string, string, StoredRecord | null][];
-    try {
-      decoded = JSON.parse(text.slice(start, end));
-    } catch {
-      throw new Error(`store damaged: ${path.basename(file)} line ${line} is not valid JSON`);
-    }
-    apply(decoded.map(([collection, id, record]) => ({ collection, id, record })));
-    start = end + 1;
+  } finally {
+    fs.closeSync(fd);
   }
-  return Buffer.byteLength(text);
 }
 
 /** Reads the snapshot and the segments up to `upTo` (all when omitted). */

@@ -7,14 +7,20 @@ import type { Collection, IndexKey, StoredRecord } from './collection.js';
  */
 export class Indexes<T extends StoredRecord> {
   private readonly maps = new Map<string, Map<string, string | Set<string>>>();
+  // [key function, its map] per index, resolved once: `update` runs for every record written
+  // and for every record loaded at start-up.
+  private readonly entries: [(record: T) => IndexKey, Map<string, string | Set<string>>][] = [];
 
   constructor(private readonly def: Collection<T>) {
-    for (const name of Object.keys(def.indexes)) this.maps.set(name, new Map());
+    for (const [name, keyOf] of Object.entries(def.indexes)) {
+      const map = new Map<string, string | Set<string>>();
+      this.maps.set(name, map);
+      this.entries.push([keyOf, map]);
+    }
   }
 
   update(previous: T | undefined, next: T | undefined): void {
-    for (const [name, keyOf] of Object.entries(this.def.indexes)) {
-      const map = this.maps.get(name)!;
+    for (const [keyOf, map] of this.entries) {
       const before = previous ? keysOf(keyOf(previous)) : [];
       const after = next ? keysOf(keyOf(next)) : [];
       for (const key of before) if (!after.includes(key)) remove(map, key, previous!.id);

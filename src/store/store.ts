@@ -150,6 +150,8 @@ export class Transaction {
   /** Index lookups see committed records with this transaction's writes laid over them. */
   find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[] {
     const below = this.parent ? this.parent.find(def, index, key) : this.store.find(def, index, key);
+    // Nothing written yet (most lookups, e.g. a new session's reference check): what is below is the answer.
+    if (this.written.size === 0) return below;
     const byId = new Map<string, StoredRecord>(below.map((r) => [r.id, r]));
     for (const change of this.written.values()) {
       if (change.collection !== def.name) continue;
