@@ -1,0 +1,56 @@
+// The library, as a user's own test suite would use it (README "As a library").
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import t from 'tap';
+import { startEmulator, verifyWebhook, type PaymentEventData, type WebhookEvent } from '../src/index.js';
+
+t.test('start payemu in a test, pay a checkout, receive and verify the webhook', async (t) => {
+  // A receiver, as the user's app would have.
+  const received: WebhookEvent[] = [];
+  let delivered!: () => void;
+  const arrived = new Promise<void>((resolve) => (delivered = resolve));
+  const receiver = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk) => (raw += chunk));
+    req.on('end', () => {
+      received.push(verifyWebhook<WebhookEvent>(raw, req.headers['x-webhook-signature'] as string, payemu.webhookSecret));
+      res.writeHead(204).end();
+      delivered();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => receiver.close());
+
+  const payemu = await startEmulator({ webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, webhookBackoff: '0,0,0' });
+  t.teardown(() => payemu.close());
+
+  const recorded = new Promise((resolve) => payemu.bus.on('webhook.attempt', resolve));
+  const headers = { Authorization: `Bearer ${payemu.keys.test}`, 'Content-Type': 'application/json' };
+  const session = await (await fetch(`${payemu.url}/v1/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 42, reference: 'order-1' }) })).json();
+  await fetch(`${payemu.url}/_payemu/sessions/${session.data.id}/complete`, { method: 'POST', headers, body: JSON.stringify({ card_number: '4242 4242 4242 4242' }) });
+  await arrived;
+  await recorded; // payemu has stored the attempt
+
+  t.equal(received[0]!.event, 'payment.completed');
+  t.match(received[0]!.data as PaymentEventData, { reference: 'order-1', amount: 42, status: 'PAID' });
+  t.equal(payemu.events.list({ reference: 'order-1' })[0]!.delivery_status, 'delivered');
+});
+
+t.test('trigger events and move time from the library', async (t) => {
+  const payemu = await startEmulator({ clockStart: '2030-01-01T00:00:00Z', freezeClock: true });
+  t.teardown(() => payemu.close());
+  const seen: string[] = [];
+  payemu.events.on((event) => seen.push(event.name));
+
+  const result = await payemu.trigger('invoice.overdue');
+  t.equal(result.event, 'invoice.overdue');
+  t.equal(payemu.events.get(result.event_id!)!.event, 'invoice.overdue');
+  t.same(seen, ['invoice.created', 'invoice.sent', 'invoice.overdue']);
+  t.equal(payemu.clock.now(), '2030-01-02T00:00:00.000000Z', 'the trigger moved the clock a day');
+
+  const advanced = payemu.clock.advance('30d');
+  t.equal(advanced.now, '2030-02-01T00:00:00.000000Z');
+  const globex = await payemu.trigger('payment.completed', { source: 'globex', data: { amount: 9 } });
+  t.equal(globex.source, 'globex');
+  t.equal(payemu.events.list({ source: 'globex' }).length, 1);
+});
