@@ -28,6 +28,7 @@ import { Store } from './store/store.js';
 import { isSafeUrl } from './lib/schemas.js';
 import { DEFAULT_BACKOFF_MS, DEFAULT_TIMEOUT_MS, parseBackoff } from './webhooks/backoff.js';
 import { Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.js';
+import { keepRecentEvents } from './webhooks/retention.js';
 
 export interface EmulatorOptions {
   /** Default 0: a free port. */
@@ -130,6 +131,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const keyring = new Keyring(config);
   const shutdown = new AbortController();
   const webhooks = new Dispatcher(store, clock, bus, () => config, webhookOptions(options));
+  keepRecentEvents(store);
   let baseUrl = '';
   const app: App = {
     store,

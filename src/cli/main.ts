@@ -83,7 +83,7 @@ function startOptions(command: Command, defaults: { port: number; data: string |
     .option('-p, --port <port>', 'port to listen on (0 picks a free port)', port, defaults.port)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
     .option('--data <dir>', `data directory of the file-backed store${defaults.data ? '' : ' (default: in memory)'}`, defaults.data)
-    .option('--in-memory', 'keep nothing on disk')
+    .addOption(new Option('--in-memory', 'keep nothing on disk').conflicts('data'))
     .option('--config <file>', 'config file merged onto the defaults (default: ./payemu.config.json when present)')
     .option('--webhook-url <url>', 'send webhooks here for every Source that has no webhook_url in its config')
     .option('--webhook-backoff <list>', 'waits before retries 1, 2 and 3', '1s,5s,25s')

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ValidateFunction } from 'ajv';
 import { createAjv, toFieldErrors } from '../lib/schemas.js';
 import { configSchema, userConfigSchema } from './schema.js';
 import type { PayemuConfig, SourceConfig } from './types.js';
@@ -12,9 +13,16 @@ export class ConfigError extends Error {
 
 export const DEFAULT_CONFIG_FILE = fileURLToPath(new URL('../../fixtures/payemu.config.json', import.meta.url));
 
-const ajv = createAjv();
-const validateUser = ajv.compile(userConfigSchema);
-const validateFull = ajv.compile(configSchema);
+// Compiled on first use: a run on the embedded defaults alone never validates anything, and
+// compiling these schemas would hold up start-up.
+let validators: { user: ValidateFunction; full: ValidateFunction } | undefined;
+function configValidators(): { user: ValidateFunction; full: ValidateFunction } {
+  if (!validators) {
+    const ajv = createAjv();
+    validators = { user: ajv.compile(userConfigSchema), full: ajv.compile(configSchema) };
+  }
+  return validators;
+}
 
 type UserSource = Partial<SourceConfig> & { slug: string; tax?: Partial<SourceConfig['tax']> };
 interface UserConfig {
@@ -50,12 +58,13 @@ export function loadConfig(file: string | undefined): PayemuConfig {
   } catch (error) {
     throw new ConfigError(`cannot read config ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  return buildConfig(parseConfigText(text, file), file);
+  return buildConfig(parseConfigText(text, file), `config ${file}`);
 }
 
 /** Merges a parsed user config (or an object given to startEmulator) onto the defaults. */
 export function buildConfig(user: unknown, label = 'config'): PayemuConfig {
-  if (!validateUser(user)) throw new ConfigError(`invalid ${label}: ${firstError(toFieldErrors(validateUser))}`);
+  const { user: validateUser, full: validateFull } = configValidators();
+  if (!validateUser(user)) throw new ConfigError(`invalid ${label}: ${firstError(toFieldErrors(validateUser), user)}`);
   const config = merge(user as UserConfig);
   if (!validateFull(config)) throw new ConfigError(`invalid ${label}: ${firstError(toFieldErrors(validateFull), config)}`);
   checkUnique(config, label);
@@ -101,12 +110,15 @@ function checkUnique(config: PayemuConfig, label: string): void {
   });
 }
 
-function firstError(errors: Record<string, string[]>, config?: PayemuConfig): string {
+function firstError(errors: Record<string, string[]>, config?: unknown): string {
   const [field, messages] = Object.entries(errors)[0] ?? ['config', ['is invalid']];
-  // After the merge, `sources.2` means little to the user: name the Source by its slug too.
+  if (field === 'body') return 'the config must be a JSON object';
+  // `sources.2` means little to the user (after the merge, not even their own index): name
+  // the Source by its slug too.
   const index = /^sources\.(\d+)/.exec(field)?.[1];
-  const slug = config && index !== undefined ? config.sources[Number(index)]?.slug : undefined;
-  const where = slug ? `${field} (Source "${slug}")` : field;
+  const sources = (config as { sources?: unknown } | null | undefined)?.sources;
+  const slug = index !== undefined && Array.isArray(sources) ? (sources[Number(index)] as { slug?: unknown } | undefined)?.slug : undefined;
+  const where = typeof slug === 'string' ? `${field} (Source "${slug}")` : field;
   return `${where}: ${messages![0]}${messages!.length > 1 ? ` (and ${messages!.length - 1} more)` : ''}`;
 }
 

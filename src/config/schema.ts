@@ -40,7 +40,7 @@ export const sourceSchema = {
     rate_limit_per_minute: { type: 'integer', minimum: 1 },
     enforce_rate_limit: { type: 'boolean' },
     ip_whitelist: { type: 'array', items: { type: 'string', ipOrCidr: true } },
-    webhook_url: { anyOf: [{ type: 'null' }, { type: 'string', format: 'uri', pattern: '^https?://', patternMessage: 'The {field} field must be an http:// or https:// URL.' }] },
+    webhook_url: { type: ['string', 'null'], format: 'uri', pattern: '^https?://', patternMessage: 'The {field} field must be null or an http:// or https:// URL.' },
     tax,
     products: { type: 'array', items: product },
   },

@@ -36,6 +36,19 @@ export class Indexes<T extends StoredRecord> {
     return typeof entry === 'string' ? [entry] : [...entry];
   }
 
+  /** The ids under `key`, in insertion order, without copying them. */
+  *iterate(index: string, key: string): IterableIterator<string> {
+    const entry = this.maps.get(index)?.get(key);
+    if (entry === undefined) return;
+    if (typeof entry === 'string') yield entry;
+    else yield* entry;
+  }
+
+  count(index: string, key: string): number {
+    const entry = this.maps.get(index)?.get(key);
+    return entry === undefined ? 0 : typeof entry === 'string' ? 1 : entry.size;
+  }
+
   clear(): void {
     for (const map of this.maps.values()) map.clear();
   }

@@ -28,6 +28,7 @@ export class Store {
   private readonly indexes = new Map<string, Indexes<StoredRecord>>();
   private readonly listeners: CommitListener[] = [];
   private current: Transaction | undefined;
+  private readonly finishers: ((tx: Transaction) => void)[] = [];
 
   constructor(
     collections: readonly Collection<StoredRecord>[],
@@ -79,10 +80,40 @@ export class Store {
     } finally {
       this.current = outer;
     }
+    if (outer) {
+      outer.absorb(tx);
+      return result;
+    }
+    // Last writes that belong with the work (an event's delivery status): same journal line.
+    if (this.finishers.length > 0) {
+      this.current = tx;
+      try {
+        for (const finish of this.finishers) finish(tx);
+      } finally {
+        this.current = undefined;
+      }
+    }
     // Commit listeners run outside this transaction: what they write is a transaction of its own.
-    if (outer) outer.absorb(tx);
-    else this.commit(tx.changes(), tx.events);
+    this.commit(tx.changes(), tx.events);
     return result;
+  }
+
+  /**
+   * Registers a function that runs at the end of every outermost transaction, before its
+   * commit, and may add writes to it.
+   */
+  beforeCommit(finish: (tx: Transaction) => void): void {
+    this.finishers.push(finish);
+  }
+
+  /** Records under an index key in insertion order, without copying the index. */
+  *iterate<T extends StoredRecord>(def: Collection<T>, index: string, key: string): IterableIterator<T> {
+    const map = this.map(def.name);
+    for (const id of this.indexes.get(def.name)!.iterate(index, key)) yield map.get(id) as T;
+  }
+
+  countIndex<T extends StoredRecord>(def: Collection<T>, index: string, key: string): number {
+    return this.indexes.get(def.name)!.count(index, key);
   }
 
   onCommit(listener: CommitListener): () => void {

@@ -41,7 +41,18 @@ export class Dispatcher {
     private readonly bus: Bus,
     private readonly config: () => PayemuConfig,
     private readonly options: DispatcherOptions,
-  ) {}
+  ) {
+    // An event raised for a Source without an endpoint is settled in its own transaction (one
+    // journal line), not by a second write when its delivery would start.
+    store.beforeCommit((tx) => {
+      for (const raised of tx.events) {
+        const source = this.config().sources.find((s) => s.slug === raised.source);
+        if (source && this.endpointFor(source) !== null) continue;
+        const event = tx.get(Events, raised.id);
+        if (event && event.attempts.length === 0) tx.put(Events, { ...event, delivery_status: 'no_endpoint', next_attempt_at: null });
+      }
+    });
+  }
 
   /** Starts delivering; events left pending by a previous run are picked up. */
   start(): void {
@@ -117,6 +128,9 @@ export class Dispatcher {
   private async attempt(id: string): Promise<void> {
     if (this.closed || this.inFlight.has(id)) return;
     const event = this.store.get(Events, id);
+    if (event?.delivery_status === 'no_endpoint' && event.attempts.length === 0 && this.bus.has('webhook.attempt')) {
+      this.bus.emit('webhook.attempt', { event, attempt: null });
+    }
     if (!event || event.next_attempt_at === null) return;
     const source = this.config().sources.find((s) => s.slug === event.source);
     const url = source ? this.endpointFor(source) : null;

@@ -1,0 +1,29 @@
+import type { Store } from '../store/store.js';
+import { Events } from './records.js';
+
+/**
+ * payemu keeps the newest events of each Source and mode (10,000 by default): a year of
+ * recurring billing raises hundreds of thousands, and the log is for looking at what just
+ * happened. Older events whose delivery is settled (delivered, failed, no endpoint) are
+ * removed in the transaction that raises new ones; pending and retrying events are kept.
+ */
+export const EVENT_RETENTION = 10_000;
+
+export function keepRecentEvents(store: Store, limit = EVENT_RETENTION): void {
+  store.beforeCommit((tx) => {
+    if (tx.events.length === 0) return;
+    const raised = new Map<string, number>();
+    for (const e of tx.events) raised.set(`${e.source}:${e.mode}`, (raised.get(`${e.source}:${e.mode}`) ?? 0) + 1);
+    for (const [scope, count] of raised) {
+      let excess = store.countIndex(Events, 'scope', scope) + count - limit;
+      let looked = 0;
+      for (const event of store.iterate(Events, 'scope', scope)) {
+        // Bounded: a log full of pending deliveries is not scanned whole on every commit.
+        if (excess <= 0 || looked++ > excess + 100) break;
+        if (event.delivery_status === 'pending' || event.delivery_status === 'retrying') continue;
+        tx.delete(Events, event.id);
+        excess--;
+      }
+    }
+  });
+}
