@@ -26,7 +26,7 @@ export const checkoutPages = [
       withSession(ctx, async (session) => {
         await readForm(ctx.req);
         if (session.cancel_url) return redirect(session.cancel_url);
-        return { status: 200, html: page('Payment cancelled', html`<h1>Payment cancelled</h1><p>You cancelled the payment; nothing was charged.</p>`, session.mode) };
+        return { status: 200, html: page('Payment cancelled', html`<h1>Payment cancelled</h1><p>You cancelled the payment; nothing was charged.</p><p><a href="/checkout/${session.id}">Return to the checkout</a></p>`, session.mode) };
       }),
   }),
   open({
@@ -45,7 +45,7 @@ async function withSession(ctx: OpenContext, render: (session: SessionRecord) =>
   if (!session) return { status: 404, html: page('Not found', html`<h1>Checkout not found</h1><p>There is no checkout session with this address.</p>`) };
   const status = sessionStatus(session, ctx.now);
   if (status === 'expired') {
-    return { status: 410, html: page('Checkout expired', html`<h1>This checkout has expired</h1><p>Checkout sessions last 24 hours. Ask the merchant for a new payment link.</p>`, session.mode) };
+    return { status: 410, html: page('Checkout expired', html`<h1>This checkout has expired</h1><p>Checkout sessions last 24 hours. Return to the shop to start a new checkout.</p>`, session.mode) };
   }
   if (status === 'complete') return done(session);
   return render(session);
