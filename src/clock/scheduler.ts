@@ -78,21 +78,29 @@ export class Scheduler {
     const report: RunReport = { ran: {}, items: [] };
     const app = this.app;
     if (!app) return report;
-    for (let job = this.heap.peek(); job && job.at <= until; job = this.heap.peek()) {
-      this.heap.pop();
-      const record = this.store.get(job.kind.collection, job.id);
-      const due = record ? job.kind.dueAt(record) : undefined;
-      // A stale entry: the record changed since (its own new entry is in the heap) or is done.
-      if (due === undefined || due > job.at) continue;
-      const kind = job.kind;
-      try {
-        this.store.transaction((tx) => kind.run(tx, record!, due, app));
-      } catch (error) {
-        app.bus.emit('server.error', { method: 'JOB', path: `${kind.kind} ${job.id}`, error: (error as Error).message, stack: (error as Error).stack });
-        continue;
-      }
-      report.ran[kind.kind] = (report.ran[kind.kind] ?? 0) + 1;
-      if (report.items.length < 100) report.items.push({ kind: kind.kind, id: job.id, at: formatTimestamp(due) });
+    for (let next = this.heap.peek(); next && next.at <= until; next = this.heap.peek()) {
+      // Everything due at one instant (a thousand schedules at 00:00) commits as one
+      // transaction, one journal line; each job runs nested in it, so a job that fails
+      // leaves the others' work in place.
+      const at = next.at;
+      this.store.transaction((batch) => {
+        for (let job = this.heap.peek(); job && job.at === at; job = this.heap.peek()) {
+          this.heap.pop();
+          const kind = job.kind;
+          const record = batch.get(kind.collection, job.id);
+          const due = record ? kind.dueAt(record) : undefined;
+          // A stale entry: the record changed since (its own new entry is in the heap) or is done.
+          if (due === undefined || due > job.at) continue;
+          try {
+            this.store.transaction((tx) => kind.run(tx, record!, due, app));
+          } catch (error) {
+            app.bus.emit('server.error', { method: 'JOB', path: `${kind.kind} ${job.id}`, error: (error as Error).message, stack: (error as Error).stack });
+            continue;
+          }
+          report.ran[kind.kind] = (report.ran[kind.kind] ?? 0) + 1;
+          if (report.items.length < 100) report.items.push({ kind: kind.kind, id: job.id, at: formatTimestamp(due) });
+        }
+      });
     }
     return report;
   }

@@ -28,6 +28,7 @@ export class Store {
   private readonly indexes = new Map<string, Indexes<StoredRecord>>();
   private readonly listeners: CommitListener[] = [];
   private current: Transaction | undefined;
+  private readonly defs = new Map<string, Collection<StoredRecord>>();
   private readonly finishers: ((tx: Transaction) => void)[] = [];
 
   constructor(
@@ -37,6 +38,7 @@ export class Store {
     for (const def of collections) {
       if (this.records.has(def.name)) throw new Error(`collection ${def.name} declared twice`);
       this.records.set(def.name, new Map());
+      this.defs.set(def.name, def);
       this.indexes.set(def.name, new Indexes(def));
     }
   }
@@ -72,26 +74,27 @@ export class Store {
    */
   transaction<R>(work: (tx: Transaction) => R): R {
     const outer = this.current;
-    const tx = new Transaction(this, outer);
+    if (outer) {
+      // Nested: a savepoint in the outer transaction, rolled back if `work` throws.
+      const savepoint = outer.savepoint();
+      try {
+        const result = work(outer);
+        outer.release(savepoint);
+        return result;
+      } catch (error) {
+        outer.rollback(savepoint);
+        throw error;
+      }
+    }
+    const tx = new Transaction(this);
     this.current = tx;
     let result: R;
     try {
       result = work(tx);
+      // Last writes that belong with the work (an event's delivery status): same journal line.
+      for (const finish of this.finishers) finish(tx);
     } finally {
-      this.current = outer;
-    }
-    if (outer) {
-      outer.absorb(tx);
-      return result;
-    }
-    // Last writes that belong with the work (an event's delivery status): same journal line.
-    if (this.finishers.length > 0) {
-      this.current = tx;
-      try {
-        for (const finish of this.finishers) finish(tx);
-      } finally {
-        this.current = undefined;
-      }
+      this.current = undefined;
     }
     // Commit listeners run outside this transaction: what they write is a transaction of its own.
     this.commit(tx.changes(), tx.events);
@@ -110,6 +113,16 @@ export class Store {
   *iterate<T extends StoredRecord>(def: Collection<T>, index: string, key: string): IterableIterator<T> {
     const map = this.map(def.name);
     for (const id of this.indexes.get(def.name)!.iterate(index, key)) yield map.get(id) as T;
+  }
+
+  /** `[collection\0index, keys]` of a record, for a transaction's own index of its writes. */
+  indexKeys(collection: string, record: StoredRecord): [string, readonly string[]][] {
+    const def = this.defs.get(collection);
+    if (!def) return [];
+    return Object.entries(def.indexes).map(([index, keyOf]) => {
+      const keys = keyOf(record);
+      return [`${collection}\0${index}`, keys === undefined ? [] : typeof keys === 'string' ? [keys] : keys];
+    });
   }
 
   countIndex<T extends StoredRecord>(def: Collection<T>, index: string, key: string): number {
@@ -165,44 +178,49 @@ export class Store {
 /** The writes of one unit of work; reads see the transaction's own writes (and its parent's) first. */
 export class Transaction {
   private readonly written = new Map<string, Change>();
+  /** `collection\0index` -> key -> ids whose version written here has that key: index look-ups
+   * in a transaction with thousands of writes (a batch of due jobs) stay cheap. */
+  private readonly keyed = new Map<string, Map<string, Set<string>>>();
+  private readonly touched = new Set<string>();
+  /** While a savepoint is open: what each write replaced, to undo it. */
+  private undo: [string, Change | undefined][] = [];
+  private open = 0;
   readonly events: RaisedEvent[] = [];
 
-  constructor(
-    private readonly store: Store,
-    private readonly parent?: Transaction,
-  ) {}
+  constructor(private readonly store: Store) {}
 
   get<T extends StoredRecord>(def: Collection<T>, id: string): T | undefined {
     const change = this.written.get(`${def.name}\0${id}`);
     if (change) return (change.record ?? undefined) as T | undefined;
-    return this.parent ? this.parent.get(def, id) : this.store.get(def, id);
+    return this.store.get(def, id);
   }
 
   /** Index lookups see committed records with this transaction's writes laid over them. */
   find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[] {
-    const below = this.parent ? this.parent.find(def, index, key) : this.store.find(def, index, key);
-    // Nothing written yet (most lookups, e.g. a new session's reference check): what is below is the answer.
-    if (this.written.size === 0) return below;
-    const byId = new Map<string, StoredRecord>(below.map((r) => [r.id, r]));
-    for (const change of this.written.values()) {
-      if (change.collection !== def.name) continue;
-      if (change.record) byId.set(change.id, change.record);
-      else byId.delete(change.id);
+    const below = this.store.find(def, index, key);
+    // Nothing of this collection written here (most lookups): what is below is the answer.
+    if (!this.touched.has(def.name)) return below;
+    const mine = this.keyed.get(`${def.name}\0${index}`)?.get(key);
+    const result: T[] = [];
+    for (const record of below) {
+      const change = this.written.get(`${def.name}\0${record.id}`);
+      if (!change) result.push(record);
+      else if (change.record && mine?.has(record.id)) result.push(change.record as T);
     }
-    const keyOf = def.indexes[index]!;
-    return [...byId.values()].filter((r) => {
-      const keys = keyOf(r as T);
-      return keys === key || (Array.isArray(keys) && keys.includes(key));
-    }) as T[];
+    if (mine && mine.size > 0) {
+      const seen = new Set(below.map((r) => r.id));
+      for (const id of mine) if (!seen.has(id)) result.push(this.written.get(`${def.name}\0${id}`)!.record as T);
+    }
+    return result;
   }
 
   put<T extends StoredRecord>(def: Collection<T>, record: NoInfer<T>): T {
-    this.written.set(`${def.name}\0${record.id}`, { collection: def.name, id: record.id, record });
+    this.note({ collection: def.name, id: record.id, record });
     return record;
   }
 
   delete<T extends StoredRecord>(def: Collection<T>, id: string): void {
-    this.written.set(`${def.name}\0${id}`, { collection: def.name, id, record: null });
+    this.note({ collection: def.name, id, record: null });
   }
 
   emit(event: RaisedEvent): void {
@@ -213,9 +231,56 @@ export class Transaction {
     return [...this.written.values()];
   }
 
-  /** Takes over the writes and events of a nested transaction that finished. */
-  absorb(child: Transaction): void {
-    for (const [key, change] of child.written) this.written.set(key, change);
-    this.events.push(...child.events);
+  savepoint(): { undo: number; events: number } {
+    this.open++;
+    return { undo: this.undo.length, events: this.events.length };
+  }
+
+  release(_savepoint: { undo: number; events: number }): void {
+    if (--this.open === 0) this.undo = [];
+  }
+
+  /** Undoes every write and event since the savepoint. */
+  rollback(savepoint: { undo: number; events: number }): void {
+    while (this.undo.length > savepoint.undo) {
+      const [key, previous] = this.undo.pop()!;
+      this.unindex(key);
+      if (previous) {
+        this.written.set(key, previous);
+        this.index(previous);
+      } else this.written.delete(key);
+    }
+    this.events.length = savepoint.events;
+    this.release(savepoint);
+  }
+
+  private note(change: Change): void {
+    const key = `${change.collection}\0${change.id}`;
+    if (this.open > 0) this.undo.push([key, this.written.get(key)]);
+    this.unindex(key);
+    this.written.set(key, change);
+    this.touched.add(change.collection);
+    this.index(change);
+  }
+
+  private unindex(key: string): void {
+    const previous = this.written.get(key);
+    if (!previous?.record) return;
+    for (const [index, keys] of this.store.indexKeys(previous.collection, previous.record)) {
+      for (const k of keys) this.keyed.get(index)?.get(k)?.delete(previous.id);
+    }
+  }
+
+  private index(change: Change): void {
+    if (!change.record) return;
+    for (const [index, keys] of this.store.indexKeys(change.collection, change.record)) {
+      let byKey = this.keyed.get(index);
+      if (!byKey) this.keyed.set(index, (byKey = new Map()));
+      for (const k of keys) {
+        let ids = byKey.get(k);
+        if (!ids) byKey.set(k, (ids = new Set()));
+        ids.add(change.id);
+      }
+    }
   }
 }

@@ -16,10 +16,10 @@ export function keepRecentEvents(store: Store, limit = EVENT_RETENTION): void {
     for (const e of tx.events) raised.set(`${e.source}:${e.mode}`, (raised.get(`${e.source}:${e.mode}`) ?? 0) + 1);
     for (const [scope, count] of raised) {
       let excess = store.countIndex(Events, 'scope', scope) + count - limit;
-      let looked = 0;
+      // Bounded: a log full of pending deliveries is not scanned whole on every commit.
+      let budget = excess + 100;
       for (const event of store.iterate(Events, 'scope', scope)) {
-        // Bounded: a log full of pending deliveries is not scanned whole on every commit.
-        if (excess <= 0 || looked++ > excess + 100) break;
+        if (excess <= 0 || budget-- <= 0) break;
         if (event.delivery_status === 'pending' || event.delivery_status === 'retrying') continue;
         tx.delete(Events, event.id);
         excess--;
