@@ -26,7 +26,7 @@ t.test('start payemu in a test, pay a checkout, receive and verify the webhook',
 
   const recorded = new Promise((resolve) => payemu.bus.on('webhook.attempt', resolve));
   const headers = { Authorization: `Bearer ${payemu.keys.test}`, 'Content-Type': 'application/json' };
-  const session = await (await fetch(`${payemu.url}/v1/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 42, reference: 'order-1' }) })).json();
+  const session = (await (await fetch(`${payemu.url}/v1/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 42, reference: 'order-1' }) })).json()) as { data: { id: string } };
   await fetch(`${payemu.url}/_payemu/sessions/${session.data.id}/complete`, { method: 'POST', headers, body: JSON.stringify({ card_number: '4242 4242 4242 4242' }) });
   await arrived;
   await recorded; // payemu has stored the attempt

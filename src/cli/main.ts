@@ -16,7 +16,7 @@ export function main(argv: string[]): void {
     .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.usage));
 
   startOptions(program.command('start'))
-    .description('Start the emulator (prints its URL and keys, then a log of requests and events).')
+    .description('Start the emulator: its URL and keys, then the live terminal UI on a TTY, or a log of requests and events.')
     .option('--json', 'log one JSON object per line')
     .option('--no-ui', 'plain log lines instead of the terminal UI')
     .addHelpText('after', '\nThe first line on stdout is `payemu listening on http://HOST:PORT` once requests are served\n(with --json: {"type":"listening","url":...}). SIGINT and SIGTERM stop it cleanly with exit code 0.')

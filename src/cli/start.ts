@@ -1,6 +1,7 @@
 import { ConfigError, resolveConfigFile } from '../config/load.js';
 import { startEmulator, type Emulator } from '../emulator.js';
 import { createLogger } from '../ui/log.js';
+import { inCi, wantsTerminalUi } from '../ui/mode.js';
 
 export interface StartOptions {
   port: number;
@@ -47,16 +48,36 @@ export async function start(options: StartOptions): Promise<void> {
     process.exit(error instanceof ConfigError ? 2 : 1);
   }
 
-  // The terminal UI (issue 8) is not built yet: every run uses the plain (or --json) log.
-  const logger = createLogger(emulator, { json: options.json === true, color: process.stdout.isTTY === true && !process.env.CI });
-  logger.ready();
-
+  const env = process.env;
+  const ui = wantsTerminalUi({ ui: options.ui, json: options.json === true, stdoutIsTTY: process.stdout.isTTY === true, stdinIsTTY: process.stdin.isTTY === true, env });
   let stopping = false;
+  let output: { stopping?(): void; stopped(): void };
+  if (ui) {
+    // Ink and React load only here, so --help and plain runs stay fast. React's production
+    // build, whatever the shell says: its development build records a performance measure per
+    // render and keeps them all, so a UI redrawing under load for hours would grow without end.
+    process.env.NODE_ENV = 'production';
+    const { startTerminalUi } = await import('../ui/tui.js');
+    const view = startTerminalUi(emulator, { frozen: options.freezeClock === true, onQuit: () => void stop() });
+    output = {
+      // The terminal is given back before closing: should closing hang, a second Ctrl+C is a
+      // real SIGINT again (raw mode off) and stops at once.
+      stopping: () => view.stop(),
+      stopped: () => process.stdout.write(`payemu stopped (was ${emulator.url})\n`),
+    };
+  } else {
+    const color = process.stdout.isTTY === true && !inCi(env) && env.TERM !== 'dumb' && env.NO_COLOR === undefined;
+    const logger = createLogger(emulator, { json: options.json === true, color });
+    logger.ready();
+    output = logger;
+  }
+
   const stop = async () => {
     if (stopping) return process.exit(1); // a second Ctrl+C: stop now
     stopping = true;
+    output.stopping?.();
     await emulator.close();
-    logger.stopped();
+    output.stopped();
     process.exit(0);
   };
   process.on('SIGINT', stop);

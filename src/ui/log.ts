@@ -8,7 +8,30 @@ import type { Emulator } from '../emulator.js';
  * line is the readiness contract of DESIGN.md section 8.
  */
 export function createLogger(emulator: Emulator, options: { json: boolean; color: boolean }) {
-  const out = (line: string) => process.stdout.write(`${line}\n`);
+  // Log lines are gathered and written once per turn of the event loop: under load that is one
+  // write(2) for many requests instead of one each (stdout on a pipe or file is synchronous).
+  // What is pending is written before the readiness and stop lines and at process exit.
+  let pending = '';
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending === '') return;
+    const text = pending;
+    pending = '';
+    process.stdout.write(text);
+  };
+  const out = (line: string) => {
+    flush();
+    process.stdout.write(`${line}\n`);
+  };
+  const queue = (line: string) => {
+    pending += `${line}\n`;
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(flush);
+    }
+  };
+  process.once('exit', flush);
   const paint = palette(options.color);
   const time = () => emulator.clock.now().slice(11, 19);
 
@@ -34,7 +57,7 @@ export function createLogger(emulator: Emulator, options: { json: boolean; color
 
   function subscribe() {
     const log = <K extends keyof BusEvents>(name: K, text: (e: BusEvents[K]) => string) =>
-      emulator.bus.on(name, (e) => out(options.json ? JSON.stringify({ type: name, ...jsonOf(e) }) : `${time()} ${text(e)}`));
+      emulator.bus.on(name, (e) => queue(options.json ? JSON.stringify({ type: name, ...jsonOf(e) }) : `${time()} ${text(e)}`));
     log('request', (e) => `${paint.status(e.status)(`${e.status}`)} ${e.method} ${e.path} ${e.ms.toFixed(1)}ms${e.source ? ` ${paint.dim(`${e.source}/${e.mode}`)}` : ''}`);
     log('domain', (e) => `${paint.event(e.name)} ${paint.dim(`${e.source}/${e.mode}`)} ${summary(e.data)}`);
     log('webhook.attempt', ({ event, attempt }) =>

@@ -1,0 +1,282 @@
+import { render } from 'ink-testing-library';
+import { createElement } from 'react';
+import t, { type Test } from 'tap';
+import { Bus } from '../bus/bus.js';
+import type { Attempt, EventRecord } from '../webhooks/records.js';
+import { App, type AppProps } from './app.js';
+import type { Control } from './control.js';
+import { createUiStore } from './store.js';
+
+// Component tests of the terminal UI with ink-testing-library: a real Bus feeds the store, keys
+// go to a fake stdin, and the keys' actions go to a fake control plane that records them.
+// (A .ts file with createElement rather than .tsx: tsconfig.build.json excludes only
+// *.test.ts from dist/.)
+
+const AT = Date.UTC(2026, 10, 21, 10, 0, 5);
+const KEYS = { down: '\x1b[B', up: '\x1b[A', pageUp: '\x1b[5~', pageDown: '\x1b[6~', enter: '\r', escape: '\x1b', ctrlC: '\x03' };
+const SOURCES = [
+  { slug: 'acme', name: 'Acme Store', test_key: 'sk_test_payemu_acme', live_key: 'sk_live_payemu_acme', webhook_secret: 'whsec_payemu_acme' },
+  { slug: 'globex', name: 'Globex', test_key: 'sk_test_payemu_globex', live_key: 'sk_live_payemu_globex', webhook_secret: 'whsec_payemu_globex' },
+];
+const HOOK = 'http://127.0.0.1:3000/webhooks';
+
+function setup(t: Test, options: { failing?: boolean } = {}) {
+  const bus = new Bus();
+  const urls: Record<string, string | null> = { acme: HOOK, globex: null };
+  const store = createUiStore(bus, { sources: ['acme', 'globex'], webhookUrl: (slug) => urls[slug] ?? null, batchMs: 0 });
+  const calls: string[] = [];
+  const answer = <T extends string | undefined>(call: string, text: T): Promise<T> => {
+    calls.push(call);
+    return options.failing ? Promise.reject(new Error(`${call} refused`)) : Promise.resolve(text);
+  };
+  const control: Control = {
+    resend: (e) => answer(`resend ${e.id} ${e.source}/${e.mode}`, `resent ${e.name}`),
+    advanceClock: () => answer('advance', undefined),
+    trigger: (name) => answer(`trigger ${name}`, `triggered ${name}`),
+  };
+  let quits = 0;
+  const props: AppProps = {
+    store,
+    control,
+    url: 'http://127.0.0.1:4242',
+    sources: SOURCES,
+    clock: () => ({ now: AT, offsetMs: 86_400_000, frozen: false }),
+    onQuit: () => quits++,
+    rows: 30,
+    columns: 100,
+    tickMs: 0,
+  };
+  const ui = render(createElement(App, props));
+  t.teardown(() => {
+    ui.unmount();
+    store.close();
+  });
+  const frame = () => ui.lastFrame() ?? '';
+  /** Resolves once the frame satisfies `check`: renders follow input and bus events within a few turns of the event loop. */
+  const until = async (check: (frame: string) => boolean, what: string) => {
+    for (let i = 0; i < 500; i++) {
+      if (check(frame())) return frame();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    throw new Error(`the frame never showed ${what}:\n${frame()}`);
+  };
+  const press = async (key: string) => {
+    ui.stdin.write(key);
+    await new Promise((resolve) => setImmediate(resolve));
+  };
+  return { bus, urls, store, calls, frame, until, press, quits: () => quits };
+}
+
+function raise(bus: Bus, id: string, name = 'payment.completed', data: Record<string, unknown> = { reference: `order-${id}`, amount: 25.5, currency: 'USD' }) {
+  bus.emit('domain', { id, name, source: 'acme', mode: 'test', data, at: AT });
+}
+
+function attempted(bus: Bus, id: string, status: EventRecord['delivery_status'], attempts: Attempt[]) {
+  const record: EventRecord = {
+    id,
+    source: 'acme',
+    mode: 'test',
+    event: 'payment.completed',
+    payload: { event: 'payment.completed', data: { reference: `order-${id}`, amount: 25.5, currency: 'USD' } },
+    reference: `order-${id}`,
+    created_at: AT,
+    delivery_status: status,
+    attempts,
+    cycle_attempts: attempts.length,
+    next_attempt_at: null,
+  };
+  bus.emit('webhook.attempt', { event: record, attempt: attempts[attempts.length - 1] ?? null });
+}
+
+const ok = (body = '{"received":true}'): Attempt => ({ status: 200, response_body: body, duration_ms: 12, error: null, at: AT, url: HOOK });
+const refused = (): Attempt => ({ status: null, response_body: null, duration_ms: 1, error: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:3000', at: AT, url: HOOK });
+
+t.test('header: where it runs, keys, webhook targets, clock and offset', async (t) => {
+  const ui = setup(t);
+  const frame = await ui.until((f) => f.includes('payemu'), 'the header');
+  t.match(frame, /payemu ● running on http:\/\/127\.0\.0\.1:4242/);
+  t.match(frame, /\n {2}acme {5}test key sk_test_payemu_acme {4}webhook secret whsec_payemu_acme\n {11}webhooks → http:\/\/127\.0\.0\.1:3000\/webhooks {2}not tried yet\n/);
+  t.match(frame, /\n {2}globex {3}test key sk_test_payemu_globex {2}webhook secret whsec_payemu_globex\n {11}webhooks → none \(events are recorded, not sent/);
+  t.match(frame, /\n {2}clock {4}2026-11-21 10:00:05 UTC {2}real time \+1d 00:00:00\n/);
+  t.match(frame, /Events \(none yet: trigger one with t\)/);
+  t.match(frame, /Requests \(none yet\)/);
+  t.match(frame, /↑↓ select {2}Enter open {2}r resend {2}c clock \+1 day {2}t trigger {2}q quit/);
+
+  // Whether the endpoint answers comes from the last delivery on the bus.
+  raise(ui.bus, 'e1');
+  attempted(ui.bus, 'e1', 'retrying', [refused()]);
+  await ui.until((f) => f.includes('not answering'), 'a refused delivery');
+  t.match(ui.frame(), /webhooks → http:\/\/127\.0\.0\.1:3000\/webhooks {2}not answering \(ECONNREFUSED\)/);
+  attempted(ui.bus, 'e1', 'delivered', [refused(), ok()]);
+  await ui.until((f) => f.includes('answers (200)'), 'an answered delivery');
+});
+
+t.test('events and requests appear live, with delivery states', async (t) => {
+  const ui = setup(t);
+  ui.bus.emit('request', { method: 'POST', path: '/v1/sessions', status: 201, ms: 3.25, source: 'acme', mode: 'test' });
+  ui.bus.emit('request', { method: 'GET', path: '/v1/payments/9', status: 404, ms: 0.5, source: 'acme', mode: 'test' });
+  raise(ui.bus, 'e1');
+  raise(ui.bus, 'e2', 'invoice.paid', { total: 107.25, currency: 'EUR' });
+  raise(ui.bus, 'e3');
+  raise(ui.bus, 'e4');
+  attempted(ui.bus, 'e1', 'delivered', [ok()]);
+  attempted(ui.bus, 'e3', 'retrying', [refused(), refused()]);
+  attempted(ui.bus, 'e4', 'failed', [refused(), refused(), refused(), refused()]);
+  const frame = await ui.until((f) => f.includes('failed ECONNREFUSED'), 'the failed delivery');
+  t.match(frame, /Events \(4\)/);
+  t.match(frame, /10:00:05 payment\.completed\s+acme\/test\s+order-e1\s+25\.50 USD\s+delivered 200/);
+  t.match(frame, /invoice\.paid\s+acme\/test\s+107\.25 EUR\s+pending/);
+  t.match(frame, /order-e3\s+25\.50 USD\s+retrying ×2 ECONNREFUSED/);
+  t.match(frame, /order-e4\s+25\.50 USD\s+failed ECONNREFUSED/);
+  t.ok(frame.indexOf('order-e4') < frame.indexOf('order-e1'), 'newest first');
+  t.match(frame, /Requests \(2\)/);
+  t.match(frame, /404 {2}GET {4}\/v1\/payments\/9\s+0\.5ms\s+acme\/test/);
+  t.ok(frame.indexOf('/v1/payments/9') < frame.indexOf('/v1/sessions'), 'newest request first');
+});
+
+t.test('hours of traffic: the lists say how much they keep', async (t) => {
+  const ui = setup(t);
+  for (let i = 0; i < 1000; i++) ui.bus.emit('request', { method: 'GET', path: `/v1/payments/${i}`, status: 200, ms: 1 });
+  for (let i = 0; i < 250; i++) raise(ui.bus, `e${i}`);
+  const frame = await ui.until((f) => f.includes('latest 100 of 1000'), 'the bounded request log');
+  t.match(frame, /Events \(200, latest 200 of 250\)/);
+  t.match(frame, /\/v1\/payments\/999/);
+  t.equal(frame.split('\n').length, 29, 'the frame is one line short of the terminal, however much came in');
+});
+
+t.test('arrows select, Enter opens payload and attempts, Esc goes back', async (t) => {
+  const ui = setup(t);
+  raise(ui.bus, 'e1');
+  raise(ui.bus, 'e2');
+  attempted(ui.bus, 'e1', 'delivered', [refused(), ok('{"received":true}')]);
+  await ui.until((f) => f.includes('order-e2'), 'the events');
+  await ui.press(KEYS.down);
+  await ui.until((f) => /› \d\d:\d\d:\d\d payment\.completed\s+acme\/test\s+order-e2/.test(f), 'the newest event selected');
+  await ui.press(KEYS.down);
+  await ui.until((f) => /› .*order-e1/.test(f), 'the next event selected');
+  await ui.press(KEYS.enter);
+  const detail = await ui.until((f) => f.includes('Payload'), 'the detail view');
+  t.match(detail, /payment\.completed acme\/test at 10:00:05 id e1/);
+  t.match(detail, /delivery delivered 200 {2}2 attempts kept/);
+  t.match(detail, /"reference": "order-e1"/);
+  t.match(detail, /"amount": 25\.5/);
+  t.match(detail, /#\s+time\s+status\s+duration\s+response/);
+  t.match(detail, /1\s+10:00:05\s+ECONNREFUSED\s+1 ms\s+ECONNREFUSED: connect ECONNREFUSED 127\.0\.0\.1:3000/);
+  t.match(detail, /2\s+10:00:05\s+200\s+12 ms\s+\{"received":true\}/);
+  t.match(detail, /Esc back/);
+
+  // The open view follows the bus: a new attempt shows at once.
+  attempted(ui.bus, 'e1', 'delivered', [refused(), ok(), ok('third')]);
+  await ui.until((f) => f.includes('3 attempts kept') && f.includes('third'), 'the new attempt');
+
+  await ui.press(KEYS.up);
+  await ui.until((f) => f.includes('id e2'), 'the neighbour event in the detail');
+  await ui.press(KEYS.escape);
+  await ui.until((f) => f.includes('Requests ('), 'the list again');
+  t.match(ui.frame(), /› .*order-e2/, 'the selection stays');
+  await ui.press(KEYS.enter);
+  await ui.until((f) => f.includes('Payload'), 'the detail view');
+  await ui.press(KEYS.enter);
+  await ui.until((f) => f.includes('Requests ('), 'Enter closes it too');
+});
+
+t.test('PgDn and PgUp scroll a payload taller than the screen', async (t) => {
+  const ui = setup(t);
+  const metadata = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`key${i}`, `value${i}`]));
+  raise(ui.bus, 'big', 'payment.completed', { reference: 'order-big', metadata });
+  await ui.until((f) => f.includes('order-big'), 'the event');
+  await ui.press(KEYS.down);
+  await ui.press(KEYS.enter);
+  let frame = await ui.until((f) => f.includes('Payload'), 'the detail view');
+  t.match(frame, /"reference": "order-big"/);
+  t.match(frame, /… \d+ more lines \(PgDn\)/);
+  t.notMatch(frame, /key39/);
+  for (let i = 0; i < 5; i++) await ui.press(KEYS.pageDown);
+  frame = await ui.until((f) => f.includes('"key39": "value39"'), 'the end of the payload');
+  t.match(frame, /… \d+ lines above \(PgUp\)/);
+  t.notMatch(frame, /more lines/, 'scrolling stops at the end');
+  await ui.press(KEYS.pageUp);
+  await ui.until((f) => f.includes('more lines (PgDn)'), 'scrolled back up');
+});
+
+t.test('r resends the selected event through the control plane', async (t) => {
+  const ui = setup(t);
+  await ui.press('r');
+  await ui.until((f) => f.includes('select an event first'), 'a hint');
+  t.same(ui.calls, [], 'nothing to resend');
+  raise(ui.bus, 'e1');
+  await ui.until((f) => f.includes('order-e1'), 'the event');
+  await ui.press(KEYS.down);
+  await ui.press('r');
+  await ui.until((f) => f.includes('• resent payment.completed'), 'the notice');
+  t.same(ui.calls, ['resend e1 acme/test']);
+  await ui.press(KEYS.enter);
+  await ui.until((f) => f.includes('Payload'), 'the detail view');
+  await ui.press('r');
+  await ui.until(() => ui.calls.length === 2, 'the resend from the detail view');
+  t.same(ui.calls[1], 'resend e1 acme/test');
+});
+
+t.test('c advances the clock one day; the bus says where it went', async (t) => {
+  const ui = setup(t);
+  await ui.press('c');
+  t.same(ui.calls, ['advance']);
+  ui.bus.emit('clock.advanced', { now: AT + 86_400_000, ran: { recurring: 2, expiry: 0 } });
+  await ui.until((f) => f.includes('clock advanced to 2026-11-22 10:00:05 UTC (ran 2 recurring)'), 'the notice');
+});
+
+t.test('t opens the trigger menu; Enter triggers the highlighted event', async (t) => {
+  const ui = setup(t);
+  await ui.press('t');
+  let frame = await ui.until((f) => f.includes('Trigger an event'), 'the menu');
+  t.match(frame, /› payment\.completed/);
+  t.match(frame, /as acme in test mode/);
+  await ui.press(KEYS.down);
+  await ui.until((f) => f.includes('› payment.authorized'), 'the next entry');
+  await ui.press(KEYS.enter);
+  frame = await ui.until((f) => f.includes('• triggered payment.authorized'), 'the notice');
+  t.same(ui.calls, ['trigger payment.authorized']);
+  t.match(frame, /Events \(/, 'the menu closed');
+
+  // The menu keeps the highlight in view when the terminal is too short for every event.
+  await ui.press('t');
+  await ui.until((f) => f.includes('Trigger an event'), 'the menu');
+  for (let i = 0; i < 30; i++) await ui.press(KEYS.down);
+  frame = await ui.until((f) => f.includes('› invoice.overdue'), 'the last event of the list');
+  t.notMatch(frame, /payment\.completed/, 'scrolled');
+  await ui.press(KEYS.escape);
+  await ui.until((f) => f.includes('Events ('), 'Esc closes the menu');
+  t.same(ui.calls, ['trigger payment.authorized'], 'Esc triggers nothing');
+});
+
+t.test('a failing action shows its error', async (t) => {
+  const ui = setup(t, { failing: true });
+  await ui.press('c');
+  const frame = await ui.until((f) => f.includes('✗ advance refused'), 'the error notice');
+  t.match(frame, /\n✗ advance refused\n/);
+});
+
+t.test('a config reload or a rejected edit shows a notice; targets follow the reload', async (t) => {
+  const ui = setup(t);
+  ui.urls.globex = 'http://127.0.0.1:3001/hooks';
+  ui.bus.emit('config.reloaded', { path: '/app/payemu.config.json' });
+  let frame = await ui.until((f) => f.includes('config reloaded'), 'the reload notice');
+  t.match(frame, /• config reloaded from \/app\/payemu\.config\.json/);
+  t.match(frame, /sk_test_payemu_globex.*\n\s+webhooks → http:\/\/127\.0\.0\.1:3001\/hooks {2}not tried yet/);
+  ui.bus.emit('config.rejected', { path: '/app/payemu.config.json', error: 'sources.0.webhook_url: must be a URL' });
+  frame = await ui.until((f) => f.includes('rejected'), 'the rejection notice');
+  t.match(frame, /✗ config edit rejected, the last valid config stays: sources\.0\.webhook_url: must be a URL/);
+});
+
+t.test('q and Ctrl+C stop payemu, once', async (t) => {
+  const ui = setup(t);
+  await ui.press('q');
+  t.equal(ui.quits(), 1);
+  await ui.press('q');
+  await ui.press(KEYS.ctrlC);
+  t.equal(ui.quits(), 1, 'stopping is not started twice');
+
+  const other = setup(t);
+  await other.press(KEYS.ctrlC);
+  t.equal(other.quits(), 1, 'Ctrl+C (a key in raw mode) stops too');
+});

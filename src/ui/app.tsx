@@ -1,0 +1,137 @@
+import { Box, useInput, useStdout } from 'ink';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { EVENT_NAMES } from '../bus/events.js';
+import type { Control } from './control.js';
+import { LIMITS, selectedEvent } from './state.js';
+import type { UiStore } from './store.js';
+import { detailLayout, EventDetail } from './views/detail.js';
+import { EventList } from './views/events.js';
+import { KeyHints, Notices } from './views/footer.js';
+import { Header, type ClockView, type HeaderSource } from './views/header.js';
+import { RequestLog } from './views/requests.js';
+import { TriggerMenu } from './views/trigger-menu.js';
+
+export interface AppProps {
+  store: UiStore;
+  /** What r, c and t do. */
+  control: Control;
+  url: string;
+  sources: readonly HeaderSource[];
+  /** Read on every redraw and once a second: the virtual clock moves with real time. */
+  clock(): ClockView;
+  /** q or Ctrl+C: stop payemu (called once). */
+  onQuit(): void;
+  /** Terminal size; default the output's (tests have none). */
+  rows?: number;
+  columns?: number;
+  /** How often the header's clock redraws (default 1000 ms; 0: never). */
+  tickMs?: number;
+}
+
+/** The live view of `payemu start` on a terminal: header, events, requests, notices, keys. */
+export function App(props: AppProps) {
+  const { store, control } = props;
+  const state = useSyncExternalStore(store.subscribe, store.getState);
+  const size = useTerminalSize();
+  useTick(props.tickMs ?? 1000);
+  const quitting = useRef(false);
+
+  const rows = props.rows ?? size.rows;
+  const width = props.columns ?? size.columns;
+  // Fixed areas, so that nothing jumps as traffic comes in; the frame is one line short of the
+  // screen, since a frame as tall as the terminal makes Ink clear it on each redraw (flicker).
+  const header = 2 + 2 * props.sources.length;
+  const body = Math.max(8, rows - 1 - header - 1 - LIMITS.notices - 1);
+  const listRows = body - 4; // two panel titles, the column names, the blank line between
+  const eventRows = Math.max(3, Math.ceil(listRows * 0.6));
+  const requestRows = Math.max(1, listRows - eventRows);
+
+  // A key's action finishes later; its result (or failure) lands in the notice bar.
+  const run = (work: () => Promise<string | undefined>) => {
+    work().then(
+      (text) => text && store.dispatch({ type: 'notice', text }),
+      (error: Error) => store.dispatch({ type: 'notice', tone: 'error', text: error.message }),
+    );
+  };
+
+  useInput((input, key) => {
+    if (input === 'q' || (key.ctrl && input === 'c')) {
+      if (!quitting.current) props.onQuit();
+      quitting.current = true;
+      return;
+    }
+    const now = store.getState();
+    const open = now.screen === 'detail' ? selectedEvent(now) : undefined;
+    if (now.screen === 'trigger') {
+      if (key.upArrow || key.downArrow) store.dispatch({ type: 'move', by: key.upArrow ? -1 : 1 });
+      else if (key.escape || input === 't') store.dispatch({ type: 'back' });
+      else if (key.return) {
+        const name = EVENT_NAMES[now.menuIndex]!;
+        store.dispatch({ type: 'back' });
+        run(() => control.trigger(name));
+      }
+      return;
+    }
+    if (key.upArrow || key.downArrow) store.dispatch({ type: 'move', by: key.upArrow ? -1 : 1 });
+    else if ((key.pageUp || key.pageDown) && open) {
+      store.dispatch({ type: 'scroll', by: key.pageUp ? -10 : 10, max: detailLayout(open, body).maxScroll });
+    }
+    else if (key.return) store.dispatch({ type: now.screen === 'list' ? 'open' : 'back' });
+    else if (key.escape || key.backspace || key.leftArrow) store.dispatch({ type: 'back' });
+    else if (input === 'c') run(() => control.advanceClock());
+    else if (input === 't') store.dispatch({ type: 'menu' });
+    else if (input === 'r') {
+      const event = selectedEvent(now);
+      if (event) run(() => control.resend(event));
+      else store.dispatch({ type: 'notice', tone: 'error', text: 'select an event first (↑↓), then r resends it' });
+    }
+  });
+
+  return (
+    <Box flexDirection="column" width={width}>
+      <Header url={props.url} sources={props.sources} targets={state.targets} clock={props.clock()} width={width} />
+      <Box marginTop={1} flexDirection="column" height={body}>
+        {state.screen === 'detail' ? (
+          <EventDetail event={selectedEvent(state)} scroll={state.scroll} height={body} width={width} />
+        ) : state.screen === 'trigger' ? (
+          <TriggerMenu index={state.menuIndex} height={body} source={props.sources[0]?.slug ?? ''} />
+        ) : (
+          <>
+            <Box height={eventRows + 2} flexDirection="column">
+              <EventList events={state.events} seen={state.seen.events} selected={state.selected} height={eventRows} width={width} />
+            </Box>
+            <Box marginTop={1}>
+              <RequestLog requests={state.requests} seen={state.seen.requests} height={requestRows} width={width} />
+            </Box>
+          </>
+        )}
+      </Box>
+      <Box height={LIMITS.notices} flexDirection="column" justifyContent="flex-end">
+        <Notices notices={state.notices} width={width} />
+      </Box>
+      <KeyHints screen={state.screen} />
+    </Box>
+  );
+}
+
+/** The output's size, redrawn when the terminal is resized. */
+function useTerminalSize(): { rows: number; columns: number } {
+  const { stdout } = useStdout();
+  const read = () => ({ rows: stdout.rows || 30, columns: stdout.columns || 100 });
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    const onResize = () => setSize(read());
+    stdout.on('resize', onResize);
+    return () => void stdout.off('resize', onResize);
+  }, [stdout]);
+  return size;
+}
+
+function useTick(ms: number): void {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    if (ms <= 0) return;
+    const timer = setInterval(() => setTick((n) => n + 1), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+}

@@ -1,0 +1,85 @@
+import type { Bus } from '../bus/bus.js';
+import { clockDateTime } from './format.js';
+import { initialState, reduce, type Action, type UiState } from './state.js';
+
+export interface UiStore {
+  getState(): UiState;
+  /** Applies a key press's action and redraws at once. */
+  dispatch(action: Action): void;
+  /** For React's useSyncExternalStore. */
+  subscribe(listener: () => void): () => void;
+  /** Stops listening to the bus. */
+  close(): void;
+}
+
+export interface UiStoreOptions {
+  /** Source slugs, in config order. */
+  sources: readonly string[];
+  /** Each Source's webhook endpoint now (read again after a config reload). */
+  webhookUrl(slug: string): string | null;
+  /**
+   * Bus traffic redraws at most once per this many milliseconds (default 50): under load a
+   * redraw per request would keep React busy for nothing a person could read. 0: at once.
+   */
+  batchMs?: number;
+}
+
+/**
+ * The UI's state, fed by the bus only: the same stream the plain and --json loggers read. The
+ * UI never reaches into the server.
+ */
+export function createUiStore(bus: Bus, options: UiStoreOptions): UiStore {
+  const urls = () => Object.fromEntries(options.sources.map((slug) => [slug, options.webhookUrl(slug)]));
+  let state = initialState(urls());
+  const listeners = new Set<() => void>();
+  let timer: NodeJS.Timeout | undefined;
+
+  const notify = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    for (const listener of listeners) listener();
+  };
+  const fromBus = (action: Action) => {
+    state = reduce(state, action);
+    if (options.batchMs === 0) notify();
+    else timer ??= setTimeout(notify, options.batchMs ?? 50);
+  };
+
+  const off = [
+    bus.on('request', (request) => fromBus({ type: 'request', request })),
+    bus.on('domain', (event) => fromBus({ type: 'domain', event })),
+    bus.on('webhook.attempt', ({ event, attempt }) => fromBus({ type: 'attempt', event, attempt })),
+    bus.on('clock.advanced', (e) => fromBus({ type: 'notice', text: `clock advanced to ${clockDateTime(e.now)}${ranText(e.ran)}` })),
+    bus.on('config.reloaded', (e) => {
+      fromBus({ type: 'targets', urls: urls() });
+      fromBus({ type: 'notice', text: `config reloaded from ${e.path}` });
+    }),
+    bus.on('config.rejected', (e) => fromBus({ type: 'notice', tone: 'error', text: `config edit rejected, the last valid config stays: ${e.error}` })),
+    bus.on('server.error', (e) => fromBus({ type: 'notice', tone: 'error', text: `error in ${e.method} ${e.path}: ${e.error}` })),
+    bus.on('store.compacted', (e) => {
+      if (!e.ok) fromBus({ type: 'notice', tone: 'error', text: `store compaction failed: ${e.error}` });
+    }),
+  ];
+
+  return {
+    getState: () => state,
+    dispatch(action) {
+      state = reduce(state, action);
+      notify();
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      for (const unsubscribe of off) unsubscribe();
+      clearTimeout(timer);
+      listeners.clear();
+    },
+  };
+}
+
+function ranText(ran: Record<string, number>): string {
+  const parts = Object.entries(ran).filter(([, n]) => n > 0).map(([kind, n]) => `${n} ${kind}`);
+  return parts.length ? ` (ran ${parts.join(', ')})` : '';
+}
