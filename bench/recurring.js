@@ -1,0 +1,38 @@
+// Benchmark of clock-driven work (issue 5): 1,000 daily schedules advanced one year,
+// 365,000 charges, in one `clock.advance`. Prints CPU and wall time and memory.
+//   node bench/recurring.js [--days 365] [--schedules 1000] [--file]
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startEmulator } from '../dist/index.js';
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i === -1 ? fallback : process.argv[i + 1];
+};
+const days = Number(arg('days', 365));
+const schedules = Number(arg('schedules', 1000));
+const file = process.argv.includes('--file');
+const dataDir = file ? fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-recurring-')) : undefined;
+
+const payemu = await startEmulator({ clockStart: '2027-01-01T12:00:00Z', freezeClock: true, inMemory: !file, dataDir });
+const headers = { Authorization: `Bearer ${payemu.keys.test}`, 'Content-Type': 'application/json' };
+const post = async (p, body) => (await fetch(`${payemu.url}${p}`, { method: 'POST', headers, body: JSON.stringify(body) })).json();
+const session = await post('/v1/sessions', { amount: 1, save_payment_method: true });
+const card = (await post(`/_payemu/sessions/${session.data.id}/complete`, { card_number: '4242424242424242' })).payment.payment_method;
+for (let i = 0; i < schedules; i++) await post('/v1/recurring-payments', { payment_method: card, amount: 9.99, frequency: 'daily', start_date: '2027-01-02' });
+
+const mb = (n) => Math.round(n / 1e6);
+global.gc?.();
+const before = process.memoryUsage();
+const cpu0 = process.cpuUsage();
+const t0 = performance.now();
+const result = payemu.clock.advance(`${days}d`);
+const wall = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
+global.gc?.();
+const after = process.memoryUsage();
+const charges = result.ran['recurring.charge'] ?? 0;
+console.log(`| ${schedules} daily schedules, ${days} days, ${file ? 'file-backed' : 'in memory'} | ${charges} charges | ${wall.toFixed(1)} s wall | ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU | ${Math.round(charges / wall)} charges/s | heap ${mb(before.heapUsed)} -> ${mb(after.heapUsed)} MB | RSS ${mb(before.rss)} -> ${mb(after.rss)} MB |`);
+await payemu.close();
+if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
