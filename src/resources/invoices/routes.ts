@@ -1,4 +1,4 @@
-import { listEnvelope, parseListQuery, runListQuery } from '../../http/list-query.js';
+import { listRoute } from '../../http/list-route.js';
 import { control, v1 } from '../../http/route.js';
 import { presentPaymentSummary } from '../payments/present.js';
 import { invoiceList } from './list.js';
@@ -10,16 +10,7 @@ import { createInvoiceBody, updateInvoiceBody, type InvoiceBody } from './schema
 import { createInvoice, getInvoice, sendInvoice, updateInvoice } from './service.js';
 
 export const invoiceRoutes = [
-  v1({
-    method: 'GET',
-    path: '/v1/invoices',
-    handle: ({ app, scope, query }) => {
-      const q = parseListQuery(query, invoiceList);
-      const list = runListQuery(app.store.find(Invoices, 'scope', `${scope.source.slug}:${scope.mode}`), q, invoiceList);
-      const base = app.baseUrl();
-      return { status: 200, json: { data: list.page.map((i) => presentInvoice(i, base, q.fields)), ...listEnvelope(base, '/v1/invoices', query, list, q as never) } };
-    },
-  }),
+  listRoute({ path: '/v1/invoices', collection: Invoices, spec: invoiceList, present: presentInvoice }),
   v1<Parameters<typeof createInvoice>[2]>({
     method: 'POST',
     path: '/v1/invoices',

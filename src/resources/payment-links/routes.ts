@@ -1,4 +1,4 @@
-import { listEnvelope, parseListQuery, runListQuery } from '../../http/list-query.js';
+import { listRoute } from '../../http/list-route.js';
 import { control, v1 } from '../../http/route.js';
 import { presentPaymentSummary } from '../payments/present.js';
 import { attemptPayment } from '../sessions/service.js';
@@ -19,16 +19,7 @@ export const paymentLinkRoutes = [
       return { status: 201, json: { data: presentLink(link, app.baseUrl(), now) } };
     },
   }),
-  v1({
-    method: 'GET',
-    path: '/v1/payment-links',
-    handle: ({ app, scope, query, now }) => {
-      const q = parseListQuery(query, linkList);
-      const list = runListQuery(app.store.find(PaymentLinks, 'scope', `${scope.source.slug}:${scope.mode}`), q, linkList);
-      const base = app.baseUrl();
-      return { status: 200, json: { data: list.page.map((l) => presentLink(l, base, now, q.fields)), ...listEnvelope(base, '/v1/payment-links', query, list, q as never) } };
-    },
-  }),
+  listRoute({ path: '/v1/payment-links', collection: PaymentLinks, spec: linkList, present: (l, base, fields, now) => presentLink(l, base, now, fields) }),
   v1({
     method: 'GET',
     path: '/v1/payment-links/:id',

@@ -61,3 +61,16 @@ function pick(attributes: Record<string, unknown>, fields: readonly string[] | u
   for (const field of fields) out[field] = attributes[field] ?? null;
   return out;
 }
+
+/** Capture and void answers (SPEC.md): an integer `id`, a few attributes and `meta.message`. */
+export function presentAction(payment: PaymentRecord, base: string, extra: Record<string, unknown>, message: string) {
+  return {
+    data: {
+      id: Number(payment.id),
+      type: 'payments',
+      attributes: { reference: payment.reference, amount: formatMinor(payment.amount), status: payment.status, ...extra },
+      links: { self: paymentUrl(base, payment) },
+    },
+    meta: { message },
+  };
+}

@@ -1,34 +1,17 @@
-import { listEnvelope, parseListQuery, runListQuery } from '../../http/list-query.js';
+import { listRoute } from '../../http/list-route.js';
 import { v1 } from '../../http/route.js';
 import { findPayment } from './find.js';
 import { paymentList } from './list.js';
 import { captureBody, paymentQuery, voidBody } from './schemas.js';
 import { formatTimestamp } from '../../clock/format.js';
-import { formatMinor } from '../../lib/money.js';
 import { presentRefund } from '../refunds/present.js';
 import { refundsOf } from '../refunds/service.js';
 import { capturePayment, voidPayment } from './capture.js';
-import { paymentUrl, presentPayment, presentPaymentListItem } from './present.js';
+import { presentAction, presentPayment, presentPaymentListItem } from './present.js';
 import { Payments } from './records.js';
 
 export const paymentRoutes = [
-  v1({
-    method: 'GET',
-    path: '/v1/payments',
-    handle: ({ app, scope, query }) => {
-      const q = parseListQuery(query, paymentList);
-      const records = app.store.find(Payments, 'scope', `${scope.source.slug}:${scope.mode}`);
-      const list = runListQuery(records, q, paymentList);
-      const base = app.baseUrl();
-      return {
-        status: 200,
-        json: {
-          data: list.page.map((p) => presentPaymentListItem(p, base, q.fields)),
-          ...listEnvelope(base, '/v1/payments', query, list, q as never),
-        },
-      };
-    },
-  }),
+  listRoute({ path: '/v1/payments', collection: Payments, spec: paymentList, present: (p, base, fields) => presentPaymentListItem(p, base, fields) }),
   v1<Record<string, never>, { include?: string }>({
     method: 'GET',
     path: '/v1/payments/:reference',
@@ -51,18 +34,7 @@ export const paymentRoutes = [
     body: captureBody,
     handle: ({ app, scope, params, body, now }) => {
       const payment = app.store.transaction((tx) => capturePayment(tx, scope, params.reference!, body.amount, now));
-      return {
-        status: 200,
-        json: {
-          data: {
-            id: Number(payment.id),
-            type: 'payments',
-            attributes: { reference: payment.reference, amount: formatMinor(payment.amount), status: payment.status, captured_at: formatTimestamp(payment.captured_at!) },
-            links: { self: paymentUrl(app.baseUrl(), payment) },
-          },
-          meta: { message: 'Payment captured successfully.' },
-        },
-      };
+      return { status: 200, json: presentAction(payment, app.baseUrl(), { captured_at: formatTimestamp(payment.captured_at!) }, 'Payment captured successfully.') };
     },
   }),
   v1({
@@ -71,18 +43,7 @@ export const paymentRoutes = [
     body: voidBody,
     handle: ({ app, scope, params, now }) => {
       const payment = app.store.transaction((tx) => voidPayment(tx, scope, params.reference!, now));
-      return {
-        status: 200,
-        json: {
-          data: {
-            id: Number(payment.id),
-            type: 'payments',
-            attributes: { reference: payment.reference, amount: formatMinor(payment.amount), status: payment.status },
-            links: { self: paymentUrl(app.baseUrl(), payment) },
-          },
-          meta: { message: 'Payment voided: the hold was released.' },
-        },
-      };
+      return { status: 200, json: presentAction(payment, app.baseUrl(), {}, 'Payment voided: the hold was released.') };
     },
   }),
 ];

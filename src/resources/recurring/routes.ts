@@ -1,4 +1,4 @@
-import { listEnvelope, parseListQuery, runListQuery } from '../../http/list-query.js';
+import { listRoute } from '../../http/list-route.js';
 import { v1 } from '../../http/route.js';
 import { presentMethodSession } from '../payment-method-sessions/present.js';
 import { createMethodSession } from '../payment-method-sessions/service.js';
@@ -20,19 +20,7 @@ export const recurringRoutes = [
       return { status: 201, json: { data: presentRecurring(schedule, app.baseUrl()) } };
     },
   }),
-  v1({
-    method: 'GET',
-    path: '/v1/recurring-payments',
-    handle: ({ app, scope, query }) => {
-      const q = parseListQuery(query, recurringList);
-      const list = runListQuery(app.store.find(Recurring, 'scope', `${scope.source.slug}:${scope.mode}`), q, recurringList);
-      const base = app.baseUrl();
-      return {
-        status: 200,
-        json: { data: list.page.map((r) => presentRecurring(r, base, q.fields)), ...listEnvelope(base, '/v1/recurring-payments', query, list, q as never) },
-      };
-    },
-  }),
+  listRoute({ path: '/v1/recurring-payments', collection: Recurring, spec: recurringList, present: presentRecurring }),
   v1({
     method: 'GET',
     path: '/v1/recurring-payments/:reference',
