@@ -1,9 +1,22 @@
 /** Timestamps and dates as the API shows them. Internally time is epoch milliseconds. */
 
+// The text up to the second of the last second formatted: answers and log lines format many
+// timestamps within one second, and toISOString is the costly part.
+let cachedSecond = Number.NaN;
+let cachedPrefix = '';
+
 /** `2026-11-21T10:00:00.000000Z`: ISO 8601 UTC with microseconds. */
 export function formatTimestamp(ms: number): string {
-  const iso = new Date(ms).toISOString(); // 2026-11-21T10:00:00.000Z
-  return `${iso.slice(0, 23)}000Z`;
+  const t = Math.trunc(ms); // as `new Date(ms)` does
+  const second = Math.floor(t / 1000);
+  if (second !== cachedSecond) {
+    const iso = new Date(t).toISOString(); // 2026-11-21T10:00:00.000Z (throws on an invalid time)
+    if (iso.length !== 24) return `${iso.slice(0, 23)}000Z`; // a year outside 0000-9999, uncached
+    cachedSecond = second;
+    cachedPrefix = iso.slice(0, 20); // 2026-11-21T10:00:00.
+  }
+  const milli = t - second * 1000;
+  return `${cachedPrefix}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}000Z`;
 }
 
 /** `YYYY-MM-DD` in UTC. */

@@ -2,17 +2,18 @@ import type { ValidateFunction } from 'ajv';
 import { createAjv, toFieldErrors } from '../lib/schemas.js';
 import { Unprocessable } from './errors.js';
 
-// Compiled once per schema object at server start; bodies as sent, queries coerced from strings.
-const bodies = createAjv();
-const queries = createAjv({ coerceTypes: true });
+// Compiled once per schema object, on first use (see http/server.ts); bodies as sent, queries
+// coerced from strings. The ajv instances are created with the first schema.
+let bodies: ReturnType<typeof createAjv> | undefined;
+let queries: ReturnType<typeof createAjv> | undefined;
 const cache = new WeakMap<object, ValidateFunction>();
 
 export function compileBody(schema: object): ValidateFunction {
-  return compile(bodies, schema);
+  return compile((bodies ??= createAjv()), schema);
 }
 
 export function compileQuery(schema: object): ValidateFunction {
-  return compile(queries, schema);
+  return compile((queries ??= createAjv({ coerceTypes: true })), schema);
 }
 
 function compile(ajv: ReturnType<typeof createAjv>, schema: object): ValidateFunction {

@@ -1,5 +1,14 @@
 // Child-process entry of journal compaction: `compact-main <dir> <upTo>`. See compact.ts.
+import os from 'node:os';
 import { compact } from './compact.js';
+
+// Compaction is background work: on a machine with few cores (a CI runner) it should not take
+// CPU from the server it compacts for, nor from the tests driving that server.
+try {
+  os.setPriority(os.constants.priority.PRIORITY_BELOW_NORMAL);
+} catch {
+  // Not allowed here: run at the normal priority.
+}
 
 // When the server that started this compaction is gone (killed, so its IPC channel closed),
 // stop at once: a compaction stopped at any point leaves a readable store, while one that went

@@ -1,0 +1,224 @@
+// Helpers of bench/run.js: start a server as a child process and time it to its first answer,
+// drive load with autocannon, read a process's resident memory.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const KEY = 'sk_test_payemu_acme';
+export const AUTH = { authorization: `Bearer ${KEY}` };
+
+/** A port that was free a moment ago (the server must be told its port before it starts, so
+ * the start-up probe can knock on it from the first millisecond). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts a server in a child process and measures start-up: from just before `spawn` to the
+ * first HTTP 200 (the probe retries every millisecond until the port answers). Also records
+ * when the child printed its readiness line. The child's stdout (a log line per request) is
+ * drained for the whole life of the child.
+ *
+ * kind: 'bare' | 'payemu'; payemu options: { dataDir, inMemory, nodeArgs }
+ */
+export async function startServer(kind, options = {}) {
+  const port = await freePort();
+  const nodeArgs = options.nodeArgs ?? [];
+  const args =
+    kind === 'bare'
+      ? [...nodeArgs, 'bench/bare-server.js', String(port)]
+      : [
+          ...nodeArgs,
+          'bin/payemu.js',
+          'start',
+          '--port',
+          String(port),
+          '--no-ui',
+          ...(options.inMemory ? ['--in-memory'] : ['--data', options.dataDir]),
+        ];
+  const probePath = kind === 'bare' ? '/' : '/_payemu/health';
+
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const server = {
+    kind,
+    spawnedAt: t0,
+    child,
+    pid: child.pid,
+    url: `http://127.0.0.1:${port}`,
+    port,
+    readyLineMs: undefined,
+    startupMs: undefined,
+    stdoutLines: 0,
+    compactions: [],
+    stderr: '',
+    exited: false,
+  };
+
+  let first = true;
+  let partial = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    if (first) {
+      first = false;
+      server.readyLineMs = performance.now() - t0;
+    }
+    // Count lines and keep the rare interesting ones; everything else is dropped.
+    const text = partial + chunk;
+    const lastNewline = text.lastIndexOf('\n');
+    partial = lastNewline === -1 ? text : text.slice(lastNewline + 1);
+    for (let i = text.indexOf('\n'); i !== -1 && i <= lastNewline; i = text.indexOf('\n', i + 1)) server.stdoutLines++;
+    if (chunk.includes('store compact')) {
+      for (const line of text.slice(0, lastNewline + 1).split('\n')) {
+        if (line.includes('store compact')) server.compactions.push({ atMs: Math.round(performance.now() - t0), line: line.trim() });
+      }
+    }
+  });
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk) => (server.stderr += chunk));
+  const exit = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  exit.then(() => (server.exited = true));
+
+  server.startupMs = await firstAnswer(port, probePath, t0, () => server.exited);
+  // CPU the child used to get there: unlike the wall time, hardly changed by a busy machine.
+  server.startupCpuMs = cpuMs(child.pid);
+  if (server.startupMs === undefined) {
+    throw new Error(`${kind} did not start: ${server.stderr.trim() || 'exited'}`);
+  }
+
+  server.stop = async () => {
+    if (!server.exited) child.kill('SIGTERM');
+    const timer = setTimeout(() => server.exited || child.kill('SIGKILL'), 20_000);
+    const result = await exit;
+    clearTimeout(timer);
+    return result;
+  };
+  return server;
+}
+
+function firstAnswer(port, path, t0, exited) {
+  return new Promise((resolve) => {
+    const attempt = () => {
+      if (exited()) return resolve(undefined);
+      const req = http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
+        res.resume();
+        if (res.statusCode === 200) resolve(performance.now() - t0);
+        else setTimeout(attempt, 1);
+      });
+      req.on('error', () => setTimeout(attempt, 1));
+    };
+    attempt();
+  });
+}
+
+/** Resident memory of a process in MB (VmRSS of /proc/<pid>/status). */
+export function rssMb(pid) {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1]);
+    return Number.isFinite(kb) ? Math.round((kb / 1024) * 10) / 10 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time (user + system) a process has used so far, in ms (/proc/<pid>/stat; 10 ms ticks). */
+export function cpuMs(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+const CLOCK_TICKS = 100;
+
+/** CPU time all processes of the machine have used so far, in ms (/proc/stat). */
+export function machineBusyMs() {
+  try {
+    const [, ...ticks] = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = ticks;
+    return ((user + nice + system + irq + softirq + steal) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+
+/** One JSON request (for setup, not for measuring). */
+export function request(url, method, path, body) {
+  return new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const req = http.request(
+      `${url}${path}`,
+      { method, agent: false, headers: { ...AUTH, ...(data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}) } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => resolve({ status: res.statusCode, json: text ? JSON.parse(text) : undefined }));
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+/** A `POST /v1/sessions` request whose every copy carries a new reference. */
+export function sessionRequests(prefix) {
+  let n = 0;
+  return [
+    {
+      method: 'POST',
+      path: '/v1/sessions',
+      headers: { ...AUTH, 'content-type': 'application/json' },
+      setupRequest: (req) => ({ ...req, body: `{"amount":10,"reference":"${prefix}-${n++}"}` }),
+    },
+  ];
+}
+
+/** Runs autocannon and keeps the numbers the report needs. */
+export async function load({ url, requests, connections, seconds, amount }) {
+  const result = await autocannon({
+    url,
+    connections,
+    ...(amount ? { amount } : { duration: seconds }),
+    requests,
+    timeout: 30,
+  });
+  return summarize(result);
+}
+
+export function summarize(result) {
+  return {
+    rps: Math.round(result.requests.average),
+    completed: result.requests.total,
+    ok: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    seconds: result.duration,
+    latency: { p50: result.latency.p50, p90: result.latency.p90, p99: result.latency.p99, max: result.latency.max, mean: result.latency.mean },
+  };
+}
+
+export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};

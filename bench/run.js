@@ -1,0 +1,336 @@
+// `npm run bench`: a bare Node `http` server and payemu, side by side, measured the same way
+// (each in its own child process, loaded by autocannon over loopback). See docs/performance.md.
+//
+// Environment:
+//   BENCH_SECONDS=10        length of each measurement
+//   BENCH_WARMUP=2          seconds of load before each measurement (not counted)
+//   BENCH_CONNECTIONS=50    concurrent keep-alive connections
+//   BENCH_SEED=100000       sessions stored before the "stored" measurements
+//   BENCH_STARTUP_RUNS=5    start-ups timed per server (the median is reported)
+//   BENCH_POST_BODY=fixed   `fixed`: every POST sends {"amount":10} and payemu picks a unique
+//                           reference; `unique`: autocannon writes a new reference into each body
+//                           (costs the load generator about twice the CPU per request)
+//   BENCH_QUIET_WAIT=0      seconds to wait, before each measurement, for the rest of the machine
+//                           to fall under BENCH_QUIET_CORES (0.25) of CPU; 0: do not wait
+//   BENCH_ONLY=bare,file,memory,seeded   run only some of the parts
+//   BENCH_PROFILE=1         run payemu under --cpu-prof (profiles in bench/results/profiles/)
+//   BENCH_KEEP=1            keep the data directories
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { AUTH, ROOT, cpuMs, load, machineBusyMs, median, request, rssMb, sessionRequests, sleep, startServer } from './lib.js';
+
+const env = process.env;
+const SECONDS = Number(env.BENCH_SECONDS ?? 10);
+const WARMUP = Number(env.BENCH_WARMUP ?? 2);
+const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? 50);
+const SEED = Number(env.BENCH_SEED ?? 100_000);
+const STARTUP_RUNS = Math.max(1, Number(env.BENCH_STARTUP_RUNS ?? 5));
+const POST_BODY = env.BENCH_POST_BODY === 'unique' ? 'unique' : 'fixed';
+const QUIET_WAIT = Number(env.BENCH_QUIET_WAIT ?? 0);
+const QUIET_CORES = Number(env.BENCH_QUIET_CORES ?? 0.25);
+const ONLY = new Set((env.BENCH_ONLY ?? 'bare,file,memory,seeded').split(',').map((s) => s.trim()));
+const PROFILE_DIR = path.join(ROOT, 'bench/results/profiles');
+const payemuNodeArgs = env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
+
+const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-bench-'));
+let dirs = 0;
+const newDataDir = () => path.join(TMP, `data-${++dirs}`);
+const running = new Set();
+const log = (line) => process.stderr.write(`${line}\n`);
+const round1 = (n) => Math.round(n * 10) / 10;
+const round2 = (n) => Math.round(n * 100) / 100;
+
+const GET_REFERENCE = 'bench-get';
+const getRequests = [{ method: 'GET', path: `/v1/payments/${GET_REFERENCE}`, headers: AUTH }];
+const fixedPost = [{ method: 'POST', path: '/v1/sessions', headers: { ...AUTH, 'content-type': 'application/json' }, body: '{"amount":10}' }];
+let phase = 0;
+const postRequests = () => (POST_BODY === 'unique' ? sessionRequests(`p${++phase}`) : fixedPost);
+
+async function start(kind, options) {
+  const server = await startServer(kind, { ...options, nodeArgs: kind === 'payemu' ? payemuNodeArgs : [] });
+  running.add(server);
+  return server;
+}
+
+async function stop(server) {
+  const result = await server.stop();
+  running.delete(server);
+  if (result.code !== 0) log(`  warning: ${server.kind} exited with ${result.code ?? result.signal}: ${server.stderr.trim()}`);
+  return result;
+}
+
+/**
+ * Starts `runs` times (each on a fresh data directory unless `dataDir` is given) and keeps the
+ * last one running. Per start: spawn -> first 200 of a probe, and spawn -> first answered
+ * `POST /v1/sessions` (sent right after the probe's answer).
+ */
+async function timedStarts(kind, options, runs) {
+  const startups = [];
+  const startupCpu = [];
+  const firstPosts = [];
+  const readyLines = [];
+  let server;
+  for (let i = 0; i < runs; i++) {
+    if (server) await stop(server);
+    const dataDir = options.dataDir ?? (options.inMemory || kind === 'bare' ? undefined : newDataDir());
+    server = await start(kind, { ...options, dataDir });
+    const created = await request(server.url, 'POST', '/v1/sessions', { amount: 10 });
+    if (created.status !== 201) throw new Error(`${kind}: first POST /v1/sessions answered ${created.status}`);
+    firstPosts.push(round1(performance.now() - server.spawnedAt));
+    startups.push(round1(server.startupMs));
+    if (server.startupCpuMs !== undefined) startupCpu.push(Math.round(server.startupCpuMs));
+    if (server.readyLineMs !== undefined) readyLines.push(round1(server.readyLineMs));
+  }
+  return {
+    server,
+    startup: {
+      medianMs: median(startups),
+      runsMs: startups,
+      cpuMedianMs: startupCpu.length ? median(startupCpu) : undefined,
+      firstPostMedianMs: median(firstPosts),
+      firstPostRunsMs: firstPosts,
+      readyLineMedianMs: readyLines.length ? median(readyLines) : undefined,
+    },
+  };
+}
+
+/** A paid session with the reference the GET measurement reads. */
+async function preparePayment(url) {
+  const created = await request(url, 'POST', '/v1/sessions', { amount: 10, reference: GET_REFERENCE });
+  if (created.status !== 201) throw new Error(`POST /v1/sessions answered ${created.status}`);
+  const paid = await request(url, 'POST', `/_payemu/sessions/${created.json.data.id}/complete`, { card_number: '4242424242424242' });
+  if (paid.status !== 200) throw new Error(`complete answered ${paid.status}`);
+  const got = await request(url, 'GET', `/v1/payments/${GET_REFERENCE}`);
+  if (got.status !== 200) throw new Error(`GET /v1/payments answered ${got.status}`);
+}
+
+/** CPU used by everything but this process and `server` over one second, in cores. */
+async function othersCores(server) {
+  const machine = machineBusyMs();
+  const mine = cpuMs(server.pid);
+  const self = process.cpuUsage();
+  await sleep(1000);
+  const selfUsage = process.cpuUsage(self);
+  return Math.max(0, machineBusyMs() - machine - (cpuMs(server.pid) - mine) - (selfUsage.user + selfUsage.system) / 1000) / 1000;
+}
+
+async function waitForQuiet(server) {
+  if (QUIET_WAIT <= 0) return;
+  const deadline = Date.now() + QUIET_WAIT * 1000;
+  for (;;) {
+    const others = await othersCores(server);
+    if (others <= QUIET_CORES) return;
+    if (Date.now() > deadline) return log(`  (the machine stayed busy: other processes use ${others.toFixed(2)} cores)`);
+  }
+}
+
+async function measure(server, label, requests) {
+  if (WARMUP > 0) await load({ url: server.url, requests, connections: CONNECTIONS, seconds: WARMUP });
+  await waitForQuiet(server);
+  const cpuBefore = cpuMs(server.pid);
+  const selfBefore = process.cpuUsage();
+  const machineBefore = machineBusyMs();
+  const result = await load({ url: server.url, requests, connections: CONNECTIONS, seconds: SECONDS });
+  const serverMs = cpuMs(server.pid) - cpuBefore;
+  const selfUsage = process.cpuUsage(selfBefore);
+  const selfMs = (selfUsage.user + selfUsage.system) / 1000;
+  // CPU the server spent per answered request: steadier than req/s on a shared, noisy machine.
+  result.serverCpuUsPerRequest = Math.round((serverMs * 1000) / Math.max(1, result.completed));
+  result.serverCpuCores = round2(serverMs / 1000 / result.seconds);
+  result.loadCpuCores = round2(selfMs / 1000 / result.seconds);
+  // Everything else on the machine (other people's builds and tests, a compaction child...).
+  result.otherCpuCores = round2(Math.max(0, machineBusyMs() - machineBefore - serverMs - selfMs) / 1000 / result.seconds);
+  log(
+    `  ${label}: ${result.rps} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ` +
+      `CPU cores: server ${result.serverCpuCores} (${result.serverCpuUsPerRequest} µs/request), autocannon ${result.loadCpuCores}, others ${result.otherCpuCores}` +
+      `${result.non2xx || result.errors ? `  (non-2xx ${result.non2xx}, errors ${result.errors})` : ''}`,
+  );
+  return result;
+}
+
+/** GET and POST on one server kind: start-up, then the two loads on the last start. */
+async function sideBySide(label, kind, options) {
+  log(`${label}: start-up x${STARTUP_RUNS}`);
+  const { server, startup } = await timedStarts(kind, options, STARTUP_RUNS);
+  log(
+    `  spawn -> first answer: median ${startup.medianMs} ms (${startup.runsMs.join(', ')}), ${startup.cpuMedianMs} ms of CPU; -> first POST answered: median ${startup.firstPostMedianMs} ms`,
+  );
+  if (kind === 'payemu') await preparePayment(server.url);
+  const get = await measure(server, 'GET /v1/payments/{reference}', getRequests);
+  const post = await measure(server, 'POST /v1/sessions', postRequests());
+  const rss = rssMb(server.pid);
+  await stop(server);
+  return { label, startup, get, post, rssMbAfter: rss, compactions: server.compactions };
+}
+
+/** Seeds SEED sessions through the API, restarts on the data, then measures on top of them. */
+async function seeded() {
+  const dataDir = newDataDir();
+  log(`payemu (file) with ${SEED} stored sessions: seeding through the API (a unique reference per request)`);
+  let server = await start('payemu', { dataDir });
+  const t0 = performance.now();
+  const seeding = await load({ url: server.url, requests: sessionRequests('seed'), connections: CONNECTIONS, amount: SEED });
+  const seedSeconds = (performance.now() - t0) / 1000;
+  if (seeding.ok !== SEED) throw new Error(`seeding stored ${seeding.ok} of ${SEED} sessions (non-2xx ${seeding.non2xx}, errors ${seeding.errors})`);
+  const rssAfterSeeding = rssMb(server.pid);
+  log(`  seeded ${SEED} in ${seedSeconds.toFixed(1)} s (${Math.round(SEED / seedSeconds)} req/s), RSS ${rssAfterSeeding} MB`);
+  await preparePayment(server.url);
+  await stop(server);
+  const dataBytes = dirSize(dataDir);
+
+  const runs = Math.max(1, Math.min(STARTUP_RUNS, 3));
+  log(`  restart on the seeded data x${runs}`);
+  const restarted = await timedStarts('payemu', { dataDir }, runs);
+  server = restarted.server;
+  log(
+    `  spawn -> first answer: median ${restarted.startup.medianMs} ms (${restarted.startup.runsMs.join(', ')}), ${restarted.startup.cpuMedianMs} ms of CPU; -> first POST answered: median ${restarted.startup.firstPostMedianMs} ms`,
+  );
+  const rssAfterRestart = rssMb(server.pid);
+  const get = await measure(server, 'GET /v1/payments/{reference}', getRequests);
+  const post = await measure(server, 'POST /v1/sessions', postRequests());
+  const rssAfterMeasurement = rssMb(server.pid);
+  await stop(server);
+  log(`  RSS after restart ${rssAfterRestart} MB, after the measurements ${rssAfterMeasurement} MB`);
+  return {
+    label: `payemu (file, ${SEED.toLocaleString('en-US')} stored)`,
+    seeding: { sessions: SEED, seconds: round1(seedSeconds), rps: Math.round(SEED / seedSeconds), latency: seeding.latency },
+    dataDirMb: round1(dataBytes / 1024 / 1024),
+    startup: restarted.startup,
+    get,
+    post,
+    rssMb: { afterSeeding: rssAfterSeeding, afterRestart: rssAfterRestart, afterMeasurement: rssAfterMeasurement },
+    compactions: server.compactions,
+  };
+}
+
+function dirSize(dir) {
+  let total = 0;
+  for (const name of fs.readdirSync(dir)) total += fs.statSync(path.join(dir, name)).size;
+  return total;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const fmt = (n, digits = 0) =>
+  n === undefined || n === null || Number.isNaN(n) ? 'n/a' : Number(n).toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const pct = (n) => (n === undefined || Number.isNaN(n) ? 'n/a' : `${Math.round(n * 100)}%`);
+
+function report(results) {
+  const { bare, file, memory, stored } = results;
+  const rows = [bare, file, memory, stored].filter(Boolean);
+  const lines = [];
+  lines.push(`payemu benchmark, ${new Date().toISOString()}`);
+  lines.push(
+    `node ${process.version}, ${os.cpus().length} CPU (${os.cpus()[0]?.model ?? '?'}), ${CONNECTIONS} connections, ${SECONDS} s per measurement after ${WARMUP} s warm-up, POST body: ${POST_BODY}`,
+  );
+  lines.push('');
+  lines.push('| server | GET req/s | GET p50 / p99 | POST /v1/sessions req/s | POST p50 / p99 | start-up to first answer | to first POST answered |');
+  lines.push('|---|--:|--:|--:|--:|--:|--:|');
+  for (const row of rows) {
+    lines.push(
+      `| ${row.label} | ${fmt(row.get?.rps)} | ${fmt(row.get?.latency.p50)} / ${fmt(row.get?.latency.p99)} ms | ${fmt(row.post?.rps)} | ${fmt(row.post?.latency.p50)} / ${fmt(row.post?.latency.p99)} ms | ${fmt(row.startup?.medianMs)} ms | ${fmt(row.startup?.firstPostMedianMs)} ms |`,
+    );
+  }
+  lines.push('');
+  lines.push(
+    'CPU during the measurements, in cores (server / autocannon / everything else on the machine), server CPU per request, and the CPU the server used from spawn to its first answer:',
+  );
+  lines.push('');
+  lines.push('| server | GET cores | GET µs/request | POST cores | POST µs/request | start-up CPU |');
+  lines.push('|---|--:|--:|--:|--:|--:|');
+  const cores = (r) => (r ? `${fmt(r.serverCpuCores, 2)} / ${fmt(r.loadCpuCores, 2)} / ${fmt(r.otherCpuCores, 2)}` : 'n/a');
+  for (const row of rows) {
+    lines.push(
+      `| ${row.label} | ${cores(row.get)} | ${fmt(row.get?.serverCpuUsPerRequest)} | ${cores(row.post)} | ${fmt(row.post?.serverCpuUsPerRequest)} | ${fmt(row.startup?.cpuMedianMs)} ms |`,
+    );
+  }
+  lines.push('');
+
+  const targets = [];
+  const target = (name, measured, goal, met) => targets.push({ name, measured, goal, met });
+  if (bare && file) {
+    const ratio = file.get.rps / bare.get.rps;
+    target('GET /v1/payments/{reference} vs the bare server', `${pct(ratio)} (${fmt(file.get.rps)} / ${fmt(bare.get.rps)} req/s)`, '>= 30%', ratio >= 0.3);
+  }
+  if (file) target('POST /v1/sessions, durable, empty store', `${fmt(file.post.rps)} req/s`, '>= 10,000 req/s', file.post.rps >= 10_000);
+  if (file && stored) {
+    const ratio = stored.post.rps / file.post.rps;
+    target(`POST /v1/sessions with ${fmt(SEED)} stored vs empty`, `${pct(ratio)} (${fmt(stored.post.rps)} / ${fmt(file.post.rps)} req/s)`, '>= 80%', ratio >= 0.8);
+  }
+  if (file) target('start-up to first answer, empty', `${fmt(file.startup.medianMs)} ms`, '< 150 ms', file.startup.medianMs < 150);
+  if (stored) target(`start-up to first answer, ${fmt(SEED)} stored`, `${fmt(stored.startup.medianMs)} ms`, '< 1,000 ms', stored.startup.medianMs < 1000);
+  if (stored) {
+    const worst = Math.max(stored.rssMb.afterSeeding ?? 0, stored.rssMb.afterRestart ?? 0);
+    target(`resident memory, ${fmt(SEED)} stored`, `${fmt(worst, 1)} MB (after seeding ${fmt(stored.rssMb.afterSeeding, 1)}, after a restart ${fmt(stored.rssMb.afterRestart, 1)})`, '< 200 MB', worst < 200);
+  }
+  lines.push('| target | measured | goal | |');
+  lines.push('|---|---|---|---|');
+  for (const t of targets) lines.push(`| ${t.name} | ${t.measured} | ${t.goal} | ${t.met ? 'met' : '**missed**'} |`);
+  lines.push('');
+
+  if (bare && file) lines.push(`Bare node:http start-up to first answer: ${fmt(bare.startup.medianMs)} ms (the floor: node itself).`);
+  if (stored) {
+    lines.push(
+      `Seeding: ${fmt(SEED)} sessions through the API in ${stored.seeding.seconds} s (${fmt(stored.seeding.rps)} req/s); data directory ${stored.dataDirMb} MB. ` +
+        `RSS: ${stored.rssMb.afterSeeding} MB after seeding, ${stored.rssMb.afterRestart} MB after a restart on it, ${stored.rssMb.afterMeasurement} MB after the measurements on top (more sessions by then).`,
+    );
+  }
+  for (const row of [file, memory, stored]) {
+    if (row?.compactions?.length) lines.push(`Compactions during "${row.label}": ${row.compactions.map((c) => c.line).join('; ')}`);
+  }
+  for (const row of rows) {
+    for (const [name, r] of [
+      ['GET', row.get],
+      ['POST', row.post],
+    ]) {
+      if (r && (r.non2xx || r.errors || r.timeouts)) lines.push(`Warning: ${row.label} ${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts.`);
+      if (r && r.otherCpuCores > QUIET_CORES) lines.push(`Noise: during ${row.label} ${name}, other processes used ${fmt(r.otherCpuCores, 2)} of the ${os.cpus().length} cores.`);
+    }
+  }
+  return { text: lines.join('\n'), targets };
+}
+
+async function main() {
+  const results = {};
+  if (ONLY.has('bare')) results.bare = await sideBySide('bare node:http', 'bare', {});
+  if (ONLY.has('file')) results.file = await sideBySide('payemu (file, durable)', 'payemu', {});
+  if (ONLY.has('memory')) results.memory = await sideBySide('payemu (--in-memory)', 'payemu', { inMemory: true });
+  if (ONLY.has('seeded')) results.stored = await seeded();
+
+  const { text, targets } = report(results);
+  process.stdout.write(`\n${text}\n`);
+  const out = path.join(ROOT, 'bench/results/latest.json');
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(
+    out,
+    `${JSON.stringify(
+      {
+        at: new Date().toISOString(),
+        machine: { node: process.version, cpus: os.cpus().length, model: os.cpus()[0]?.model, totalMemMb: Math.round(os.totalmem() / 1024 / 1024), loadavg: os.loadavg() },
+        settings: { seconds: SECONDS, warmup: WARMUP, connections: CONNECTIONS, seed: SEED, startupRuns: STARTUP_RUNS, postBody: POST_BODY, quietWait: QUIET_WAIT, profile: Boolean(env.BENCH_PROFILE) },
+        results,
+        targets,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  log(`\nraw numbers: ${path.relative(process.cwd(), out)}`);
+}
+
+async function cleanup() {
+  await Promise.all([...running].map((server) => server.stop().catch(() => {})));
+  if (!env.BENCH_KEEP) fs.rmSync(TMP, { recursive: true, force: true });
+  else log(`data directories kept in ${TMP}`);
+}
+
+process.on('SIGINT', () => cleanup().then(() => process.exit(130)));
+main().then(
+  () => cleanup(),
+  async (error) => {
+    log(`bench failed: ${error.stack ?? error}`);
+    await cleanup();
+    process.exitCode = 1;
+  },
+);
