@@ -179,8 +179,14 @@ export class Store {
 export class Transaction {
   private readonly written = new Map<string, Change>();
   /** `collection\0index` -> key -> ids whose version written here has that key: index look-ups
-   * in a transaction with thousands of writes (a batch of due jobs) stay cheap. */
-  private readonly keyed = new Map<string, Map<string, Set<string>>>();
+   * in a transaction with thousands of writes (a batch of due jobs) stay cheap. Built by the
+   * first look-up that needs it and kept up to date from then on: most transactions (a request
+   * that writes a record or two) never look anything up after writing, and skip the cost. */
+  private keyed: Map<string, Map<string, Set<string>>> | undefined;
+  /** Until `keyed` is built: when each written key was last (re)written, so that the index built
+   * late lists ids in the order an index kept up to date from the start would. */
+  private readonly noted = new Map<string, number>();
+  private notes = 0;
   private readonly touched = new Set<string>();
   /** While a savepoint is open: what each write replaced, to undo it. */
   private undo: [string, Change | undefined][] = [];
@@ -200,7 +206,7 @@ export class Transaction {
     const below = this.store.find(def, index, key);
     // Nothing of this collection written here (most lookups): what is below is the answer.
     if (!this.touched.has(def.name)) return below;
-    const mine = this.keyed.get(`${def.name}\0${index}`)?.get(key);
+    const mine = this.ownIndex().get(`${def.name}\0${index}`)?.get(key);
     const result: T[] = [];
     for (const record of below) {
       const change = this.written.get(`${def.name}\0${record.id}`);
@@ -247,6 +253,7 @@ export class Transaction {
       this.unindex(key);
       if (previous) {
         this.written.set(key, previous);
+        if (!this.keyed) this.noted.set(key, ++this.notes);
         this.index(previous);
       } else this.written.delete(key);
     }
@@ -260,10 +267,23 @@ export class Transaction {
     this.unindex(key);
     this.written.set(key, change);
     this.touched.add(change.collection);
+    if (!this.keyed) this.noted.set(key, ++this.notes);
     this.index(change);
   }
 
+  /** The index of this transaction's writes, built now if no look-up needed it before. */
+  private ownIndex(): Map<string, Map<string, Set<string>>> {
+    if (!this.keyed) {
+      this.keyed = new Map();
+      const order = [...this.written].sort(([a], [b]) => this.noted.get(a)! - this.noted.get(b)!);
+      for (const [, change] of order) this.index(change);
+      this.noted.clear();
+    }
+    return this.keyed;
+  }
+
   private unindex(key: string): void {
+    if (!this.keyed) return;
     const previous = this.written.get(key);
     if (!previous?.record) return;
     for (const [index, keys] of this.store.indexKeys(previous.collection, previous.record)) {
@@ -272,7 +292,7 @@ export class Transaction {
   }
 
   private index(change: Change): void {
-    if (!change.record) return;
+    if (!this.keyed || !change.record) return;
     for (const [index, keys] of this.store.indexKeys(change.collection, change.record)) {
       let byKey = this.keyed.get(index);
       if (!byKey) this.keyed.set(index, (byKey = new Map()));

@@ -1,0 +1,76 @@
+// Shared by the store tests (store.test.ts, file-persistence.test.ts); not a test itself.
+import { fork, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Test } from 'tap';
+import { collection, type Change } from './collection.js';
+import { filePersistence, type FilePersistenceOptions } from './file-persistence.js';
+import { encodeChanges, listSegments, segmentPath, snapshotPath } from './files.js';
+import { memoryPersistence } from './persistence.js';
+import { Store, type RaisedEvent } from './store.js';
+
+/**
+ * The store and its file persistence, used directly (no HTTP): transactions, indexes, commit
+ * listeners, and what the data directory holds across close, torn writes, damage, compaction
+ * and a second owner.
+ */
+
+export interface Thing {
+  id: string;
+  color: string;
+  tags?: string[];
+  n: number;
+  note?: unknown;
+}
+export interface Other {
+  id: string;
+  v: number;
+}
+
+export const Things = collection<Thing>('things', { byColor: (r) => r.color, byTag: (r) => r.tags });
+export const Others = collection<Other>('others');
+export const COLLECTIONS = [Things, Others] as never;
+
+export const memoryStore = () => new Store(COLLECTIONS, memoryPersistence());
+
+/** A file-backed store on `dir`, opened; closed in teardown unless the test closes it. */
+export async function openFileStore(t: Test, dir: string, options: FilePersistenceOptions = {}) {
+  const store = new Store(COLLECTIONS, filePersistence(dir, options));
+  await store.open();
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    await store.close();
+  };
+  t.teardown(close);
+  return Object.assign(store, { closeOnce: close });
+}
+
+/** Every record of the store, by collection, sorted by id: the store's whole visible state. */
+export function dump(store: Store) {
+  const sorted = <T extends { id: string }>(records: Iterable<T>) => [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { things: sorted(store.all(Things)), others: sorted(store.all(Others)) };
+}
+
+export const ids = (records: readonly { id: string }[]) => records.map((r) => r.id);
+export const journalBytes = (dir: string) => listSegments(dir).reduce((n, s) => n + fs.statSync(segmentPath(dir, s)).size, 0);
+export const lastSegment = (dir: string) => segmentPath(dir, listSegments(dir).at(-1)!);
+
+/** Writes some varied history: puts, updates, deletes, odd strings. */
+export function writeHistory(store: Store, count = 20): void {
+  for (let i = 0; i < count; i++) {
+    store.transaction((tx) => {
+      tx.put(Things, { id: `t${i}`, color: ['red', 'green', 'blue'][i % 3]!, tags: i % 2 ? ['odd', `x${i}`] : ['even'], n: i, note: { nested: [i, 'é ✓ 𝄞 \u202e', null] } });
+      tx.put(Others, { id: `o${i}`, v: i * 10 });
+    });
+  }
+  store.transaction((tx) => {
+    tx.put(Things, { ...tx.get(Things, 't1')!, color: 'purple', n: 1001 });
+    tx.delete(Things, 't2');
+    tx.delete(Others, 'o3');
+  });
+}
+
