@@ -60,7 +60,9 @@ export function createServer(app: App, routes: readonly Route[]): http.Server {
  * A route's validator is compiled on first use, not before the server listens: ajv takes
  * milliseconds per schema, and a dozen of them would hold up the readiness line. Once the
  * server listens, the ones not used yet are compiled in the background, one per turn of the
- * event loop, so that first requests rarely pay for it either.
+ * event loop, so that first requests rarely pay for it either. The background work starts a
+ * moment after listening: the first ajv instance takes ~100 ms to build, and the requests that
+ * come right after the readiness line (a health check, a script's first call) should not wait.
  */
 function lazily<T>(make: () => T, pending: (() => unknown)[]): () => T {
   let value: T | undefined;
@@ -76,7 +78,7 @@ function compileInBackground(pending: (() => unknown)[]): void {
     get();
     setImmediate(next).unref();
   };
-  setImmediate(next).unref();
+  setTimeout(next, 200).unref();
 }
 
 /** A whole HTTP response with the envelope, for sockets that have no ServerResponse. */
