@@ -51,7 +51,7 @@ export async function startServer(kind, options = {}) {
   const probePath = kind === 'bare' ? '/' : '/_payemu/health';
 
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
   const server = {
     kind,
     spawnedAt: t0,
@@ -106,6 +106,18 @@ export async function startServer(kind, options = {}) {
     return result;
   };
   return server;
+}
+
+/**
+ * The servers' environment. NODE_EXTRA_CA_CERTS is dropped (BENCH_KEEP_NODE_ENV=1 keeps it):
+ * Node 20 parses that whole certificate bundle when the process starts, before any of the
+ * server's code runs (about 100 ms on the machine of docs/performance.md, where it is set for
+ * every process), which would measure the environment rather than the server.
+ */
+function childEnv() {
+  const env = { ...process.env, NO_COLOR: '1' };
+  if (!process.env.BENCH_KEEP_NODE_ENV) delete env.NODE_EXTRA_CA_CERTS;
+  return env;
 }
 
 function firstAnswer(port, path, t0, exited) {

@@ -13,6 +13,7 @@
 //   BENCH_QUIET_WAIT=0      seconds to wait, before each measurement, for the rest of the machine
 //                           to fall under BENCH_QUIET_CORES (0.25) of CPU; 0: do not wait
 //   BENCH_ONLY=bare,file,memory,seeded   run only some of the parts
+//   BENCH_KEEP_NODE_ENV=1   keep NODE_EXTRA_CA_CERTS in the servers' environment (see lib.js)
 //   BENCH_PROFILE=1         run payemu under --cpu-prof (profiles in bench/results/profiles/)
 //   BENCH_KEEP=1            keep the data directories
 import fs from 'node:fs';
@@ -222,7 +223,8 @@ function report(results) {
   const lines = [];
   lines.push(`payemu benchmark, ${new Date().toISOString()}`);
   lines.push(
-    `node ${process.version}, ${os.cpus().length} CPU (${os.cpus()[0]?.model ?? '?'}), ${CONNECTIONS} connections, ${SECONDS} s per measurement after ${WARMUP} s warm-up, POST body: ${POST_BODY}`,
+    `node ${process.version}, ${os.cpus().length} CPU (${os.cpus()[0]?.model ?? '?'}), ${CONNECTIONS} connections, ${SECONDS} s per measurement after ${WARMUP} s warm-up, POST body: ${POST_BODY}` +
+      `${env.BENCH_KEEP_NODE_ENV || !process.env.NODE_EXTRA_CA_CERTS ? '' : ', servers started without NODE_EXTRA_CA_CERTS'}`,
   );
   lines.push('');
   lines.push('| server | GET req/s | GET p50 / p99 | POST /v1/sessions req/s | POST p50 / p99 | start-up to first answer | to first POST answered |');
@@ -308,7 +310,17 @@ async function main() {
       {
         at: new Date().toISOString(),
         machine: { node: process.version, cpus: os.cpus().length, model: os.cpus()[0]?.model, totalMemMb: Math.round(os.totalmem() / 1024 / 1024), loadavg: os.loadavg() },
-        settings: { seconds: SECONDS, warmup: WARMUP, connections: CONNECTIONS, seed: SEED, startupRuns: STARTUP_RUNS, postBody: POST_BODY, quietWait: QUIET_WAIT, profile: Boolean(env.BENCH_PROFILE) },
+        settings: {
+          seconds: SECONDS,
+          warmup: WARMUP,
+          connections: CONNECTIONS,
+          seed: SEED,
+          startupRuns: STARTUP_RUNS,
+          postBody: POST_BODY,
+          quietWait: QUIET_WAIT,
+          keepNodeEnv: Boolean(env.BENCH_KEEP_NODE_ENV),
+          profile: Boolean(env.BENCH_PROFILE),
+        },
         results,
         targets,
       },

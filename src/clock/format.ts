@@ -1,22 +1,33 @@
 /** Timestamps and dates as the API shows them. Internally time is epoch milliseconds. */
 
-// The text up to the second of the last second formatted: answers and log lines format many
-// timestamps within one second, and toISOString is the costly part.
-let cachedSecond = Number.NaN;
-let cachedPrefix = '';
+// The text up to the second ("2026-11-21T10:00:00.") of the last few seconds formatted: an
+// answer and its log line format several timestamps (now, and an expiry a day later), and
+// toISOString is the costly part. Four entries, replaced oldest first.
+const cachedSeconds = [Number.NaN, Number.NaN, Number.NaN, Number.NaN];
+const cachedPrefixes = ['', '', '', ''];
+let nextSlot = 0;
 
 /** `2026-11-21T10:00:00.000000Z`: ISO 8601 UTC with microseconds. */
 export function formatTimestamp(ms: number): string {
   const t = Math.trunc(ms); // as `new Date(ms)` does
   const second = Math.floor(t / 1000);
-  if (second !== cachedSecond) {
+  let prefix: string | undefined;
+  for (let i = 0; i < 4; i++) {
+    if (cachedSeconds[i] === second) {
+      prefix = cachedPrefixes[i];
+      break;
+    }
+  }
+  if (prefix === undefined) {
     const iso = new Date(t).toISOString(); // 2026-11-21T10:00:00.000Z (throws on an invalid time)
     if (iso.length !== 24) return `${iso.slice(0, 23)}000Z`; // a year outside 0000-9999, uncached
-    cachedSecond = second;
-    cachedPrefix = iso.slice(0, 20); // 2026-11-21T10:00:00.
+    prefix = iso.slice(0, 20);
+    cachedSeconds[nextSlot] = second;
+    cachedPrefixes[nextSlot] = prefix;
+    nextSlot = (nextSlot + 1) & 3;
   }
   const milli = t - second * 1000;
-  return `${cachedPrefix}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}000Z`;
+  return `${prefix}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}000Z`;
 }
 
 /** `YYYY-MM-DD` in UTC. */

@@ -21,8 +21,17 @@ export class Indexes<T extends StoredRecord> {
 
   update(previous: T | undefined, next: T | undefined): void {
     for (const [keyOf, map] of this.entries) {
-      const before = previous ? keysOf(keyOf(previous)) : [];
-      const after = next ? keysOf(keyOf(next)) : [];
+      const old = previous ? keyOf(previous) : undefined;
+      const now = next ? keyOf(next) : undefined;
+      if (typeof old !== 'object' && typeof now !== 'object') {
+        // One key (or none) before and after, the usual case: no arrays to build.
+        if (old === now) continue;
+        if (old !== undefined) remove(map, old, previous!.id);
+        if (now !== undefined) add(map, now, next!.id);
+        continue;
+      }
+      const before = keysOf(old);
+      const after = keysOf(now);
       for (const key of before) if (!after.includes(key)) remove(map, key, previous!.id);
       for (const key of after) if (!before.includes(key)) add(map, key, next!.id);
     }
