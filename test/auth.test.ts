@@ -6,18 +6,9 @@ import { assertError, client, emulator, pay, type Answer, type TestEmulator } fr
 
 const LIVE_CARD = '4111111111111111'; // Luhn-valid, not a test card: approved in live mode
 
-/** Raw request with exactly these headers (no key added). */
-async function raw(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> {
-  const res = await fetch(`${url}${path}`, { method, headers, body });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    /* keep the text */
-  }
-  return { status: res.status, headers: res.headers, body: parsed as any, text };
-}
+/** A request with exactly these headers (no key added). */
+const raw = (url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer> =>
+  client(url, undefined).request(method, path, body, headers);
 
 function assertUnauthorized(t: Test, res: Answer, what: string): void {
   t.test(what, async (t) => {

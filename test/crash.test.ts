@@ -4,6 +4,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import t, { type Test } from 'tap';
+import { prng } from './helpers/prng.js';
 
 /**
  * DESIGN.md section 3: "a process crash (kill -9) at any moment leaves a readable store that
@@ -98,15 +99,6 @@ async function startLibrary(t: Test, dir: string, threshold: number): Promise<Ru
   return launch(t, [script, dir, String(threshold)], path.dirname(dir));
 }
 
-/** Deterministic numbers (mulberry32), so a failing round can be replayed. */
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function call(url: string, key: string, method: string, route: string, body?: unknown) {
   const res = await fetch(url + route, {

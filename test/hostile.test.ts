@@ -6,6 +6,7 @@ import t from 'tap';
 import { ROUTES } from '../src/catalogue.js';
 import type { ApiRoute } from '../src/http/route.js';
 import { emulator, pay } from './helpers/emulator.js';
+import { prng } from './helpers/prng.js';
 
 /**
  * Thousands of generated bad requests against every key-authenticated route (the /v1 API and
@@ -22,14 +23,6 @@ import { emulator, pay } from './helpers/emulator.js';
 
 // ---- deterministic generation ----------------------------------------------------------------
 
-function prng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let x = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    x = (x + Math.imul(x ^ (x >>> 7), 61 | x)) ^ x;
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const random = prng(0x5eed);
 const int = (n: number) => Math.floor(random() * n);
 const pick = <T>(list: readonly T[]): T => list[int(list.length)]!;
