@@ -26,6 +26,12 @@ t.test('a frozen clock moves only when told', async (t) => {
   t.same(clock.state(), { offsetMs: 5000, frozenAt: 6000 });
 });
 
+t.test('a frozen start is exact even when real time ticks while the clock is made', async (t) => {
+  let real = 0;
+  const clock = createClock({ realNow: () => real++, start: 5000, frozen: true });
+  t.equal(clock.now(), 5000, 'not 5001');
+});
+
 t.test('formats and parses', async (t) => {
   const ms = Date.UTC(2026, 10, 21, 10, 0, 0, 123);
   t.equal(formatTimestamp(ms), '2026-11-21T10:00:00.123000Z');

@@ -30,8 +30,11 @@ export const wallClock = { now: (): number => Date.now() };
 
 export function createClock(options: { start?: number; frozen?: boolean; realNow?: () => number } = {}): Clock {
   const realNow = options.realNow ?? wallClock.now;
-  let offset = options.start !== undefined ? options.start - realNow() : 0;
-  let frozenAt: number | null = options.frozen ? realNow() + offset : null;
+  // One reading of real time: two could straddle a millisecond and freeze the clock 1 ms
+  // past the requested start.
+  const startedAt = realNow();
+  let offset = options.start !== undefined ? options.start - startedAt : 0;
+  let frozenAt: number | null = options.frozen ? startedAt + offset : null;
 
   const now = (): number => (frozenAt ?? realNow() + offset);
   return {
