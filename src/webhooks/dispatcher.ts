@@ -59,10 +59,27 @@ export class Dispatcher {
     this.unsubscribe.push(
       // After every other listener has heard of the event (a stream shows the event before its
       // first attempt); microtasks keep first attempts in event order.
-      this.bus.on('domain', (event) => queueMicrotask(() => void this.attempt(event.id))),
+      this.bus.on('domain', (event) => this.enqueue(event.id)),
       this.bus.on('clock.advanced', () => this.runDue()),
     );
     for (const event of this.store.all(Events)) if (event.next_attempt_at !== null) this.schedule(event);
+  }
+
+  /**
+   * First attempts wait in one FIFO drained by a single microtask. A clock advance raises
+   * hundreds of thousands of events in one synchronous call: one queued closure per event would
+   * keep each event's payload alive until the call returns; this keeps an id, and none at all
+   * for an event that has nowhere to go and nobody watching.
+   */
+  private readonly firstAttempts: string[] = [];
+
+  private enqueue(id: string): void {
+    if (this.store.get(Events, id)?.next_attempt_at === null && !this.bus.has('webhook.attempt')) return;
+    if (this.firstAttempts.push(id) === 1) queueMicrotask(() => this.drainFirstAttempts());
+  }
+
+  private drainFirstAttempts(): void {
+    for (const id of this.firstAttempts.splice(0)) void this.attempt(id);
   }
 
   /** Delivers the event again, as a new cycle of attempts with the same event id. */
