@@ -146,7 +146,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     baseUrl: () => baseUrl,
   };
   store.onCommit((_changes, events) => {
-    for (const event of events) bus.emit('domain', { ...event, at: clock.now() });
+    for (const event of events) bus.emit('domain', event);
   });
 
   const server = createServer(app, [...ROUTES, ...(options.extraRoutes ?? [])]);

@@ -7,8 +7,8 @@ const START = '2027-01-31T09:00:00Z';
 async function setup(t: Test, card = '4242424242424242') {
   const e = await emulator(t, { clockStart: START, freezeClock: true });
   const pm = await savedCard(e, card);
-  const events: { name: string; data: Record<string, any> }[] = [];
-  e.bus.on('domain', (ev) => events.push({ name: ev.name, data: ev.data }));
+  const events: { name: string; data: Record<string, any>; at: number }[] = [];
+  e.bus.on('domain', (ev) => events.push({ name: ev.name, data: ev.data, at: ev.at }));
   return { e, pm, events };
 }
 
@@ -28,7 +28,7 @@ t.test('create: 201 read shape; a schedule starting today is charged right away'
   t.equal(after.next_billing_date, '2027-02-28', 'Jan 31 -> Feb 28');
   t.same(events.map((x) => x.name), ['payment.completed', 'recurring.charged']);
   t.match(events[1]!.data, { reference: 'sub-1', payment_reference: 'sub-1-0001', status: 'active', next_billing_date: '2027-02-28' });
-  t.match((await e.api.get('/v1/payments/sub-1-0001')).body.data.attributes, { status: 'PAID', amount: '19.00', created_at: '2027-01-31T00:00:00.000000Z' });
+  t.match((await e.api.get('/v1/payments/sub-1-0001')).body.data.attributes, { status: 'PAID', amount: '19.00', created_at: '2027-01-31T00:00:00.000000Z', description: 'Recurring payment sub-1' });
 });
 
 t.test('monthly keeps its day: Jan 31 -> Feb 28 -> Mar 31 -> Apr 30', async (t) => {
@@ -43,9 +43,12 @@ t.test('monthly keeps its day: Jan 31 -> Feb 28 -> Mar 31 -> Apr 30', async (t) 
 });
 
 t.test('a daily schedule advanced 90 days charges 90 times, each dated on its day', async (t) => {
-  const { e, pm } = await setup(t);
+  const { e, pm, events } = await setup(t);
   await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 1, frequency: 'daily', reference: 'd', start_date: '2027-02-01' });
   const res = await advance(e, '90d');
+  const charged = events.filter((x) => x.name === 'recurring.charged');
+  t.equal(charged.length, 90);
+  t.equal(new Date(charged[89]!.at).toISOString(), '2027-05-01T00:00:00.000Z', 'the bus dates each event on its own day, not the end of the advance');
   t.equal(res.body.ran['recurring.charge'], 90);
   t.equal(res.body.items[0].at, '2027-02-01T00:00:00.000000Z');
   t.equal((await e.api.get('/v1/payments/d-0090')).body.data.attributes.created_at, '2027-05-01T00:00:00.000000Z');

@@ -10,7 +10,7 @@ export interface BusEvents {
   /** An HTTP request was answered. */
   request: { method: string; path: string; status: number; ms: number; source?: string; mode?: string };
   /** A domain event (SPEC.md's event table) whose transaction is on disk. */
-  domain: RaisedEvent & { at: number };
+  domain: RaisedEvent;
   /** A webhook delivery attempt finished (`attempt` null: the Source has no endpoint). */
   'webhook.attempt': { event: EventRecord; attempt: Attempt | null };
   /** The clock moved forward and ran what fell due. */

@@ -30,9 +30,17 @@ export function formatTimestamp(ms: number): string {
   return `${prefix}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}000Z`;
 }
 
-/** `YYYY-MM-DD` in UTC. */
+let cachedDay = Number.NaN;
+let cachedDate = '';
+
+/** `YYYY-MM-DD` in UTC. The last day formatted is kept: billing runs a day's charges together. */
 export function formatDate(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  const day = Math.floor(ms / 86_400_000);
+  if (day !== cachedDay) {
+    cachedDate = new Date(ms).toISOString().slice(0, 10);
+    cachedDay = day;
+  }
+  return cachedDate;
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;

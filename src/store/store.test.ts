@@ -57,7 +57,7 @@ t.test('a throwing transaction changes nothing and writes nothing to the journal
         tx.put(Things, { id: 'new', color: 'red', n: 1 });
         tx.put(Things, { ...tx.get(Things, 't0')!, color: 'black' });
         tx.delete(Others, 'o0');
-        tx.emit({ id: 'ev1', name: 'thing.made', source: 'acme', mode: 'test', data: {} });
+        tx.emit({ id: 'ev1', name: 'thing.made', source: 'acme', mode: 'test', data: {}, at: 0 });
         throw new Error('rule broken');
       }),
     /rule broken/,
@@ -157,7 +157,7 @@ t.test('onCommit listeners get the changes and the events, after the records are
   await store.open();
   const calls: { changes: readonly Change[]; events: readonly RaisedEvent[]; visible: boolean }[] = [];
   const stop = store.onCommit((changes, events) => calls.push({ changes, events, visible: store.get(Things, 'a') !== undefined }));
-  const event: RaisedEvent = { id: 'ev1', name: 'thing.made', source: 'acme', mode: 'test', data: { id: 'a' } };
+  const event: RaisedEvent = { id: 'ev1', name: 'thing.made', source: 'acme', mode: 'test', data: { id: 'a' }, at: 0 };
 
   store.transaction((tx) => {
     tx.put(Things, { id: 'a', color: 'red', n: 1 });

@@ -1,4 +1,4 @@
-import type { Change, Collection, StoredRecord } from './collection.js';
+import type { Change, Collection, IndexKey, StoredRecord } from './collection.js';
 import { Indexes } from './indexes.js';
 import type { Persistence } from './persistence.js';
 
@@ -10,6 +10,8 @@ export interface RaisedEvent {
   source: string;
   mode: 'test' | 'live';
   data: Record<string, unknown>;
+  /** Virtual time it happened (a charge of a clock advance: its own day, not the advance's end). */
+  at: number;
 }
 
 export type CommitListener = (changes: readonly Change[], events: readonly RaisedEvent[]) => void;
@@ -28,7 +30,8 @@ export class Store {
   private readonly indexes = new Map<string, Indexes<StoredRecord>>();
   private readonly listeners: CommitListener[] = [];
   private current: Transaction | undefined;
-  private readonly defs = new Map<string, Collection<StoredRecord>>();
+  /** [index name, key function] of each collection, resolved once. */
+  private readonly indexDefs = new Map<string, [string, (record: StoredRecord) => IndexKey][]>();
   private readonly finishers: ((tx: Transaction) => void)[] = [];
 
   constructor(
@@ -38,7 +41,7 @@ export class Store {
     for (const def of collections) {
       if (this.records.has(def.name)) throw new Error(`collection ${def.name} declared twice`);
       this.records.set(def.name, new Map());
-      this.defs.set(def.name, def);
+      this.indexDefs.set(def.name, Object.entries(def.indexes));
       this.indexes.set(def.name, new Indexes(def));
     }
   }
@@ -115,14 +118,9 @@ export class Store {
     for (const id of this.indexes.get(def.name)!.iterate(index, key)) yield map.get(id) as T;
   }
 
-  /** `[collection\0index, keys]` of a record, for a transaction's own index of its writes. */
-  indexKeys(collection: string, record: StoredRecord): [string, readonly string[]][] {
-    const def = this.defs.get(collection);
-    if (!def) return [];
-    return Object.entries(def.indexes).map(([index, keyOf]) => {
-      const keys = keyOf(record);
-      return [`${collection}\0${index}`, keys === undefined ? [] : typeof keys === 'string' ? [keys] : keys];
-    });
+  /** `[index name, key function]` of a collection's indexes, for a transaction's own index. */
+  indexesOf(collection: string): readonly [string, (record: StoredRecord) => IndexKey][] {
+    return this.indexDefs.get(collection) ?? [];
   }
 
   countIndex<T extends StoredRecord>(def: Collection<T>, index: string, key: string): number {
@@ -177,26 +175,28 @@ export class Store {
 
 /** The writes of one unit of work; reads see the transaction's own writes (and its parent's) first. */
 export class Transaction {
-  private readonly written = new Map<string, Change>();
-  /** `collection\0index` -> key -> ids whose version written here has that key: index look-ups
-   * in a transaction with thousands of writes (a batch of due jobs) stay cheap. Built by the
-   * first look-up that needs it and kept up to date from then on: most transactions (a request
-   * that writes a record or two) never look anything up after writing, and skip the cost. */
-  private keyed: Map<string, Map<string, Set<string>>> | undefined;
-  /** Until `keyed` is built: when each written key was last (re)written, so that the index built
-   * late lists ids in the order an index kept up to date from the start would. */
-  private readonly noted = new Map<string, number>();
+  /** collection -> id -> the last write of that record here. Two levels rather than one map on
+   * `collection + id`: a batch of due jobs reads and writes hundreds of thousands of times, and
+   * a joined key would be a new string to build and hash on each. */
+  private readonly written = new Map<string, Map<string, Change>>();
+  /** collection -> index -> key -> ids whose version written here has that key: index look-ups
+   * in a transaction with thousands of writes (a batch of due jobs) stay cheap. A collection's
+   * is built by the first look-up in it and kept up to date from then on; the collections
+   * nobody looks up in (events, most of the writes of a batch) are never indexed. */
+  private readonly keyed = new Map<string, Map<string, Map<string, Set<string>>>>();
+  /** collection -> id -> when it was last (re)written, so that an index built late lists ids in
+   * the order an index kept up to date from the start would. */
+  private readonly noted = new Map<string, Map<string, number>>();
   private notes = 0;
-  private readonly touched = new Set<string>();
   /** While a savepoint is open: what each write replaced, to undo it. */
-  private undo: [string, Change | undefined][] = [];
+  private undo: [string, string, Change | undefined][] = [];
   private open = 0;
   readonly events: RaisedEvent[] = [];
 
   constructor(private readonly store: Store) {}
 
   get<T extends StoredRecord>(def: Collection<T>, id: string): T | undefined {
-    const change = this.written.get(`${def.name}\0${id}`);
+    const change = this.written.get(def.name)?.get(id);
     if (change) return (change.record ?? undefined) as T | undefined;
     return this.store.get(def, id);
   }
@@ -204,18 +204,19 @@ export class Transaction {
   /** Index lookups see committed records with this transaction's writes laid over them. */
   find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[] {
     const below = this.store.find(def, index, key);
+    const writes = this.written.get(def.name);
     // Nothing of this collection written here (most lookups): what is below is the answer.
-    if (!this.touched.has(def.name)) return below;
-    const mine = this.ownIndex().get(`${def.name}\0${index}`)?.get(key);
+    if (!writes) return below;
+    const mine = this.ownIndex(def.name).get(index)?.get(key);
     const result: T[] = [];
     for (const record of below) {
-      const change = this.written.get(`${def.name}\0${record.id}`);
+      const change = writes.get(record.id);
       if (!change) result.push(record);
       else if (change.record && mine?.has(record.id)) result.push(change.record as T);
     }
     if (mine && mine.size > 0) {
       const seen = new Set(below.map((r) => r.id));
-      for (const id of mine) if (!seen.has(id)) result.push(this.written.get(`${def.name}\0${id}`)!.record as T);
+      for (const id of mine) if (!seen.has(id)) result.push(writes.get(id)!.record as T);
     }
     return result;
   }
@@ -234,7 +235,9 @@ export class Transaction {
   }
 
   changes(): Change[] {
-    return [...this.written.values()];
+    const all: Change[] = [];
+    for (const writes of this.written.values()) for (const change of writes.values()) all.push(change);
+    return all;
   }
 
   savepoint(): { undo: number; events: number } {
@@ -249,54 +252,70 @@ export class Transaction {
   /** Undoes every write and event since the savepoint. */
   rollback(savepoint: { undo: number; events: number }): void {
     while (this.undo.length > savepoint.undo) {
-      const [key, previous] = this.undo.pop()!;
-      this.unindex(key);
+      const [collection, id, previous] = this.undo.pop()!;
+      const writes = this.written.get(collection)!;
+      this.unindex(writes.get(id));
       if (previous) {
-        this.written.set(key, previous);
-        if (!this.keyed) this.noted.set(key, ++this.notes);
+        writes.set(id, previous);
+        this.noted.get(collection)!.set(id, ++this.notes);
         this.index(previous);
-      } else this.written.delete(key);
+      } else writes.delete(id);
     }
     this.events.length = savepoint.events;
     this.release(savepoint);
   }
 
   private note(change: Change): void {
-    const key = `${change.collection}\0${change.id}`;
-    if (this.open > 0) this.undo.push([key, this.written.get(key)]);
-    this.unindex(key);
-    this.written.set(key, change);
-    this.touched.add(change.collection);
-    if (!this.keyed) this.noted.set(key, ++this.notes);
+    let writes = this.written.get(change.collection);
+    let noted = this.noted.get(change.collection);
+    if (!writes || !noted) {
+      this.written.set(change.collection, (writes = new Map()));
+      this.noted.set(change.collection, (noted = new Map()));
+    }
+    const previous = writes.get(change.id);
+    if (this.open > 0) this.undo.push([change.collection, change.id, previous]);
+    this.unindex(previous);
+    writes.set(change.id, change);
+    noted.set(change.id, ++this.notes);
     this.index(change);
   }
 
-  /** The index of this transaction's writes, built now if no look-up needed it before. */
-  private ownIndex(): Map<string, Map<string, Set<string>>> {
-    if (!this.keyed) {
-      this.keyed = new Map();
-      const order = [...this.written].sort(([a], [b]) => this.noted.get(a)! - this.noted.get(b)!);
-      for (const [, change] of order) this.index(change);
-      this.noted.clear();
+  /** A collection's index of this transaction's writes, built now if no look-up needed it before. */
+  private ownIndex(collection: string): Map<string, Map<string, Set<string>>> {
+    let byIndex = this.keyed.get(collection);
+    if (!byIndex) {
+      this.keyed.set(collection, (byIndex = new Map()));
+      const noted = this.noted.get(collection)!;
+      const mine = [...this.written.get(collection)!.values()];
+      mine.sort((a, b) => noted.get(a.id)! - noted.get(b.id)!);
+      for (const change of mine) this.index(change);
     }
-    return this.keyed;
+    return byIndex;
   }
 
-  private unindex(key: string): void {
-    if (!this.keyed) return;
-    const previous = this.written.get(key);
+  private unindex(previous: Change | undefined): void {
     if (!previous?.record) return;
-    for (const [index, keys] of this.store.indexKeys(previous.collection, previous.record)) {
-      for (const k of keys) this.keyed.get(index)?.get(k)?.delete(previous.id);
+    const byIndex = this.keyed.get(previous.collection);
+    if (!byIndex) return;
+    for (const [index, keyOf] of this.store.indexesOf(previous.collection)) {
+      const keys = keyOf(previous.record);
+      if (keys === undefined) continue;
+      const byKey = byIndex.get(index);
+      if (typeof keys === 'string') byKey?.get(keys)?.delete(previous.id);
+      else for (const k of keys) byKey?.get(k)?.delete(previous.id);
     }
   }
 
   private index(change: Change): void {
-    if (!this.keyed || !change.record) return;
-    for (const [index, keys] of this.store.indexKeys(change.collection, change.record)) {
-      let byKey = this.keyed.get(index);
-      if (!byKey) this.keyed.set(index, (byKey = new Map()));
-      for (const k of keys) {
+    if (!change.record) return;
+    const byIndex = this.keyed.get(change.collection);
+    if (!byIndex) return;
+    for (const [index, keyOf] of this.store.indexesOf(change.collection)) {
+      const keys = keyOf(change.record);
+      if (keys === undefined) continue;
+      let byKey = byIndex.get(index);
+      if (!byKey) byIndex.set(index, (byKey = new Map()));
+      for (const k of typeof keys === 'string' ? [keys] : keys) {
         let ids = byKey.get(k);
         if (!ids) byKey.set(k, (ids = new Set()));
         ids.add(change.id);

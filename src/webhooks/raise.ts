@@ -28,6 +28,6 @@ export function raiseEvent(
     cycle_attempts: 0,
     next_attempt_at: at,
   });
-  tx.emit({ id, name: event.name, source: event.source, mode: event.mode, data: event.data });
+  tx.emit({ id, name: event.name, source: event.source, mode: event.mode, data: event.data, at });
   return id;
 }

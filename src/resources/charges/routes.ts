@@ -2,7 +2,7 @@ import { formatTimestamp } from '../../clock/format.js';
 import { v1 } from '../../http/route.js';
 import { formatMinor } from '../../lib/money.js';
 import { paymentUrl } from '../payments/present.js';
-import { isPaid, Payments, type PaymentRecord } from '../payments/records.js';
+import { isPaid, paymentDescription, Payments, type PaymentRecord } from '../payments/records.js';
 import type { ChargeRecord } from './records.js';
 import { createChargeBody, type CreateChargeBody } from './schemas.js';
 import { createCharge, getCharge } from './service.js';
@@ -23,7 +23,7 @@ function presentCharge(charge: ChargeRecord, payment: PaymentRecord, base: strin
         failure_code: payment.failure_code ?? null,
         failure_message: payment.failure_message ?? null,
         payment_id: Number(payment.id),
-        description: payment.description ?? null,
+        description: paymentDescription(payment) ?? null,
         metadata: payment.metadata ?? {},
         created_at: formatTimestamp(charge.created_at),
       },

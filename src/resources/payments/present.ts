@@ -1,6 +1,6 @@
 import { formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
-import { isPaid, type PaymentRecord } from './records.js';
+import { isPaid, paymentDescription, type PaymentRecord } from './records.js';
 
 export const paymentUrl = (base: string, payment: PaymentRecord) => `${base}/v1/payments/${encodeURIComponent(payment.reference)}`;
 
@@ -18,7 +18,7 @@ export function paymentAttributes(payment: PaymentRecord): Record<string, unknow
     card_brand: payment.card_brand ?? null,
     ...(payment.payment_method ? { payment_method: payment.payment_method } : {}),
     capture_method: payment.capture_method,
-    description: payment.description ?? null,
+    description: paymentDescription(payment) ?? null,
     metadata: payment.metadata ?? {},
     failure_code: payment.failure_code ?? null,
     failure_message: payment.failure_message ?? null,

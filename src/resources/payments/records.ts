@@ -54,4 +54,9 @@ export const Payments = collection<PaymentRecord>('payments', {
   scope: (p) => `${p.source}:${p.mode}`,
 });
 
+/** A recurring charge's description is derived, not stored: a year of billing makes hundreds of
+ * thousands of payments, and each would hold its own copy of the sentence. */
+export const paymentDescription = (payment: PaymentRecord): string | undefined =>
+  payment.description ?? (payment.recurring_reference !== undefined ? `Recurring payment ${payment.recurring_reference}` : undefined);
+
 export const isPaid = (status: PaymentStatus) => status === 'PAID' || status === 'PARTIALLY_REFUNDED' || status === 'REFUNDED';

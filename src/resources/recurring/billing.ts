@@ -33,7 +33,6 @@ function bill(tx: Transaction, schedule: RecurringRecord, at: number, app: App):
     reference: `${schedule.reference}-${String(schedule.sequence).padStart(4, '0')}`,
     amount,
     currency: schedule.currency,
-    description: `Recurring payment ${schedule.reference}`,
     ...(schedule.customer_email !== undefined ? { customer_email: schedule.customer_email } : {}),
     ...(schedule.customer_name !== undefined ? { customer_name: schedule.customer_name } : {}),
     metadata: schedule.metadata,
