@@ -1,6 +1,7 @@
 import type { Collection, StoredRecord } from '../store/collection.js';
 import { listEnvelope, parseListQuery, runListQuery, type ListSpec } from './list-query.js';
 import { v1, type ApiRoute } from './route.js';
+import { scopeKey } from '../lib/scope-key.js';
 
 /**
  * `GET` of a paginated list of the key's Source and mode: the collection needs a `scope` index
@@ -18,7 +19,7 @@ export function listRoute<T extends StoredRecord>(options: {
     path,
     handle: ({ app, scope, query, now }) => {
       const q = parseListQuery(query, spec);
-      const list = runListQuery(app.store.find(collection, 'scope', `${scope.source.slug}:${scope.mode}`), q, spec);
+      const list = runListQuery(app.store.find(collection, 'scope', scopeKey(scope.source.slug, scope.mode)), q, spec);
       const base = app.baseUrl();
       return {
         status: 200,

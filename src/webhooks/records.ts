@@ -1,6 +1,7 @@
 import type { EventName } from '../bus/events.js';
 import type { Mode } from '../config/types.js';
 import { collection } from '../store/collection.js';
+import { scopeKey } from '../lib/scope-key.js';
 
 export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed' | 'no_endpoint';
 
@@ -41,5 +42,5 @@ export interface EventRecord {
 }
 
 export const Events = collection<EventRecord>('events', {
-  scope: (e) => `${e.source}:${e.mode}`,
+  scope: (e) => scopeKey(e.source, e.mode),
 });

@@ -1,4 +1,5 @@
 import type { Store } from '../store/store.js';
+import { scopeKey } from '../lib/scope-key.js';
 import { Events } from './records.js';
 
 /**
@@ -13,7 +14,10 @@ export function keepRecentEvents(store: Store, limit = EVENT_RETENTION): void {
   store.beforeCommit((tx) => {
     if (tx.events.length === 0) return;
     const raised = new Map<string, number>();
-    for (const e of tx.events) raised.set(`${e.source}:${e.mode}`, (raised.get(`${e.source}:${e.mode}`) ?? 0) + 1);
+    for (const e of tx.events) {
+      const scope = scopeKey(e.source, e.mode);
+      raised.set(scope, (raised.get(scope) ?? 0) + 1);
+    }
     for (const [scope, count] of raised) {
       let excess = store.countIndex(Events, 'scope', scope) + count - limit;
       // Bounded: a log full of pending deliveries is not scanned whole on every commit.

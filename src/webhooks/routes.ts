@@ -4,6 +4,7 @@ import { Conflict, NotFound } from '../http/errors.js';
 import { control, type ApiContext } from '../http/route.js';
 import { presentAttempt, presentEvent } from './present.js';
 import { Events, type EventRecord } from './records.js';
+import { scopeKey } from '../lib/scope-key.js';
 
 const listQuery = {
   type: 'object',
@@ -30,7 +31,7 @@ export const eventRoutes = [
     path: '/_payemu/events',
     query: listQuery,
     handle: ({ app, scope, query }) => {
-      const all = app.store.find(Events, 'scope', `${scope.source.slug}:${scope.mode}`);
+      const all = app.store.find(Events, 'scope', scopeKey(scope.source.slug, scope.mode));
       const limit = query.limit ?? 100;
       const events: ReturnType<typeof presentEvent>[] = [];
       // Newest first: the index holds events in the order they were raised.

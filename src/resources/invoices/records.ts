@@ -1,6 +1,7 @@
 import type { Mode } from '../../config/types.js';
 import type { Minor } from '../../lib/money.js';
 import { collection } from '../../store/collection.js';
+import { scopeKey } from '../../lib/scope-key.js';
 
 export type InvoiceStatus = 'draft' | 'sent' | 'paid' | 'overdue';
 
@@ -40,5 +41,5 @@ export interface InvoiceRecord {
 }
 
 export const Invoices = collection<InvoiceRecord>('invoices', {
-  scope: (i) => `${i.source}:${i.mode}`,
+  scope: (i) => scopeKey(i.source, i.mode),
 });

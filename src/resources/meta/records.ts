@@ -7,9 +7,13 @@ export type MetaRecord = { id: 'clock'; clock: ClockState } | { id: `counter:${s
 
 export const Meta = collection<MetaRecord>('meta');
 
+// Record ids of the counters, made once: a payment id is drawn for every charge.
+const counterIds = new Map<string, `counter:${string}`>();
+
 /** The next value of a counter (1, 2, 3, ...), kept in the store. */
 export function nextCounter(tx: Transaction, name: string): number {
-  const id = `counter:${name}` as const;
+  let id = counterIds.get(name);
+  if (id === undefined) counterIds.set(name, (id = `counter:${name}`));
   const current = tx.get(Meta, id) as Extract<MetaRecord, { value: number }> | undefined;
   const next = (current?.value ?? 0) + 1;
   tx.put(Meta, { id, value: next });

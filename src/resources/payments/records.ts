@@ -3,6 +3,7 @@ import type { Minor } from '../../lib/money.js';
 import { collection } from '../../store/collection.js';
 import type { CardBrand, FailureCode } from '../cards/test-cards.js';
 import { referenceKey } from '../sessions/records.js';
+import { scopeKey } from '../../lib/scope-key.js';
 
 export const PAYMENT_STATUSES = ['PAID', 'FAILED', 'AUTHORIZED', 'VOIDED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'EXPIRED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -51,7 +52,7 @@ export interface PaymentRecord {
 
 export const Payments = collection<PaymentRecord>('payments', {
   reference: (p) => referenceKey(p.mode, p.reference),
-  scope: (p) => `${p.source}:${p.mode}`,
+  scope: (p) => scopeKey(p.source, p.mode),
 });
 
 /** A recurring charge's description is derived, not stored: a year of billing makes hundreds of
