@@ -129,6 +129,32 @@ t.test("Transaction.find lays the transaction's writes over the committed record
   t.equal(store.get(Things, 'b2'), undefined);
 });
 
+t.test("a transaction's own index: first-written order, rewrites keep their place, savepoints roll it back", async (t) => {
+  const store = memoryStore();
+  await store.open();
+  store.transaction((tx) => {
+    tx.put(Things, { id: 'x', color: 'red', n: 1 });
+    tx.put(Things, { id: 'y', color: 'red', n: 2 });
+    tx.put(Things, { id: 'x', color: 'red', n: 3 }); // rewritten before any look-up
+    t.same(ids(tx.find(Things, 'byColor', 'red')), ['x', 'y'], 'built late: in the order first written');
+    tx.put(Things, { id: 'y', color: 'red', n: 4 }); // rewritten after: same key, same place
+    tx.put(Things, { id: 'z', color: 'red', n: 5 });
+    t.same(ids(tx.find(Things, 'byColor', 'red')), ['x', 'y', 'z']);
+    t.throws(() =>
+      store.transaction((inner) => {
+        inner.put(Things, { id: 'x', color: 'blue', n: 6 });
+        inner.delete(Things, 'z');
+        t.same(ids(inner.find(Things, 'byColor', 'red')), ['y']);
+        throw new Error('undo');
+      }),
+    );
+    t.same(ids(tx.find(Things, 'byColor', 'red')).sort(), ['x', 'y', 'z'], 'the savepoint took its writes back out');
+    t.same(ids(tx.find(Things, 'byColor', 'blue')), []);
+    t.equal(tx.get(Things, 'x')?.n, 3);
+  });
+  t.same(ids(store.find(Things, 'byColor', 'red')), ['x', 'y', 'z'], 'committed in the same order');
+});
+
 t.test('delete removes a record (a missing one too, harmlessly) and clear empties what the filter selects', async (t) => {
   const dir = t.testdir();
   const store = await openFileStore(t, dir);

@@ -184,10 +184,6 @@ export class Transaction {
    * is built by the first look-up in it and kept up to date from then on; the collections
    * nobody looks up in (events, most of the writes of a batch) are never indexed. */
   private readonly keyed = new Map<string, Map<string, Map<string, Set<string>>>>();
-  /** collection -> id -> when it was last (re)written, so that an index built late lists ids in
-   * the order an index kept up to date from the start would. */
-  private readonly noted = new Map<string, Map<string, number>>();
-  private notes = 0;
   /** While a savepoint is open: what each write replaced, to undo it. */
   private undo: [string, string, Change | undefined][] = [];
   private open = 0;
@@ -254,12 +250,9 @@ export class Transaction {
     while (this.undo.length > savepoint.undo) {
       const [collection, id, previous] = this.undo.pop()!;
       const writes = this.written.get(collection)!;
-      this.unindex(writes.get(id));
-      if (previous) {
-        writes.set(id, previous);
-        this.noted.get(collection)!.set(id, ++this.notes);
-        this.index(previous);
-      } else writes.delete(id);
+      this.reindex(collection, id, writes.get(id)?.record, previous?.record);
+      if (previous) writes.set(id, previous);
+      else writes.delete(id);
     }
     this.events.length = savepoint.events;
     this.release(savepoint);
@@ -267,59 +260,49 @@ export class Transaction {
 
   private note(change: Change): void {
     let writes = this.written.get(change.collection);
-    let noted = this.noted.get(change.collection);
-    if (!writes || !noted) {
-      this.written.set(change.collection, (writes = new Map()));
-      this.noted.set(change.collection, (noted = new Map()));
-    }
+    if (!writes) this.written.set(change.collection, (writes = new Map()));
     const previous = writes.get(change.id);
     if (this.open > 0) this.undo.push([change.collection, change.id, previous]);
-    this.unindex(previous);
+    this.reindex(change.collection, change.id, previous?.record, change.record);
     writes.set(change.id, change);
-    noted.set(change.id, ++this.notes);
-    this.index(change);
   }
 
-  /** A collection's index of this transaction's writes, built now if no look-up needed it before. */
+  /** A collection's index of this transaction's writes, built now if no look-up needed it
+   * before. Ids are listed in the order first written here, as they will be once committed. */
   private ownIndex(collection: string): Map<string, Map<string, Set<string>>> {
     let byIndex = this.keyed.get(collection);
     if (!byIndex) {
       this.keyed.set(collection, (byIndex = new Map()));
-      const noted = this.noted.get(collection)!;
-      const mine = [...this.written.get(collection)!.values()];
-      mine.sort((a, b) => noted.get(a.id)! - noted.get(b.id)!);
-      for (const change of mine) this.index(change);
+      for (const change of this.written.get(collection)!.values()) this.reindex(collection, change.id, null, change.record);
     }
     return byIndex;
   }
 
-  private unindex(previous: Change | undefined): void {
-    if (!previous?.record) return;
-    const byIndex = this.keyed.get(previous.collection);
+  /** Moves `id` in the collection's own index from the keys of `before` to those of `after`;
+   * a key both have keeps the id where it is. */
+  private reindex(collection: string, id: string, before: StoredRecord | null | undefined, after: StoredRecord | null | undefined): void {
+    const byIndex = this.keyed.get(collection);
     if (!byIndex) return;
-    for (const [index, keyOf] of this.store.indexesOf(previous.collection)) {
-      const keys = keyOf(previous.record);
-      if (keys === undefined) continue;
-      const byKey = byIndex.get(index);
-      if (typeof keys === 'string') byKey?.get(keys)?.delete(previous.id);
-      else for (const k of keys) byKey?.get(k)?.delete(previous.id);
-    }
-  }
-
-  private index(change: Change): void {
-    if (!change.record) return;
-    const byIndex = this.keyed.get(change.collection);
-    if (!byIndex) return;
-    for (const [index, keyOf] of this.store.indexesOf(change.collection)) {
-      const keys = keyOf(change.record);
-      if (keys === undefined) continue;
+    for (const [index, keyOf] of this.store.indexesOf(collection)) {
+      const old = before ? keyOf(before) : undefined;
+      const now = after ? keyOf(after) : undefined;
+      if (old === now) continue;
       let byKey = byIndex.get(index);
       if (!byKey) byIndex.set(index, (byKey = new Map()));
-      for (const k of typeof keys === 'string' ? [keys] : keys) {
+      const kept = keysOf(now);
+      for (const k of keysOf(old)) if (!kept.includes(k)) byKey.get(k)?.delete(id);
+      const had = keysOf(old);
+      for (const k of kept) {
+        if (had.includes(k)) continue;
         let ids = byKey.get(k);
         if (!ids) byKey.set(k, (ids = new Set()));
-        ids.add(change.id);
+        ids.add(id);
       }
     }
   }
+}
+
+function keysOf(key: IndexKey): readonly string[] {
+  if (key === undefined) return [];
+  return typeof key === 'string' ? [key] : key;
 }
