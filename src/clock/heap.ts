@@ -21,8 +21,10 @@ export class MinHeap<T extends Timed> {
     let i = items.length - 1;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!before(items[i]!, items[parent]!)) break;
-      [items[i], items[parent]] = [items[parent]!, items[i]!];
+      const item = items[i]!;
+      if (!before(item, items[parent]!)) break;
+      items[i] = items[parent]!;
+      items[parent] = item;
       i = parent;
     }
   }
@@ -41,7 +43,9 @@ export class MinHeap<T extends Timed> {
         if (left < items.length && before(items[left]!, items[smallest]!)) smallest = left;
         if (right < items.length && before(items[right]!, items[smallest]!)) smallest = right;
         if (smallest === i) break;
-        [items[i], items[smallest]] = [items[smallest]!, items[i]!];
+        const item = items[i]!;
+        items[i] = items[smallest]!;
+        items[smallest] = item;
         i = smallest;
       }
     }

@@ -33,8 +33,8 @@ function bill(tx: Transaction, schedule: RecurringRecord, at: number, app: App):
     reference: `${schedule.reference}-${String(schedule.sequence).padStart(4, '0')}`,
     amount,
     currency: schedule.currency,
-    ...(schedule.customer_email !== undefined ? { customer_email: schedule.customer_email } : {}),
-    ...(schedule.customer_name !== undefined ? { customer_name: schedule.customer_name } : {}),
+    customer_email: schedule.customer_email,
+    customer_name: schedule.customer_name,
     metadata: schedule.metadata,
   };
   const method = tx.get(PaymentMethods, schedule.payment_method);
