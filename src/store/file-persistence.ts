@@ -92,9 +92,10 @@ function startCompactor(
   upTo: number,
   done: (result: { ok: boolean; records?: number; error?: string }) => void,
 ): ChildProcess {
-  // Run from source under the test loader, from dist/ when built.
+  // Run from source under the test loader, from dist/ when built. The path goes through
+  // ../store/ so that it also holds from the CLI's bundle in dist/bin/.
   const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
-  const script = fileURLToPath(new URL(`./compact-main${extension}`, import.meta.url));
+  const script = fileURLToPath(new URL(`../store/compact-main${extension}`, import.meta.url));
   // From dist/ the child needs none of the server's node flags (--inspect=PORT would clash,
   // --input-type breaks a file entry); from source it needs the TypeScript loader it inherits.
   const execArgv = extension === '.ts' ? process.execArgv : [];

@@ -4,9 +4,9 @@ import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
 
-/** The published binary; it runs dist/, so `npm run build` first (`npm test` does). */
+/** The published binary; it runs the bundle in dist/bin/, so `npm run build` first (`npm test` does). */
 export const BIN = fileURLToPath(new URL('../../bin/payemu.js', import.meta.url));
-const DIST_MAIN = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const DIST_MAIN = fileURLToPath(new URL('../../dist/bin/main.js', import.meta.url));
 
 export interface Exit {
   code: number | null;
