@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import t from 'tap';
 import type { BusEvents } from '../src/bus/bus.js';
+import { MAX_IN_FLIGHT_PER_SOURCE } from '../src/webhooks/dispatcher.js';
 import { emulator, pay, type TestEmulator } from './helpers/emulator.js';
 import { deadUrl, receiver } from './helpers/receiver.js';
 
@@ -248,6 +249,45 @@ t.test('a dead receiver never slows the API: requests finish while deliveries ha
   t.ok(answers.every((a) => a.status === 201));
   t.equal((await e.api.get('/_payemu/events?delivery_status=pending')).body.events.length, 20, 'every delivery still in flight');
   for (const res of held) res.end();
+});
+
+t.test('a clock advance of many charges: at most 64 deliveries in flight per Source, in event order, every one delivered', async (t) => {
+  let open = 0;
+  let most = 0;
+  const held: import('node:http').ServerResponse[] = [];
+  let full!: () => void;
+  const saturated = new Promise<void>((resolve) => (full = resolve));
+  const r = await receiver(t, (_req, res) => {
+    most = Math.max(most, ++open);
+    res.on('finish', () => open--);
+    held.push(res);
+    if (held.length === MAX_IN_FLIGHT_PER_SOURCE) full();
+  });
+  const e = await emulator(t, { ...fast, webhookUrl: r.url, clockStart: '2027-01-01T09:00:00Z', freezeClock: true });
+  const raised: string[] = [];
+  e.bus.on('domain', (ev) => raised.push(ev.id));
+  const { completed } = await pay(e, { amount: 1, save_payment_method: true });
+  await e.api.post('/v1/recurring-payments', { payment_method: completed.body.payment.payment_method, amount: 1, frequency: 'daily', start_date: '2027-01-02' });
+  await e.api.post('/_payemu/clock/advance', { by: '60d' });
+  t.equal(raised.length, 121, 'the payment that saved the card, then a payment.completed and a recurring.charged a day');
+  const all = attempts(e, 121);
+  await saturated;
+  t.equal(held.length, MAX_IN_FLIGHT_PER_SOURCE);
+  // The last event has not gone out: it waits for a slot, so it is not in flight and a resend
+  // of it is taken (an event in flight would be a 409).
+  t.equal((await e.api.post(`/_payemu/events/${raised[120]}/resend`, {})).status, 200, 'the newest event is waiting, not in flight');
+  // Answer the held ones, and everything after at once.
+  r.answer((_req, res) => {
+    most = Math.max(most, ++open);
+    res.on('finish', () => open--);
+    res.end('ok');
+  });
+  for (const res of held) res.end('ok');
+  const done = await all;
+  t.ok(done.every((a) => a.event.delivery_status === 'delivered'), 'every event delivered');
+  t.ok(most <= MAX_IN_FLIGHT_PER_SOURCE, `never more than ${MAX_IN_FLIGHT_PER_SOURCE} at once (${most})`);
+  const firstOut = r.received.slice(0, MAX_IN_FLIGHT_PER_SOURCE).map((req) => String(req.headers['x-webhook-event-id']));
+  t.same(firstOut.sort(), raised.slice(0, MAX_IN_FLIGHT_PER_SOURCE).sort(), 'the first to go out are the oldest events');
 });
 
 t.test('--strict-webhook-urls refuses a loopback endpoint without retrying', async (t) => {

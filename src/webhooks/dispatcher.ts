@@ -23,6 +23,20 @@ const loadGot = () => (gotPromise ??= import('got').then((m) => m.got));
 const RESPONSE_LIMIT = 4096;
 
 /**
+ * Deliveries in flight at once per Source; later ones wait their turn in event order. A clock
+ * advance of a year raises hundreds of thousands of events in one call: without a bound each
+ * would open its own connection at once.
+ */
+export const MAX_IN_FLIGHT_PER_SOURCE = 64;
+
+/** One Source's deliveries: how many are in flight, and the ids waiting for a free slot. */
+interface Lane {
+  active: number;
+  waiting: string[];
+  head: number;
+}
+
+/**
  * Delivers each event to its Source's endpoint: signed POSTs with `got` (its own retries off;
  * these are ours), a non-2xx answer, a timeout or a refused connection retried after each wait
  * of the backoff. Every attempt is stored on the event. Retries are due on the virtual clock, so
@@ -32,6 +46,7 @@ const RESPONSE_LIMIT = 4096;
 export class Dispatcher {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  private readonly lanes = new Map<string, Lane>();
   private closed = false;
   private unsubscribe: (() => void)[] = [];
 
@@ -108,6 +123,7 @@ export class Dispatcher {
     for (const off of this.unsubscribe) off();
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    this.lanes.clear();
     // An attempt cut short is not recorded: the event stays pending and is sent after a restart.
     for (const { abort } of this.inFlight.values()) abort.abort();
     await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
@@ -156,6 +172,12 @@ export class Dispatcher {
       this.bus.emit('webhook.attempt', { event: updated, attempt: null });
       return;
     }
+    const lane = this.lane(source.slug);
+    if (lane.active >= MAX_IN_FLIGHT_PER_SOURCE) {
+      lane.waiting.push(id);
+      return;
+    }
+    lane.active++;
     const abort = new AbortController();
     let finish = () => {};
     const done = new Promise<void>((resolve) => (finish = resolve));
@@ -166,7 +188,31 @@ export class Dispatcher {
       this.record(id, attempt);
     } finally {
       this.inFlight.delete(id);
+      lane.active--;
       finish();
+      this.startWaiting(lane);
+    }
+  }
+
+  private lane(source: string): Lane {
+    let lane = this.lanes.get(source);
+    if (!lane) this.lanes.set(source, (lane = { active: 0, waiting: [], head: 0 }));
+    return lane;
+  }
+
+  /** Fills the free slots from the waiting ids, oldest first. An id whose event no longer
+   * needs an attempt (delivered meanwhile, removed by a reset) takes no slot. */
+  private startWaiting(lane: Lane): void {
+    // attempt() takes its slot before its first await, so `active` is current in this loop.
+    while (!this.closed && lane.active < MAX_IN_FLIGHT_PER_SOURCE && lane.head < lane.waiting.length) {
+      void this.attempt(lane.waiting[lane.head++]!);
+    }
+    if (lane.head === lane.waiting.length) {
+      lane.waiting = [];
+      lane.head = 0;
+    } else if (lane.head > 1024 && lane.head * 2 > lane.waiting.length) {
+      lane.waiting = lane.waiting.slice(lane.head);
+      lane.head = 0;
     }
   }
 
