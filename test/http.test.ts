@@ -28,6 +28,14 @@ t.test('unknown routes are a 404 in the envelope', async (t) => {
   assertError(t, await e.anon.get('/v1/unknown'), 404);
 });
 
+t.test('paths are exact in letter case: another case is no route', async (t) => {
+  const e = await emulator(t);
+  assertError(t, await e.api.post('/V1/sessions', { amount: 1, reference: 'case-1' }), 404, /No route matches POST \/V1\/sessions/);
+  assertError(t, await e.api.get('/v1/Me'), 404);
+  assertError(t, await e.api.request('DELETE', '/V1/SESSIONS'), 404);
+  t.equal((await e.api.get('/v1/me')).status, 200, 'the exact path still answers');
+});
+
 t.test('a known route with another method is a 405 with Allow', async (t) => {
   const e = await emulator(t);
   const del = await e.api.request('DELETE', '/v1/sessions');

@@ -21,22 +21,25 @@ type Req = Request;
 export function createServer(app: App, routes: readonly Route[]): http.Server {
   const patterns = routes.map((route) => ({ route, regex: patternToRegex(route.path) }));
 
+  const noMatch = (req: Req, res: http.ServerResponse) => {
+    const path = req.path ?? req.url ?? '/';
+    const allowed = [...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.route.method))];
+    const error = allowed.length > 0 ? new MethodNotAllowed(req.method ?? 'GET', allowed) : new NotFound(`No route matches ${req.method} ${path}.`);
+    logOnFinish(app, req, res);
+    sendError(res, error);
+  };
   const router = polka({
     onError: (error: unknown, req, res) => fail(app, req as Req, res, error),
-    onNoMatch: (req, res) => {
-      const path = (req as Req).path ?? req.url ?? '/';
-      const allowed = [...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.route.method))];
-      const error = allowed.length > 0 ? new MethodNotAllowed(req.method ?? 'GET', allowed) : new NotFound(`No route matches ${req.method} ${path}.`);
-      logOnFinish(app, req as Req, res);
-      sendError(res, error);
-    },
+    onNoMatch: (req, res) => noMatch(req as Req, res),
   });
 
   const validators: (() => unknown)[] = [];
-  for (const route of routes) {
+  for (const { route, regex } of patterns) {
     const handler = route.auth === 'key' ? apiHandler(app, route, validators) : openHandler(app, route, validators);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
-    router[method](route.path, handler);
+    // polka matches paths in any letter case (`/V1/Sessions`); payemu's paths are exact, as
+    // the 405 check above is, so a path in another case is answered as no route.
+    router[method](route.path, (req: Req, res: http.ServerResponse) => (regex.test(req.path) ? handler(req, res) : noMatch(req, res)));
   }
 
   // polka's own listener defers each request with setImmediate; calling its handler directly
