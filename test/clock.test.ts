@@ -57,3 +57,18 @@ t.test('due work runs in time order, each at its own timestamp', async (t) => {
     ],
   );
 });
+
+t.test('a saved clock continues on restart; --clock-start only moves it forward', async (t) => {
+  const { startEmulator } = await import('../src/emulator.js');
+  const dataDir = t.testdir();
+  const at = async (options: Parameters<typeof startEmulator>[0]) => {
+    const e = await startEmulator({ port: 0, inMemory: false, dataDir, freezeClock: true, ...options });
+    const now = e.clock.now();
+    await e.close();
+    return new Date(now).toISOString();
+  };
+  t.equal(await at({ clockStart: '2030-06-01T00:00:00Z' }), '2030-06-01T00:00:00.000Z', 'a new data directory starts there');
+  t.equal(await at({}), '2030-06-01T00:00:00.000Z', 'a restart continues where it stopped');
+  t.equal(await at({ clockStart: '2030-01-01T00:00:00Z' }), '2030-06-01T00:00:00.000Z', 'an earlier start does not move it back');
+  t.equal(await at({ clockStart: '2031-01-01T00:00:00Z' }), '2031-01-01T00:00:00.000Z', 'a later one moves it forward');
+});

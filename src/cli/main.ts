@@ -90,7 +90,7 @@ function startOptions(command: Command, defaults: { port: number; data: string |
     .option('--webhook-timeout <duration>', 'how long a webhook delivery may take', '10s')
     .option('--strict-webhook-urls', 'refuse private and reserved webhook addresses, as the real service does')
     .option('--rate-limit', "answer 429 once a Source's rate_limit_per_minute is used up")
-    .option('--clock-start <timestamp>', 'where the virtual clock starts on a new data directory (ISO 8601)')
+    .option('--clock-start <timestamp>', 'where the virtual clock starts (ISO 8601); a saved clock only moves forward to it')
     .option('--freeze-clock', 'the virtual clock moves only when advanced');
 }
 
