@@ -261,6 +261,46 @@ t.test("the lock: one owner per data directory; a dead owner's lock is taken ove
     t.same(listSegments(dir), [], 'nothing was written');
   });
 
+  t.test('processes that find the same stale lock at the same moment: exactly one takes it over', async (t) => {
+    const dead = spawn(process.execPath, ['-e', '']);
+    await once(dead, 'exit');
+    const script = fileURLToPath(new URL(`./lock-race.test-support${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
+    for (let round = 0; round < 2; round++) {
+      const dir = t.testdir();
+      fs.writeFileSync(path.join(dir, 'payemu.lock'), String(dead.pid));
+      const children = Array.from({ length: 6 }, () => fork(script, [dir], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }));
+      const answers = children.map((child) => new Promise<string[]>((resolve) => {
+        const said: string[] = [];
+        child.on('message', (m) => {
+          said.push(String(m));
+          if (said.length === 2) resolve(said);
+        });
+      }));
+      const ready = children.map((child) => once(child, 'message'));
+      await Promise.all(ready);
+      fs.writeFileSync(path.join(dir, 'go'), '');
+      const results = (await Promise.all(answers)).map((said) => said[1]!);
+      const locked = results.filter((r) => r === 'locked').length;
+      t.equal(locked, 1, `round ${round}: one of six got the lock (${results.map((r) => r.split(':')[0]).join(', ')})`);
+      t.ok(results.every((r) => r === 'locked' || /in use by another payemu \(pid \d+\)/.test(r)), 'the others were told who holds it');
+      t.notOk(fs.existsSync(path.join(dir, 'payemu.lock.takeover')), 'no takeover file left behind');
+      for (const child of children) child.disconnect();
+      await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
+    }
+  });
+
+  t.test('a takeover file left by a process that died is cleared', async (t) => {
+    const dead = spawn(process.execPath, ['-e', '']);
+    await once(dead, 'exit');
+    const dir = t.testdir();
+    fs.writeFileSync(path.join(dir, 'payemu.lock'), String(dead.pid));
+    fs.writeFileSync(path.join(dir, 'payemu.lock.takeover'), String(dead.pid));
+    const store = await openFileStore(t, dir);
+    t.equal(fs.readFileSync(path.join(dir, 'payemu.lock'), 'utf8'), String(process.pid));
+    t.notOk(fs.existsSync(path.join(dir, 'payemu.lock.takeover')));
+    await store.closeOnce();
+  });
+
   t.test('a stale lock of a dead process is taken over, and so is an empty one', async (t) => {
     const dead = spawn(process.execPath, ['-e', '']);
     const [code] = await once(dead, 'exit');
