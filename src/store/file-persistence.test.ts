@@ -301,6 +301,20 @@ t.test("the lock: one owner per data directory; a dead owner's lock is taken ove
     await store.closeOnce();
   });
 
+  t.test('a takeover by a live process that does not finish: the start gives up with a clear error', async (t) => {
+    const dead = spawn(process.execPath, ['-e', '']);
+    await once(dead, 'exit');
+    const taker = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    t.teardown(() => void taker.kill());
+    await once(taker, 'spawn');
+    const dir = t.testdir();
+    fs.writeFileSync(path.join(dir, 'payemu.lock'), String(dead.pid));
+    fs.writeFileSync(path.join(dir, 'payemu.lock.takeover'), String(taker.pid));
+    const store = new Store(COLLECTIONS, filePersistence(dir));
+    await t.rejects(store.open(), /another process is taking over its stale lock/);
+    t.equal(fs.readFileSync(path.join(dir, 'payemu.lock'), 'utf8'), String(dead.pid), 'the lock is left to the taker');
+  });
+
   t.test('a stale lock of a dead process is taken over, and so is an empty one', async (t) => {
     const dead = spawn(process.execPath, ['-e', '']);
     const [code] = await once(dead, 'exit');

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { stopwatch } from '../clock/clock.js';
 
 /** Real paths of the data directories this process holds. */
 const heldHere = new Set<string>();
@@ -30,7 +31,7 @@ export function acquireLock(dir: string): () => void {
       fs.rmSync(file, { force: true });
     };
   };
-  const deadline = Date.now() + TAKEOVER_WAIT_MS;
+  const waited = stopwatch();
   for (;;) {
     if (createExclusively(file)) return held();
     const owner = liveOwner(file);
@@ -53,7 +54,7 @@ export function acquireLock(dir: string): () => void {
     }
     // Someone is taking over right now, or died doing it (then its guard is stale too).
     if (liveOwner(guard) === undefined) fs.rmSync(guard, { force: true });
-    else if (Date.now() > deadline) throw new Error(`could not lock data directory ${dir}: another process is taking over its stale lock`);
+    else if (waited() > TAKEOVER_WAIT_MS) throw new Error(`could not lock data directory ${dir}: another process is taking over its stale lock`);
     else pause(5);
   }
 }
