@@ -1,5 +1,7 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { BadRequest, PayloadTooLarge, Unprocessable, UnsupportedMediaType } from './errors.js';
+import { checkJsonText } from './text.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -36,15 +38,17 @@ export function readRaw(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buffe
 
 /**
  * Reads a JSON body. No body (or an empty one) is `undefined`; a body that is not declared as
- * JSON is a 415; JSON that does not parse, or is nested more than MAX_DEPTH levels, is a 400;
- * `__proto__` keys are refused (422) so no code path can ever copy one onto an object's
- * prototype.
+ * JSON is a 415; bytes that are not UTF-8, JSON that does not parse, or JSON nested more than
+ * MAX_DEPTH levels are a 400; `__proto__` keys are refused (422) so no code path can ever copy
+ * one onto an object's prototype, and so are strings that are not well-formed Unicode (422
+ * naming the field), which no record may hold.
  */
 export async function readJson(req: IncomingMessage): Promise<unknown> {
   const raw = await readRaw(req);
   if (raw.length === 0) return undefined;
   const type = req.headers['content-type'];
   if (!isJsonType(type)) throw new UnsupportedMediaType(type);
+  if (!isUtf8(raw)) throw new BadRequest('The request body is not valid UTF-8.');
   const text = raw.toString('utf8');
   // (A body that starts with a visible ASCII character, `{` as a rule, is not blank: no trim.)
   const first = text.charCodeAt(0);
@@ -56,8 +60,11 @@ export async function readJson(req: IncomingMessage): Promise<unknown> {
   } catch (error) {
     throw new BadRequest(`The request body is not valid JSON: ${(error as Error).message}.`);
   }
-  // A key can also spell `__proto__` with escapes (`"\u005f_proto__"`).
-  if (text.includes('__proto__') || text.includes('\\u')) rejectProtoKeys(value, '');
+  // A key can also spell `__proto__` with escapes (`"\u005f_proto__"`); a lone surrogate can
+  // only come as an escape (the bytes are UTF-8).
+  const escapes = text.includes('\\u');
+  if (escapes || text.includes('__proto__')) rejectProtoKeys(value, '');
+  if (escapes) checkJsonText(value);
   return value;
 }
 

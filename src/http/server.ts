@@ -8,6 +8,7 @@ import { send, sendError } from './envelope.js';
 import { HttpError, MethodNotAllowed, NotFound } from './errors.js';
 import { fingerprint, idempotencyKeyOf, runIdempotent } from './idempotency.js';
 import type { ApiContext, OpenContext, Route } from './route.js';
+import { checkRequestTarget } from './text.js';
 import { check, compileBody, compileQuery } from './validation.js';
 
 type Req = Request;
@@ -46,7 +47,15 @@ export function createServer(app: App, routes: readonly Route[]): http.Server {
   // saves that turn of the event loop on every request.
   // requireHostHeader off: an HTTP/1.1 request without Host reaches the routes (and gets its
   // 401 or 404 in the envelope) instead of Node's bodiless 400.
-  const server = http.createServer({ keepAliveTimeout: 5_000, requireHostHeader: false }, (req, res) => router.handler(req as Req, res, undefined as never));
+  const server = http.createServer({ keepAliveTimeout: 5_000, requireHostHeader: false }, (req, res) => {
+    try {
+      checkRequestTarget(req.url ?? '/');
+    } catch (error) {
+      logOnFinish(app, req as Req, res);
+      return sendError(res, error);
+    }
+    router.handler(req as Req, res, undefined as never);
+  });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     // Unparseable HTTP (bad request line, oversized headers): answer in the envelope when we can.
     if (!socket.writable || error.code === 'ECONNRESET') return socket.destroy();

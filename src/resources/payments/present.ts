@@ -1,8 +1,9 @@
+import { urlSegment } from '../../lib/text.js';
 import { formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
 import { isPaid, paymentDescription, type PaymentRecord } from './records.js';
 
-export const paymentUrl = (base: string, payment: PaymentRecord) => `${base}/v1/payments/${encodeURIComponent(payment.reference)}`;
+export const paymentUrl = (base: string, payment: PaymentRecord) => `${base}/v1/payments/${urlSegment(payment.reference)}`;
 
 /** Every attribute a payment has; the single-payment answer shows them all. */
 export function paymentAttributes(payment: PaymentRecord): Record<string, unknown> {

@@ -1,8 +1,9 @@
+import { urlSegment } from '../../lib/text.js';
 import { formatDate, formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
 import type { RecurringRecord } from './records.js';
 
-export const recurringUrl = (base: string, schedule: RecurringRecord) => `${base}/v1/recurring-payments/${encodeURIComponent(schedule.reference)}`;
+export const recurringUrl = (base: string, schedule: RecurringRecord) => `${base}/v1/recurring-payments/${urlSegment(schedule.reference)}`;
 export const manageUrl = (base: string, schedule: RecurringRecord) => `${base}/manage/${schedule.manage_token}`;
 
 const date = (ms: number | null) => (ms === null ? null : formatDate(ms));
