@@ -260,7 +260,7 @@ function webhookOptions(options: EmulatorOptions): DispatcherOptions {
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
-  if (options.webhookUrl !== undefined && !isSafeUrl(options.webhookUrl)) throw new ConfigError(`--webhook-url: not a URL: ${options.webhookUrl}`);
+  if (options.webhookUrl !== undefined && !isSafeUrl(options.webhookUrl)) throw new ConfigError(`--webhook-url must be an absolute http:// or https:// URL, not ${options.webhookUrl}`);
   return { webhookUrl: options.webhookUrl, backoffMs, timeoutMs: timeout, strictUrls: options.strictWebhookUrls === true };
 }
 

@@ -40,7 +40,8 @@ export const sourceSchema = {
     rate_limit_per_minute: { type: 'integer', minimum: 1 },
     enforce_rate_limit: { type: 'boolean' },
     ip_whitelist: { type: 'array', items: { type: 'string', ipOrCidr: true } },
-    webhook_url: { type: ['string', 'null'], format: 'uri', pattern: '^https?://', patternMessage: 'The {field} field must be null or an http:// or https:// URL.' },
+    // The same rule as every URL a user gives (lib/schemas.ts isSafeUrl); null: no endpoint.
+    webhook_url: { type: ['string', 'null'], format: 'url' },
     tax,
     products: { type: 'array', items: product },
   },

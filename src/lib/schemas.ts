@@ -20,8 +20,8 @@ function loadAjv(): { Ajv: typeof Ajv; addFormats: (ajv: Ajv, formats: string[])
  *   money: true       a number with at most two decimals (amounts are held in minor units)
  *   currency: true    an ISO 4217 code, any letter case
  *   ipOrCidr: true    an IP address or an IPv4/IPv6 CIDR block
- * and the format `url`: an absolute URL (not javascript:, data:, vbscript: or file:), which the
- * hosted pages redirect to. Request bodies are validated as sent; queries (always strings)
+ * and the format `url`: a URL a user gives payemu (see isSafeUrl), which the hosted pages redirect
+ * to or webhooks are sent to. Request bodies are validated as sent; queries (always strings)
  * with type coercion.
  */
 export function createAjv(options: { coerceTypes?: boolean } = {}): Ajv {
@@ -56,14 +56,18 @@ export function hasAtMostTwoDecimals(value: number): boolean {
   return Number.isFinite(cents) && Math.abs(cents - Math.round(cents)) < 1e-6;
 }
 
-const UNSAFE_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:']);
-
+/**
+ * A URL a user gives payemu (`success_url`, `cancel_url`, `webhook_url` in the config and
+ * `--webhook-url`): an absolute `http:` or `https:` URL with a host, written out in full, at
+ * most 2048 characters, without whitespace. The one rule for every such field. The WHATWG parser
+ * alone is not enough: it repairs `http:/x`, `http:x` and `http:///x` into `http://x/`, so the
+ * text itself must start with the scheme and `//` and a host.
+ */
 export function isSafeUrl(value: string): boolean {
-  if (value.length > 2048 || /\s/.test(value)) return false;
+  if (value.length > 2048 || /\s/.test(value) || !/^https?:\/\/[^/\\?#]/i.test(value)) return false;
   try {
     const url = new URL(value);
-    if (UNSAFE_SCHEMES.has(url.protocol)) return false;
-    return (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname.length > 0;
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
   } catch {
     return false;
   }
@@ -121,7 +125,7 @@ function describe(error: ErrorObject, field: string, schema: Record<string, unkn
     case 'format':
       return {
         email: `The ${name} field must be a valid email address.`,
-        url: `The ${name} field must be a valid URL.`,
+        url: `The ${name} field must be an absolute http:// or https:// URL.`,
         uri: `The ${name} field must be a valid URL.`,
         date: `The ${name} field must be a valid date (YYYY-MM-DD).`,
         'date-time': `The ${name} field must be a valid ISO 8601 timestamp.`,
