@@ -27,7 +27,7 @@ global.gc?.();
 const before = process.memoryUsage();
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
-const result = payemu.clock.advance(`${days}d`);
+const result = await payemu.clock.advance(`${days}d`);
 const wall = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
 global.gc?.();

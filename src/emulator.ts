@@ -12,7 +12,7 @@ import { COLLECTIONS, JOB_KINDS, ROUTES } from './catalogue.js';
 import { createClock, wallClock, type Clock } from './clock/clock.js';
 import { parseDuration } from './clock/duration.js';
 import { formatTimestamp, parseTimestamp } from './clock/format.js';
-import { advanceClock } from './clock/routes.js';
+import { advanceClock, advanceSpan } from './clock/routes.js';
 import { Scheduler } from './clock/scheduler.js';
 import { buildConfig, ConfigError, loadConfig } from './config/load.js';
 import type { PayemuConfig } from './config/types.js';
@@ -73,8 +73,11 @@ export interface Emulator {
   webhookUrl(slug: string): string | null;
   clock: {
     now(): string;
-    /** Moves virtual time forward (`"30d"`, `"12h"`, seconds as a number) and runs what falls due. */
-    advance(by: string | number): { now: string; ran: Record<string, number> };
+    /**
+     * Moves virtual time forward (`"30d"`, `"12h"`, seconds as a number; at most 3,653 days) and
+     * runs what falls due, in time order. Resolves when done; requests are answered meanwhile.
+     */
+    advance(by: string | number): Promise<{ now: string; ran: Record<string, number> }>;
   };
   /**
    * Makes an event happen through real state changes (the fixture of `payemu trigger`), as the
@@ -172,7 +175,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // Work that fell due while payemu was stopped runs now, then on a one-second tick.
   scheduler.start(app);
   webhooks.start();
-  scheduler.runDue(clock.now());
+  await scheduler.runDue(clock.now());
 
   const stopWatching = configFile
     ? await watchConfig(configFile, bus, (next) => {
@@ -195,11 +198,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     clock: {
       now: () => formatTimestamp(clock.now()),
-      advance(by) {
-        const ms = parseDuration(by);
-        if (ms === undefined) throw new TypeError(`not a duration: ${by}`);
-        const report = advanceClock(app, clock.now() + ms);
-        return { now: formatTimestamp(clock.now()), ran: report.ran };
+      async advance(by) {
+        const ms = advanceSpan(by);
+        if (typeof ms === 'string') throw new RangeError(`clock.advance(${JSON.stringify(by)}): the span ${ms}`);
+        const report = await advanceClock(app, (now) => now + ms);
+        return { now: formatTimestamp(report.now), ran: report.ran };
       },
     },
     trigger: (event, options = {}) => {

@@ -260,7 +260,7 @@ t.test('the page shows the amount and the description, escaped', async (t) => {
 
 t.test('after 25 hours the checkout has expired (410)', async (t) => {
   const { e, page, checkoutUrl } = await openCheckout(t);
-  e.clock.advance('25h');
+  await e.clock.advance('25h');
   const response = await page.goto(checkoutUrl);
   t.equal(response?.status(), 410);
   await t.resolves(page.getByRole('heading', { name: 'This checkout has expired' }).waitFor());
@@ -270,7 +270,7 @@ t.test('after 25 hours the checkout has expired (410)', async (t) => {
 t.test('an expired checkout refuses a form that was still open in the browser', async (t) => {
   const { e, page, reference } = await openCheckout(t);
   await fillCard(page, { number: '4242 4242 4242 4242', expiry: futureExpiry(e) });
-  e.clock.advance('25h');
+  await e.clock.advance('25h');
   const response = await submit(page, payButton);
   t.equal(response?.status(), 410);
   await t.resolves(page.getByRole('heading', { name: 'This checkout has expired' }).waitFor());

@@ -48,7 +48,7 @@ t.test('trigger events and move time from the library', async (t) => {
   t.same(seen, ['invoice.created', 'invoice.sent', 'invoice.overdue']);
   t.equal(payemu.clock.now(), '2030-01-02T00:00:00.000000Z', 'the trigger moved the clock a day');
 
-  const advanced = payemu.clock.advance('30d');
+  const advanced = await payemu.clock.advance('30d');
   t.equal(advanced.now, '2030-02-01T00:00:00.000000Z');
   const globex = await payemu.trigger('payment.completed', { source: 'globex', data: { amount: 9 } });
   t.equal(globex.source, 'globex');

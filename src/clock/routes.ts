@@ -18,16 +18,29 @@ export function clockView(app: App) {
   return { now: formatTimestamp(app.clock.now()), offset_seconds: Math.round(app.clock.offsetMs() / 1000), frozen: app.clock.frozen() };
 }
 
+/** One advance moves the clock at most ten years: the work of a longer span would hold payemu for minutes. */
+export const MAX_ADVANCE_DAYS = 3653;
+const MAX_ADVANCE_MS = MAX_ADVANCE_DAYS * 86_400_000;
+
 /**
- * Moves the one clock forward to `target`, running every job that falls due on the way, in
- * time order and each at its own timestamp; then saves the clock so a restart continues there.
+ * Moves the one clock forward to `target` (read when this advance's turn comes: advances take
+ * turns), running every job that falls due on the way, in time order and each at its own
+ * timestamp. The clock moves and is stored with each batch of work, in the batch's own
+ * transaction: a crash in the middle restarts at the last batch stored, with nothing lost and
+ * nothing run twice. Between batches the event loop answers other requests.
  */
-export function advanceClock(app: App, target: number): RunReport {
-  const report = app.scheduler.runDue(target);
-  app.clock.moveTo(target);
-  app.store.transaction((tx) => tx.put(Meta, { id: 'clock', clock: app.clock.state() }));
-  app.bus.emit('clock.advanced', { now: app.clock.now(), ran: report.ran });
+export async function advanceClock(app: App, target: number | ((now: number) => number)): Promise<RunReport & { now: number }> {
+  const report = await app.scheduler.advance(typeof target === 'function' ? target : () => target, (tx) => tx.put(Meta, { id: 'clock', clock: app.clock.state() }));
+  app.bus.emit('clock.advanced', { now: report.now, ran: report.ran });
   return report;
+}
+
+/** A duration or a number of seconds as milliseconds, within one advance's limit; the message says what is wrong. */
+export function advanceSpan(by: string | number): number | string {
+  const ms = parseDuration(by);
+  if (ms === undefined) return 'must be a duration such as "30d", "12h", "90m", "45s" or a number of seconds';
+  if (ms > MAX_ADVANCE_MS) return `must not be more than ${MAX_ADVANCE_DAYS} days (ten years) in one advance`;
+  return ms;
 }
 
 export const clockRoutes = [
@@ -40,28 +53,29 @@ export const clockRoutes = [
     method: 'POST',
     path: '/_payemu/clock/advance',
     body: advanceBody,
-    handle: ({ app, body, now }) => {
+    handle: async ({ app, body, now }) => {
       const target = targetOf(body, now);
-      const report = advanceClock(app, target);
-      return { status: 200, json: { ...clockView(app), ran: report.ran, items: report.items } };
+      const report = await advanceClock(app, target);
+      return { status: 200, json: { ...clockView(app), now: formatTimestamp(report.now), ran: report.ran, items: report.items } };
     },
   }),
 ];
 
-function targetOf(body: { by?: string | number; to?: string }, now: number): number {
+/** The advance's target as a function of the clock when its turn comes (`by` counts from then). */
+function targetOf(body: { by?: string | number; to?: string }, now: number): (now: number) => number {
   if ((body.by === undefined) === (body.to === undefined)) {
     throw new Unprocessable('Send either "by" (a duration such as "30d", "12h", "90m" or seconds) or "to" (a timestamp).', {
       by: ['Send either by or to.'],
     });
   }
   if (body.by !== undefined) {
-    const ms = parseDuration(body.by);
-    if (ms === undefined) throw Unprocessable.field('by', 'The by field must be a duration such as "30d", "12h", "90m", "45s" or a number of seconds.');
-    if (ms > 100 * 365 * 86_400_000) throw Unprocessable.field('by', 'The by field must not be more than 100 years.');
-    return now + ms;
+    const ms = advanceSpan(body.by);
+    if (typeof ms === 'string') throw Unprocessable.field('by', `The by field ${ms}.`);
+    return (from) => from + ms;
   }
   const to = parseTimestamp(body.to!);
   if (to === undefined) throw Unprocessable.field('to', 'The to field must be an ISO 8601 timestamp.');
   if (to < now) throw Unprocessable.field('to', 'The clock only moves forward: the to field must not be in the past.');
-  return to;
+  if (to - now > MAX_ADVANCE_MS) throw Unprocessable.field('to', `The to field must not be more than ${MAX_ADVANCE_DAYS} days (ten years) ahead of the clock in one advance.`);
+  return (from) => Math.max(from, to);
 }

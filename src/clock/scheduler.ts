@@ -1,6 +1,7 @@
 import type { App } from '../app.js';
 import type { Change, Collection, StoredRecord } from '../store/collection.js';
 import type { Store, Transaction } from '../store/store.js';
+import { stopwatch } from './clock.js';
 import { formatTimestamp } from './format.js';
 import { MinHeap } from './heap.js';
 
@@ -13,12 +14,20 @@ export interface JobKind<T extends StoredRecord = StoredRecord> {
   kind: string;
   collection: Collection<T>;
   dueAt(record: T): number | undefined;
+  /**
+   * When the change that made the record due happened (its last update). Work is stamped with
+   * the moment it fell due, but never earlier than that: a schedule created at 10:00 whose
+   * first charge is due at 00:00 that day is charged at 10:00, not before it existed.
+   */
+  since?(record: T): number;
   /** Does the work in the transaction, as of virtual time `at` (the moment it fell due). */
   run(tx: Transaction, record: T, at: number, app: App): void;
 }
 
 interface Job {
+  /** When it runs: `due`, or the record's `since` when that is later. */
   at: number;
+  due: number;
   seq: number;
   kind: JobKind;
   id: string;
@@ -30,9 +39,19 @@ export interface RunReport {
   items: { kind: string; id: string; at: string }[];
 }
 
+/** Called inside each batch's transaction, before its work: an advance moves and stores the clock there. */
+type BatchHook = (tx: Transaction, at: number) => void;
+
+/** A long run of due work gives the event loop a turn this often, so requests are answered. */
+const YIELD_EVERY_MS = 20;
+
 /**
  * Runs due work in time order, each job at its own virtual timestamp: during a clock advance
  * everything up to the target, and otherwise on a one-second real-time tick.
+ *
+ * Work runs in batches, one per instant (a thousand schedules due at 00:00 commit as one
+ * transaction, one journal line). Runs never overlap: an advance, the tick and the run that
+ * follows a write take turns, and a long run yields to the event loop between batches.
  */
 export class Scheduler {
   private readonly heap = new MinHeap<Job>();
@@ -40,6 +59,9 @@ export class Scheduler {
   private seq = 0;
   private timer: NodeJS.Timeout | undefined;
   private app: App | undefined;
+  /** The run in progress (or the last one): the next run starts after it. */
+  private turn: Promise<unknown> = Promise.resolve();
+  private busy = false;
 
   constructor(
     private readonly store: Store,
@@ -64,7 +86,9 @@ export class Scheduler {
   /** Starts the real-time tick; `now` is the virtual clock. */
   start(app: App, intervalMs = 1000): void {
     this.app = app;
-    this.timer = setInterval(() => this.runDue(app.clock.now()), intervalMs);
+    this.timer = setInterval(() => {
+      if (!this.busy) void this.runDue(app.clock.now());
+    }, intervalMs);
     this.timer.unref();
   }
 
@@ -73,36 +97,83 @@ export class Scheduler {
     this.timer = undefined;
   }
 
-  /** Runs, in time order, every job due at or before `until`. */
-  runDue(until: number): RunReport {
+  /** Runs, in time order, every job due at or before `until` (read when this run's turn comes). */
+  runDue(until: number | (() => number)): Promise<RunReport> {
+    return this.inTurn(() => this.runNow(typeof until === 'function' ? until() : until, undefined));
+  }
+
+  /**
+   * Moves the clock forward to `target(now)` (now as of this advance's turn), running what falls
+   * due on the way. The clock moves with each batch, and `save` writes it inside the batch's
+   * transaction, so it commits with that batch's work.
+   */
+  advance(target: (now: number) => number, save: (tx: Transaction) => void): Promise<RunReport & { now: number }> {
+    return this.inTurn(async () => {
+      if (!this.app) throw new Error('the scheduler has not started: no clock to advance');
+      const clock = this.app.clock;
+      const to = target(clock.now());
+      const report = await this.runNow(to, (tx, at) => {
+        clock.moveTo(at);
+        save(tx);
+      });
+      clock.moveTo(to);
+      this.store.transaction(save);
+      // Where this advance left the clock: a run that takes the next turn may move it on
+      // before the caller resumes.
+      return { ...report, now: clock.now() };
+    });
+  }
+
+  /** Runs `work` once the runs before it are done: runs never overlap. */
+  private inTurn<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(work);
+    this.turn = run.catch(() => undefined);
+    return run;
+  }
+
+  private async runNow(until: number, beforeBatch: BatchHook | undefined): Promise<RunReport> {
     const report: RunReport = { ran: {}, items: [] };
     const app = this.app;
     if (!app) return report;
-    for (let next = this.heap.peek(); next && next.at <= until; next = this.heap.peek()) {
-      // Everything due at one instant (a thousand schedules at 00:00) commits as one
-      // transaction, one journal line; each job runs nested in it, so a job that fails
-      // leaves the others' work in place.
-      const at = next.at;
-      this.store.transaction((batch) => {
-        for (let job = this.heap.peek(); job && job.at === at; job = this.heap.peek()) {
-          this.heap.pop();
-          const kind = job.kind;
-          const record = batch.get(kind.collection, job.id);
-          const due = record ? kind.dueAt(record) : undefined;
-          // A stale entry: the record changed since (its own new entry is in the heap) or is done.
-          if (due === undefined || due > job.at) continue;
-          try {
-            this.store.transaction((tx) => kind.run(tx, record!, due, app));
-          } catch (error) {
-            app.bus.emit('server.error', { method: 'JOB', path: `${kind.kind} ${job.id}`, error: (error as Error).message, stack: (error as Error).stack });
-            continue;
-          }
-          report.ran[kind.kind] = (report.ran[kind.kind] ?? 0) + 1;
-          if (report.items.length < 100) report.items.push({ kind: kind.kind, id: job.id, at: formatTimestamp(due) });
+    this.busy = true;
+    try {
+      let slice = stopwatch();
+      for (let next = this.heap.peek(); next && next.at <= until; next = this.heap.peek()) {
+        this.runBatch(app, next.at, beforeBatch, report);
+        if (slice() >= YIELD_EVERY_MS) {
+          await new Promise<void>((resolve) => setImmediate(resolve));
+          slice = stopwatch();
         }
-      });
+      }
+    } finally {
+      this.busy = false;
     }
     return report;
+  }
+
+  /** Everything due at one instant, as one transaction; a job that fails leaves the others' work in place. */
+  private runBatch(app: App, at: number, beforeBatch: BatchHook | undefined, report: RunReport): void {
+    this.store.transaction((batch) => {
+      beforeBatch?.(batch, at);
+      for (let job = this.heap.peek(); job && job.at === at; job = this.heap.peek()) {
+        this.heap.pop();
+        const kind = job.kind;
+        const record = batch.get(kind.collection, job.id);
+        const due = record ? kind.dueAt(record) : undefined;
+        // A stale entry: the record changed since (its own new entry is in the heap) or is done.
+        if (due === undefined || due > job.due) continue;
+        const stamp = runsAt(kind, record!, due);
+        if (stamp > job.at) continue;
+        try {
+          this.store.transaction((tx) => kind.run(tx, record!, stamp, app));
+        } catch (error) {
+          app.bus.emit('server.error', { method: 'JOB', path: `${kind.kind} ${job.id}`, error: (error as Error).message, stack: (error as Error).stack });
+          continue;
+        }
+        report.ran[kind.kind] = (report.ran[kind.kind] ?? 0) + 1;
+        if (report.items.length < 100) report.items.push({ kind: kind.kind, id: job.id, at: formatTimestamp(stamp) });
+      }
+    });
   }
 
   private observe(changes: readonly Change[]): void {
@@ -114,9 +185,10 @@ export class Scheduler {
   }
 
   private schedule(kind: JobKind, record: StoredRecord): void {
-    const at = kind.dueAt(record);
-    if (at === undefined) return;
-    this.heap.push({ at, seq: this.seq++, kind, id: record.id });
+    const due = kind.dueAt(record);
+    if (due === undefined) return;
+    const at = runsAt(kind, record, due);
+    this.heap.push({ at, due, seq: this.seq++, kind, id: record.id });
     // Already due (a schedule whose first charge is today): run it right after this commit,
     // not on the next tick.
     if (this.app && at <= this.app.clock.now()) this.kick();
@@ -129,7 +201,13 @@ export class Scheduler {
     this.kicked = true;
     setImmediate(() => {
       this.kicked = false;
-      if (this.app && this.timer) this.runDue(this.app.clock.now());
+      const app = this.app;
+      if (app && this.timer) void this.runDue(() => app.clock.now());
     });
   }
+}
+
+function runsAt(kind: JobKind, record: StoredRecord, due: number): number {
+  const since = kind.since?.(record);
+  return since !== undefined && since > due ? since : due;
 }

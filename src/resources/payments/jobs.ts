@@ -7,6 +7,7 @@ export const authorizationExpiry: JobKind<PaymentRecord> = {
   kind: 'payment.authorization_expired',
   collection: Payments,
   dueAt: (payment) => (payment.status === 'AUTHORIZED' && payment.authorized_at !== undefined ? payment.authorized_at + AUTHORIZATION_LIFETIME_MS : undefined),
+  since: (payment) => payment.updated_at,
   run: (tx, payment, at) => {
     tx.put(Payments, { ...payment, status: 'EXPIRED', updated_at: at });
   },

@@ -20,6 +20,7 @@ export const recurringBilling: JobKind<RecurringRecord> = {
   kind: 'recurring.charge',
   collection: Recurring,
   dueAt: (schedule) => (schedule.status === 'active' && schedule.next_billing_date !== null ? schedule.next_billing_date : undefined),
+  since: (schedule) => schedule.updated_at,
   run: (tx, schedule, at, app) => bill(tx, schedule, at, app),
 };
 
