@@ -23,6 +23,7 @@ import type { Route } from './http/route.js';
 import { createServer } from './http/server.js';
 import { Meta, type MetaRecord } from './resources/meta/records.js';
 import { filePersistence } from './store/file-persistence.js';
+import { recordLockUrl } from './store/lock.js';
 import { memoryPersistence } from './store/persistence.js';
 import { Store } from './store/store.js';
 import { isSafeUrl } from './lib/schemas.js';
@@ -171,6 +172,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   baseUrl = `http://${host}:${address.port}`;
+  // The lock names this URL: a second payemu refused on the directory, and `payemu reset --data`, find it there.
+  if (dataDir) recordLockUrl(dataDir, baseUrl);
 
   // Work that fell due while payemu was stopped runs now, then on a one-second tick.
   scheduler.start(app);

@@ -7,6 +7,7 @@ import t, { type Test } from 'tap';
 import { collection, type Change } from './collection.js';
 import { filePersistence, type FilePersistenceOptions } from './file-persistence.js';
 import { encodeChanges, listSegments, segmentPath, snapshotPath } from './files.js';
+import { lockHolder, recordLockUrl } from './lock.js';
 import { memoryPersistence } from './persistence.js';
 import { Store, type RaisedEvent } from './store.js';
 import { Thing, Other, Things, Others, COLLECTIONS, memoryStore, openFileStore, dump, ids, journalBytes, lastSegment, writeHistory } from './store.test-support.js';
@@ -242,7 +243,7 @@ t.test("the lock: one owner per data directory; a dead owner's lock is taken ove
     first.transaction((tx) => tx.put(Others, { id: 'a', v: 1 }));
     const second = new Store(COLLECTIONS, filePersistence(dir));
     await t.rejects(second.open(), /data directory .* is in use by another payemu/);
-    t.equal(fs.readFileSync(path.join(dir, 'payemu.lock'), 'utf8'), String(process.pid), 'the lock still names the first owner');
+    t.equal(lockedBy(dir), process.pid, 'the lock still names the first owner');
     first.transaction((tx) => tx.put(Others, { id: 'b', v: 2 }));
     await first.closeOnce();
     const third = await openFileStore(t, dir);
@@ -296,7 +297,7 @@ t.test("the lock: one owner per data directory; a dead owner's lock is taken ove
     fs.writeFileSync(path.join(dir, 'payemu.lock'), String(dead.pid));
     fs.writeFileSync(path.join(dir, 'payemu.lock.takeover'), String(dead.pid));
     const store = await openFileStore(t, dir);
-    t.equal(fs.readFileSync(path.join(dir, 'payemu.lock'), 'utf8'), String(process.pid));
+    t.equal(lockedBy(dir), process.pid);
     t.notOk(fs.existsSync(path.join(dir, 'payemu.lock.takeover')));
     await store.closeOnce();
   });
@@ -324,10 +325,53 @@ t.test("the lock: one owner per data directory; a dead owner's lock is taken ove
       const lock = path.join(dir, 'payemu.lock');
       fs.writeFileSync(lock, content);
       const store = await openFileStore(t, dir);
-      t.equal(fs.readFileSync(lock, 'utf8'), String(process.pid), `a lock holding "${content}" now names this process`);
+      t.equal(lockedBy(dir), process.pid, `a lock holding "${content}" now names this process`);
       store.transaction((tx) => tx.put(Others, { id: 'a', v: 1 }));
       await store.closeOnce();
       t.notOk(fs.existsSync(lock));
     }
   });
+
+  t.test('the lock names the pid and its start time; a live pid with another start time was reused, and is taken over', { skip: !fs.existsSync('/proc/self/stat') && 'no /proc here' }, async (t) => {
+    const holder = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    t.teardown(() => void holder.kill());
+    await once(holder, 'spawn');
+    const started = procStart(holder.pid!);
+
+    const reused = t.testdir();
+    fs.writeFileSync(path.join(reused, 'payemu.lock'), JSON.stringify({ pid: holder.pid, started: started + 1, url: 'http://127.0.0.1:1' }));
+    const store = await openFileStore(t, reused);
+    t.same(JSON.parse(fs.readFileSync(path.join(reused, 'payemu.lock'), 'utf8')), { pid: process.pid, started: procStart(process.pid) }, 'taken over: the lock names this process and when it started');
+    await store.closeOnce();
+
+    const held = t.testdir();
+    const lock = JSON.stringify({ pid: holder.pid, started, url: 'http://127.0.0.1:1' });
+    fs.writeFileSync(path.join(held, 'payemu.lock'), lock);
+    await t.rejects(new Store(COLLECTIONS, filePersistence(held)).open(), { message: `data directory ${held} is in use by another payemu (pid ${holder.pid}) at http://127.0.0.1:1` });
+    t.equal(fs.readFileSync(path.join(held, 'payemu.lock'), 'utf8'), lock, 'the lock of the same process is untouched');
+    t.same(lockHolder(held), { pid: holder.pid, started, url: 'http://127.0.0.1:1' });
+  });
+
+  t.test("the owner's URL is added to its lock, and named to a second owner", async (t) => {
+    const dir = t.testdir();
+    const store = await openFileStore(t, dir);
+    recordLockUrl(dir, 'http://127.0.0.1:4321');
+    t.match(JSON.parse(fs.readFileSync(path.join(dir, 'payemu.lock'), 'utf8')), { pid: process.pid, url: 'http://127.0.0.1:4321' });
+    t.same(fs.readdirSync(dir).filter((name) => name.includes('tmp')), [], 'no temporary file left');
+    await t.rejects(new Store(COLLECTIONS, filePersistence(dir)).open(), /in use by another payemu in this process \(pid \d+\) at http:\/\/127\.0\.0\.1:4321$/);
+    await store.closeOnce();
+    t.throws(() => recordLockUrl(dir, 'http://127.0.0.1:4321'), /not locked by this process/, 'only the holder writes its URL');
+    t.notOk(fs.existsSync(path.join(dir, 'payemu.lock')));
+  });
 });
+
+/** The pid a data directory's lock names. */
+function lockedBy(dir: string): number {
+  return (JSON.parse(fs.readFileSync(path.join(dir, 'payemu.lock'), 'utf8')) as { pid: number }).pid;
+}
+
+/** Field 22 of /proc/<pid>/stat. */
+function procStart(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+}

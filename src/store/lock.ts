@@ -2,30 +2,57 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { stopwatch } from '../clock/clock.js';
 
-/** Real paths of the data directories this process holds. */
-const heldHere = new Set<string>();
+/** Who holds a data directory, as its lock file says. */
+export interface LockHolder {
+  pid: number;
+  /** The process's start time (Linux: clock ticks since boot); null where it cannot be read. */
+  started: number | null;
+  /** The emulator's base URL, once it listens. */
+  url?: string;
+}
+
+/** Real paths of the data directories this process holds, with their URL once known. */
+const heldHere = new Map<string, string | undefined>();
 
 /** How long a start waits for another process that is taking over the same stale lock. */
 const TAKEOVER_WAIT_MS = 2_000;
 
+const lockPath = (dir: string) => path.join(dir, 'payemu.lock');
+
+/** A start refused because a live payemu holds the directory. */
+export class DirectoryInUse extends Error {
+  constructor(
+    dir: string,
+    readonly holder: LockHolder,
+    inThisProcess = false,
+  ) {
+    super(`data directory ${dir} is in use by another payemu ${inThisProcess ? 'in this process ' : ''}(pid ${holder.pid})${holder.url ? ` at ${holder.url}` : ''}`);
+  }
+}
+
 /**
  * One emulator per data directory: two processes appending to one journal would corrupt it.
- * The lock file holds the owner's pid; a lock whose process is gone (kill -9) is taken over.
+ * The lock file says who holds it, as JSON: `{"pid":..,"started":..,"url":..}`. A pid alone
+ * is not enough: after a kill -9 (or a reboot, or in a container) the pid can belong to another
+ * program, and the lock would be taken as held forever. So the lock also records the process's
+ * start time, and a lock is held only while a process with that pid AND that start time runs;
+ * any other lock is stale and taken over. Where start times cannot be read (no /proc), and for
+ * lock files of older versions that hold only a pid, a live pid is taken as the holder.
  *
  * Taking over is done under a second file, `payemu.lock.takeover`, created exclusively: two
  * processes that find the same stale lock at the same moment would otherwise both remove it,
  * and the later removal could delete the lock the earlier one had just made. A lock file is
- * never seen empty: it is written under another name and linked into place.
+ * never seen half-written: it is written under another name and linked (or renamed) into place.
  */
 export function acquireLock(dir: string): () => void {
-  const file = path.join(dir, 'payemu.lock');
+  const file = lockPath(dir);
   // A lock naming this process's own pid is stale (a previous process that had the same pid,
   // as in a restarted container) unless this process really holds it: a second emulator in
   // the same process on the same directory is refused like one in another process.
   const key = fs.realpathSync(dir);
-  if (heldHere.has(key)) throw new Error(`data directory ${dir} is in use by another payemu in this process (pid ${process.pid})`);
+  if (heldHere.has(key)) throw new DirectoryInUse(dir, { pid: process.pid, started: ownStart(), url: heldHere.get(key) }, true);
   const held = () => {
-    heldHere.add(key);
+    heldHere.set(key, undefined);
     return () => {
       heldHere.delete(key);
       fs.rmSync(file, { force: true });
@@ -35,7 +62,7 @@ export function acquireLock(dir: string): () => void {
   for (;;) {
     if (createExclusively(file)) return held();
     const owner = liveOwner(file);
-    if (owner !== undefined) throw new Error(`data directory ${dir} is in use by another payemu (pid ${owner})`);
+    if (owner !== undefined) throw new DirectoryInUse(dir, owner);
     const guard = `${file}.takeover`;
     if (createExclusively(guard)) {
       let taken = false;
@@ -59,10 +86,38 @@ export function acquireLock(dir: string): () => void {
   }
 }
 
-/** Creates `file` holding this pid, complete from its first moment; false when it exists. */
+/**
+ * Adds the emulator's URL to the lock this process holds on `dir` (the lock is taken when the
+ * store opens, before the server listens), so that a second payemu refused on the directory,
+ * and `payemu reset --data`, can name and reach it. Replaced whole: written aside, renamed.
+ */
+export function recordLockUrl(dir: string, url: string): void {
+  const key = fs.realpathSync(dir);
+  if (!heldHere.has(key)) throw new Error(`data directory ${dir} is not locked by this process`);
+  const file = lockPath(dir);
+  const temp = `${file}.${process.pid}.url.tmp`;
+  fs.writeFileSync(temp, lockText(url));
+  fs.renameSync(temp, file);
+  heldHere.set(key, url);
+}
+
+/** The live payemu that holds `dir` (this process included), or undefined when none does. */
+export function lockHolder(dir: string): LockHolder | undefined {
+  let key: string;
+  try {
+    key = fs.realpathSync(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  if (heldHere.has(key)) return { pid: process.pid, started: ownStart(), url: heldHere.get(key) };
+  return liveOwner(lockPath(dir));
+}
+
+/** Creates `file` naming this process, complete from its first moment; false when it exists. */
 function createExclusively(file: string): boolean {
   const temp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, String(process.pid));
+  fs.writeFileSync(temp, lockText());
   try {
     fs.linkSync(temp, file);
     return true;
@@ -74,8 +129,12 @@ function createExclusively(file: string): boolean {
   }
 }
 
-/** The pid in a lock file when that process still runs (and is not this one). */
-function liveOwner(file: string): number | undefined {
+function lockText(url?: string): string {
+  return JSON.stringify({ pid: process.pid, started: ownStart(), ...(url !== undefined ? { url } : {}) });
+}
+
+/** Who a lock file names, when that process still runs (and is not this one). */
+function liveOwner(file: string): LockHolder | undefined {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -83,17 +142,70 @@ function liveOwner(file: string): number | undefined {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
-  const owner = Number(text);
-  return owner && owner !== process.pid && isAlive(owner) ? owner : undefined;
+  const owner = parseLock(text);
+  return owner && owner.pid !== process.pid && isRunning(owner) ? owner : undefined;
 }
 
-function isAlive(pid: number): boolean {
+/** The JSON form, or an older lock file's bare pid; undefined for anything else (stale). */
+function parseLock(text: string): LockHolder | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value === 'number') return isPid(value) ? { pid: value, started: null } : undefined;
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { pid, started, url } = value as Record<string, unknown>;
+  if (!isPid(pid)) return undefined;
+  return {
+    pid,
+    started: typeof started === 'number' ? started : null,
+    ...(typeof url === 'string' ? { url } : {}),
+  };
+}
+
+const isPid = (value: unknown): value is number => typeof value === 'number' && Number.isInteger(value) && value > 0;
+
+/** The process the lock names is running: the same pid, and (when both are known) the same start time. */
+function isRunning(owner: LockHolder): boolean {
+  if (!pidExists(owner.pid)) return false;
+  if (owner.started === null) return true;
+  const started = startTime(owner.pid);
+  // Unreadable (no /proc, or hidden from this user) while the pid exists: trust the pid.
+  return started === undefined || started === owner.started;
+}
+
+function pidExists(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+let ownStartTime: number | null | undefined;
+function ownStart(): number | null {
+  return (ownStartTime ??= startTime(process.pid) ?? null);
+}
+
+/**
+ * When a process started, from `/proc/<pid>/stat` (field 22, in clock ticks since boot): with
+ * the pid it names one process for good. undefined where it cannot be read.
+ */
+function startTime(pid: number): number | undefined {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // Field 2, the command name, is in parentheses and may itself hold spaces and parentheses:
+  // count from the last ')'. What follows it is field 3 onwards.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const value = Number(fields[22 - 3]);
+  return Number.isSafeInteger(value) ? value : undefined;
 }
 
 /** Blocks for `ms`: start-up is synchronous here, and the wait is short and rare. */
