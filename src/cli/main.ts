@@ -71,6 +71,14 @@ export function main(argv: string[]): void {
     .option('--data <dir>', 'the data directory to delete when no emulator is running')
     .action(async (options) => (await import('./reset.js')).reset(options));
 
+  program
+    .command('doctor')
+    .description("Check a stopped emulator's data directory (exit 0 healthy, 1 damaged); --repair keeps every readable record and sets damaged files aside.")
+    .option('--data <dir>', 'the data directory', '.payemu')
+    .option('--repair', 'rewrite damaged files with what can be read of them, keeping each original as <file>.damaged-N')
+    .option('--json', 'print the report as JSON')
+    .action(async (options) => (await import('./doctor.js')).doctor(options));
+
   program.parseAsync(argv).catch((error: Error & { exitCode?: number }) => {
     process.stderr.write(`payemu: ${error.message}\n`);
     process.exit(error.exitCode ?? EXIT.refused);

@@ -77,7 +77,9 @@ t.test('a bad line that is not the torn tail is a clear error, and nothing is re
     const damaged = fs.readFileSync(segment);
 
     const store2 = new Store(COLLECTIONS, filePersistence(dir));
-    await t.rejects(store2.open(), { message: `store damaged: ${path.basename(segment)} line 2 is not valid JSON` });
+    await t.rejects(store2.open(), {
+      message: `store damaged: ${path.basename(segment)} line 2 (byte ${Buffer.byteLength(lines[0]!) + 1}) is not valid JSON (in ${dir}). To keep every readable record and set the damaged file aside, run: payemu doctor --data ${dir} --repair`,
+    });
     t.same(fs.readFileSync(segment), damaged, 'the file is left as it was, for a human to look at');
 
     // After a failed open the directory is not held: fixing the file makes it open again.
@@ -92,7 +94,7 @@ t.test('a bad line that is not the torn tail is a clear error, and nothing is re
     writeHistory(store, 2);
     await store.closeOnce();
     fs.appendFileSync(lastSegment(dir), 'not json\n');
-    await t.rejects(new Store(COLLECTIONS, filePersistence(dir)).open(), /store damaged: journal-\d{6}\.ndjson line 4 is not valid JSON/);
+    await t.rejects(new Store(COLLECTIONS, filePersistence(dir)).open(), /store damaged: journal-\d{6}\.ndjson line 4 \(byte \d+\) is not valid JSON/);
   });
 
   t.test('a torn line in an older segment', async (t) => {
@@ -102,7 +104,7 @@ t.test('a bad line that is not the torn tail is a clear error, and nothing is re
     const before = fs.readFileSync(segmentPath(dir, 1));
     // Only the newest segment can have been cut short by a crash: an older one was closed whole
     // when it was rotated. Cut short, it lost writes that were answered: that is damage.
-    await t.rejects(new Store(COLLECTIONS, filePersistence(dir)).open(), { message: 'store damaged: journal-000001.ndjson line 2 is cut short' });
+    await t.rejects(new Store(COLLECTIONS, filePersistence(dir)).open(), /^store damaged: journal-000001\.ndjson line 2 \(byte \d+\) is cut short .*payemu doctor --data \S+ --repair$/);
     t.same(fs.readFileSync(segmentPath(dir, 1)), before, 'and it is not "repaired"');
   });
 });

@@ -28,6 +28,11 @@ export function snapshotDb(dir: string): Low<Snapshot> {
   return new Low<Snapshot>(adapter, { version: 1, covers: 0, collections: {} });
 }
 
+/** A directory payemu has written: a snapshot or a journal segment (what reset and doctor check). */
+export function looksLikeDataDir(dir: string): boolean {
+  return fs.existsSync(snapshotPath(dir)) || fs.readdirSync(dir).some((name) => name.startsWith('journal-'));
+}
+
 export function listSegments(dir: string): number[] {
   return fs
     .readdirSync(dir)
@@ -41,21 +46,94 @@ export function encodeChanges(changes: readonly Change[]): string {
   return `${JSON.stringify(changes.map((c) => [c.collection, c.id, c.record]))}\n`;
 }
 
-const REPLAY_CHUNK = 1024 * 1024;
+/** What is wrong in a store file, and where. */
+export interface Damage {
+  /** The file's name in the data directory. */
+  file: string;
+  /** A journal line, from 1. */
+  line?: number;
+  /** Where it starts: a byte offset in a journal, a character offset in the snapshot. */
+  offset?: number;
+  /** What is wrong: "is not valid JSON", "is cut short", ... */
+  problem: string;
+}
+
+export function describeDamage(damage: Damage): string {
+  const where = damage.line !== undefined ? ` line ${damage.line} (byte ${damage.offset})` : damage.offset !== undefined ? ` at character ${damage.offset}` : '';
+  return `${damage.file}${where} ${damage.problem}`;
+}
+
+/** The command that repairs a damaged data directory (src/cli/doctor.ts). */
+export function repairCommand(dir: string): string {
+  return `payemu doctor --data ${/^[\w@%+=:,./-]+$/.test(dir) ? dir : `'${dir.replaceAll("'", `'\\''`)}'`} --repair`;
+}
 
 /**
- * Replays one segment. A torn last line of the newest segment (the process died inside a write)
- * was never acknowledged: when `repair` is set it is dropped and cut off the file so later
- * appends start on a clean line. A bad line anywhere else means the file was damaged: that is
- * an error.
+ * A store file is damaged somewhere other than a torn last write: start stops, naming where,
+ * what, and the command that keeps every readable record.
  */
-export function replaySegment(file: string, apply: (changes: Change[]) => void, repair: boolean): number {
+export class StoreDamaged extends Error {
+  constructor(
+    readonly damage: Damage,
+    readonly dir: string,
+  ) {
+    super(`store damaged: ${describeDamage(damage)} (in ${dir}). To keep every readable record and set the damaged file aside, run: ${repairCommand(dir)}`);
+  }
+}
+
+/**
+ * One journal line decoded and checked: a list of `[collection, id, record|null]`. Throws an
+ * Error whose message says what is wrong with it.
+ */
+export function decodeLine(text: string): Change[] {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(text);
+  } catch {
+    throw new Error('is not valid JSON');
+  }
+  if (!Array.isArray(decoded)) throw new Error('is not a list of changes');
+  const changes: Change[] = new Array(decoded.length);
+  for (let i = 0; i < decoded.length; i++) {
+    const change: unknown = decoded[i];
+    if (!Array.isArray(change) || change.length !== 3) throw new Error('is not a list of changes');
+    const [collection, id, record] = change as [unknown, unknown, unknown];
+    if (typeof collection !== 'string' || typeof id !== 'string' || !(record === null || isRecord(record))) {
+      throw new Error(`has a change that is not [collection, id, record or null] (change ${i + 1})`);
+    }
+    changes[i] = { collection, id, record };
+  }
+  return changes;
+}
+
+/** A stored record: an object with a string id. */
+export function isRecord(value: unknown): value is StoredRecord {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { id?: unknown }).id === 'string';
+}
+
+const READ_CHUNK = 1024 * 1024;
+
+/** How a file ends when its last line has no newline: the write of that line never finished. */
+export interface Tail {
+  line: number;
+  offset: number;
+  length: number;
+  /** Its first bytes, decoded (for reports). */
+  start: string;
+}
+
+/**
+ * Calls `onLine` with each whole line of `file` (without its newline), its number (from 1) and
+ * the byte offset where it starts. Returns the bytes of whole lines, and the unfinished last
+ * line if the file does not end with a newline.
+ */
+export function readLines(file: string, onLine: (text: string, line: number, offset: number) => void): { whole: number; tail?: Tail } {
   // Read in chunks rather than as one string: a journal of 100,000 sessions is tens of MB, and
   // holding it whole (next to the records being built from it) would raise the process's
-  // resident memory for good. A line never spans a chunk's decoded text: a chunk is cut after
-  // its last newline (a byte no UTF-8 sequence contains) and the rest carried over.
+  // resident memory for good. Lines are cut at newline bytes (a byte no UTF-8 sequence
+  // contains), so a line is decoded whole even when it spans two reads.
   const fd = fs.openSync(file, 'r');
-  let buffer = Buffer.allocUnsafe(REPLAY_CHUNK);
+  let buffer = Buffer.allocUnsafe(READ_CHUNK);
   let filled = 0; // bytes in `buffer`
   let consumed = 0; // file offset of buffer[0]
   let line = 0;
@@ -69,36 +147,95 @@ export function replaySegment(file: string, apply: (changes: Change[]) => void, 
       }
       const read = fs.readSync(fd, buffer, filled, buffer.length - filled, consumed + filled);
       filled += read;
-      const lastNewline = filled === 0 ? -1 : buffer.lastIndexOf(10, filled - 1);
-      if (read === 0 || lastNewline === -1) {
-        if (read > 0) continue; // no whole line yet: read on
-        if (filled === 0) return consumed;
-        // No newline: the write of this line never finished. Only the newest segment can end so
-        // (an older one was closed whole when it was rotated); anywhere else it is damage.
-        if (!repair) throw new Error(`store damaged: ${path.basename(file)} line ${line + 1} is cut short`);
-        fs.truncateSync(file, consumed);
-        return consumed + filled;
-      }
-      const text = buffer.toString('utf8', 0, lastNewline + 1);
-      for (let start = 0; start < text.length; ) {
-        const end = text.indexOf('\n', start);
-        line++;
-        let decoded: [string, string, StoredRecord | null][];
-        try {
-          decoded = JSON.parse(text.slice(start, end));
-        } catch {
-          throw new Error(`store damaged: ${path.basename(file)} line ${line} is not valid JSON`);
-        }
-        apply(decoded.map(([collection, id, record]) => ({ collection, id, record })));
+      const view = buffer.subarray(0, filled);
+      let start = 0;
+      for (let end = view.indexOf(10); end !== -1; end = view.indexOf(10, start)) {
+        onLine(view.toString('utf8', start, end), ++line, consumed + start);
         start = end + 1;
       }
-      buffer.copy(buffer, 0, lastNewline + 1, filled);
-      consumed += lastNewline + 1;
-      filled -= lastNewline + 1;
+      if (read === 0) {
+        if (start === filled) return { whole: consumed + start };
+        return { whole: consumed + start, tail: { line: line + 1, offset: consumed + start, length: filled - start, start: buffer.toString('utf8', start, Math.min(filled, start + 200)) } };
+      }
+      buffer.copy(buffer, 0, start, filled);
+      consumed += start;
+      filled -= start;
     }
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * Replays one segment. A torn last line of the newest segment (the process died inside a write)
+ * was never acknowledged: when `repair` is set it is dropped and cut off the file so later
+ * appends start on a clean line. A bad line anywhere else means the file was damaged: that is
+ * a StoreDamaged error. Returns the segment's length in bytes.
+ */
+export function replaySegment(file: string, apply: (changes: Change[]) => void, repair: boolean): number {
+  const name = path.basename(file);
+  const damaged = (damage: Omit<Damage, 'file'>) => new StoreDamaged({ file: name, ...damage }, path.dirname(file));
+  const { whole, tail } = readLines(file, (text, line, offset) => {
+    let changes: Change[];
+    try {
+      changes = decodeLine(text);
+    } catch (error) {
+      throw damaged({ line, offset, problem: (error as Error).message });
+    }
+    apply(changes);
+  });
+  if (tail === undefined) return whole;
+  // No newline: the write of this line never finished. Only the newest segment can end so (an
+  // older one was closed whole when it was rotated); anywhere else it is damage.
+  if (!repair) throw damaged({ line: tail.line, offset: tail.offset, problem: 'is cut short' });
+  fs.truncateSync(file, whole);
+  return whole;
+}
+
+/** The snapshot as stored; a StoreDamaged error when it is not valid JSON or not a snapshot. */
+export async function readSnapshot(dir: string): Promise<Snapshot> {
+  const db = snapshotDb(dir);
+  try {
+    await db.read();
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
+    throw new StoreDamaged(snapshotSyntaxDamage(error), dir);
+  }
+  const problems = checkSnapshot(db.data);
+  if (problems.length > 0) throw new StoreDamaged(problems[0]!.damage, dir);
+  return db.data;
+}
+
+export function snapshotSyntaxDamage(error: SyntaxError): Damage {
+  const position = /at position (\d+)/.exec(error.message)?.[1];
+  return { file: 'snapshot.json', ...(position !== undefined ? { offset: Number(position) } : {}), problem: `is not valid JSON (${error.message})` };
+}
+
+/**
+ * What is wrong with a parsed snapshot's shape, each with what to keep: `drop` names the part
+ * left out (a collection or one record) when the rest is kept.
+ */
+export function checkSnapshot(data: unknown): { damage: Damage; drop: { collection?: string; index?: number } | 'all' | 'covers' }[] {
+  const problem = (text: string) => ({ file: 'snapshot.json', problem: text });
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return [{ damage: problem('is not a snapshot (not an object)'), drop: 'all' }];
+  const { version, covers, collections } = data as Record<string, unknown>;
+  if (version !== 1) return [{ damage: problem(`has an unknown version (${JSON.stringify(version)})`), drop: 'all' }];
+  const found: ReturnType<typeof checkSnapshot> = [];
+  if (!Number.isSafeInteger(covers) || (covers as number) < 0) found.push({ damage: problem(`has no valid "covers" (${JSON.stringify(covers)})`), drop: 'covers' });
+  if (typeof collections !== 'object' || collections === null || Array.isArray(collections)) {
+    found.push({ damage: problem('has no "collections" object'), drop: 'all' });
+    return found;
+  }
+  for (const [name, records] of Object.entries(collections)) {
+    if (!Array.isArray(records)) {
+      found.push({ damage: problem(`collection "${name}" is not a list`), drop: { collection: name } });
+      continue;
+    }
+    records.forEach((record, index) => {
+      if (!isRecord(record)) found.push({ damage: problem(`collection "${name}" record ${index + 1} is not a record with an id`), drop: { collection: name, index } });
+    });
+  }
+  return found;
 }
 
 /** Reads the snapshot and the segments up to `upTo` (all when omitted). */
@@ -107,9 +244,7 @@ export async function readState(
   apply: (changes: Change[]) => void,
   options: { upTo?: number; repairTail?: boolean } = {},
 ): Promise<{ covers: number; segments: number[]; journalBytes: number }> {
-  const db = snapshotDb(dir);
-  await db.read();
-  const snapshot = db.data;
+  const snapshot = await readSnapshot(dir);
   for (const [collection, records] of Object.entries(snapshot.collections)) {
     apply(records.map((record) => ({ collection, id: record.id, record })));
   }
