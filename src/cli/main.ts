@@ -66,9 +66,9 @@ export function main(argv: string[]): void {
     .action(async (id: string, options) => (await import('./events.js')).resend(id, options));
 
   client(program.command('reset'))
-    .description("Empty a running emulator (the key's Source and mode); with nothing running, --data DIR deletes that data directory.")
+    .description("Empty a running emulator (the key's Source and mode). With --data DIR: the payemu holding DIR (found through its lock), or, when none does, delete DIR.")
     .option('--all', 'empty every Source and mode, and put the clock back')
-    .option('--data <dir>', 'the data directory to delete when no emulator is running')
+    .option('--data <dir>', 'act on this data directory only: reset the payemu that holds it, or delete it')
     .action(async (options) => (await import('./reset.js')).reset(options));
 
   program
