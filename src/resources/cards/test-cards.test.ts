@@ -1,5 +1,5 @@
 import t from 'tap';
-import { checkCardDetails, detectBrand, evaluateCard, group, luhnValid, TEST_CARDS } from './test-cards.js';
+import { cardNumberProblem, checkCardDetails, detectBrand, evaluateCard, group, luhnValid, parseCardNumber, TEST_CARDS } from './test-cards.js';
 
 t.test('every test card is Luhn-valid and has a brand', async (t) => {
   for (const card of TEST_CARDS) {
@@ -27,6 +27,19 @@ t.test('outcomes in test and live mode', async (t) => {
   t.match(evaluateCard('6011111111111117', 'live'), { outcome: 'decline', code: 'card_not_supported' });
 });
 
+t.test('a number that fails the Luhn check or has fewer than 12 digits is no card: a 422 on card_number, in both modes', async (t) => {
+  for (const typo of ['4242 4242 4242 4241', '4000-0000-0000-0003', '3782 822463 10006', '4012888888881882', '4242 4242 42', '4242424242424242424242', '']) {
+    t.ok(cardNumberProblem(typo), `${typo}: a problem`);
+    for (const mode of ['test', 'live'] as const) {
+      t.throws(() => evaluateCard(typo, mode), { status: 422, meta: { errors: { card_number: [cardNumberProblem(typo)] } } }, `${typo} in ${mode} mode`);
+    }
+  }
+  t.match(cardNumberProblem('4242 4242 4242 4241'), /not valid/);
+  t.match(cardNumberProblem('4242 4242 42'), /12 to 19 digits/);
+  t.equal(parseCardNumber('3782 822463 10005'), '378282246310005');
+  for (const card of TEST_CARDS) t.equal(cardNumberProblem(card.number), undefined, `${card.number} passes`);
+});
+
 t.test('the hosted form checks expiry and CVC', async (t) => {
   const now = Date.parse('2026-11-22T00:00:00Z');
   t.same(checkCardDetails('4242424242424242', { month: 11, year: 2026 }, '123', now), {});
@@ -35,6 +48,7 @@ t.test('the hosted form checks expiry and CVC', async (t) => {
   t.ok(checkCardDetails('4242424242424242', { month: 1, year: 2030 }, '12', now).cvc);
   t.ok(checkCardDetails('378282246310005', { month: 1, year: 2030 }, '123', now).cvc, 'amex needs 4 digits');
   t.ok(checkCardDetails('42', { month: 1, year: 2030 }, '123', now).card_number);
+  t.match(checkCardDetails('4242 4242 4242 4241', { month: 1, year: 2030 }, '123', now), { card_number: /not valid/ });
 });
 
 t.test('grouping for display', async (t) => {

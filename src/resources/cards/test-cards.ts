@@ -55,15 +55,38 @@ export function normalizeCardNumber(input: string): string {
   return input.replace(/[\s-]/g, '');
 }
 
-/** What happens when `number` is presented in `mode` (DESIGN.md sections 3 and 5). */
-export function evaluateCard(input: string, mode: Mode): CardOutcome {
+/**
+ * Why `input` cannot be a card number, or undefined: it must have 12 to 19 digits and pass the
+ * Luhn check. A number that fails is a typing mistake, not a card: it never reaches a payment
+ * attempt. The hosted forms show this message on the field; the control plane answers it as a
+ * 422 on `card_number` (through parseCardNumber).
+ */
+export function cardNumberProblem(input: string): string | undefined {
   const number = normalizeCardNumber(input);
+  if (!/^\d{12,19}$/.test(number)) return 'Enter a card number of 12 to 19 digits.';
+  if (!luhnValid(number)) return 'This card number is not valid: check it for a mistyped digit.';
+  return undefined;
+}
+
+/**
+ * The one place a presented card number is read: its digits, or a 422 on `card_number` when
+ * cardNumberProblem finds one. Every path that takes a card (checkout, 3-D Secure, card update,
+ * invoice and link pay, `payemu pay`) goes through evaluateCard, hence through here.
+ */
+export function parseCardNumber(input: string): string {
+  const problem = cardNumberProblem(input);
+  if (problem) throw Unprocessable.field('card_number', problem);
+  return normalizeCardNumber(input);
+}
+
+/** What happens when `number` is presented in `mode` (DESIGN.md sections 3 and 5); a mistyped number is a 422. */
+export function evaluateCard(input: string, mode: Mode): CardOutcome {
+  const number = parseCardNumber(input);
   const last4 = number.slice(-4);
   const brand = detectBrand(number);
   const known = BY_NUMBER.get(number);
   if (mode === 'live') {
     if (known) return decline(brand, last4, 'card_declined', 'A test card was used in live mode.');
-    if (!luhnValid(number)) return decline(brand, last4, 'card_declined', 'The card number is not valid.');
     if (!brand) return decline(null, last4, 'card_not_supported', 'This card brand is not supported: use Visa, Mastercard or American Express.');
     return { outcome: 'approve', brand, last4, declineOffSession: false };
   }
@@ -107,7 +130,7 @@ export function group(number: string): string {
   return number.replace(/(\d{4})(?=\d)/g, '$1 ');
 }
 
-/** The checks the hosted form makes before an attempt: a future expiry and a plausible CVC. */
+/** The checks the hosted form makes before an attempt: a card number (cardNumberProblem), a future expiry and a plausible CVC. */
 export function checkCardDetails(
   number: string,
   expiry: { month: number; year: number },
@@ -116,7 +139,8 @@ export function checkCardDetails(
 ): Record<string, string> {
   const problems: Record<string, string> = {};
   const digits = normalizeCardNumber(number);
-  if (!/^\d{12,19}$/.test(digits)) problems.card_number = 'Enter a card number of 12 to 19 digits.';
+  const numberProblem = cardNumberProblem(number);
+  if (numberProblem) problems.card_number = numberProblem;
   const current = new Date(now);
   const monthIndex = expiry.year * 12 + expiry.month;
   const nowIndex = current.getUTCFullYear() * 12 + current.getUTCMonth() + 1;
