@@ -603,7 +603,9 @@ t.test('thousands of bad requests: each a 4xx in the envelope; nothing stored, n
   const prototypesBefore = prototypes();
   t.ok(Object.keys(filesBefore).some((name) => name.startsWith('journal-')), `the store is on disk: ${Object.keys(filesBefore).join(' ')}`);
 
-  const cases = generate(fx);
+  // PAYEMU_HOSTILE_REPEAT=4 sends four generations (another pattern each): the long run that
+  // docs/reliability.md reports.
+  const cases = Array.from({ length: Number(process.env.PAYEMU_HOSTILE_REPEAT ?? 1) }, () => generate(fx)).flat();
   const counts: Record<string, number> = {};
   for (const c of cases) counts[c.name.split(':')[0]!] = (counts[c.name.split(':')[0]!] ?? 0) + 1;
   t.ok(cases.length >= 3000, `${cases.length} cases: ${JSON.stringify(counts)}`);
