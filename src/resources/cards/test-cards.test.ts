@@ -31,7 +31,13 @@ t.test('a number that fails the Luhn check or has fewer than 12 digits is no car
   for (const typo of ['4242 4242 4242 4241', '4000-0000-0000-0003', '3782 822463 10006', '4012888888881882', '4242 4242 42', '4242424242424242424242', '']) {
     t.ok(cardNumberProblem(typo), `${typo}: a problem`);
     for (const mode of ['test', 'live'] as const) {
-      t.throws(() => evaluateCard(typo, mode), { status: 422, meta: { errors: { card_number: [cardNumberProblem(typo)] } } }, `${typo} in ${mode} mode`);
+      let thrown: unknown;
+      try {
+        evaluateCard(typo, mode);
+      } catch (error) {
+        thrown = error;
+      }
+      t.match(thrown, { status: 422, meta: { errors: { card_number: [cardNumberProblem(typo)] } } }, `${typo} in ${mode} mode: a 422 on card_number`);
     }
   }
   t.match(cardNumberProblem('4242 4242 4242 4241'), /not valid/);
