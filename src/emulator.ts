@@ -18,6 +18,7 @@ import { buildConfig, ConfigError, loadConfig } from './config/load.js';
 import type { PayemuConfig } from './config/types.js';
 import { watchConfig } from './config/watch.js';
 import { Keyring } from './http/auth.js';
+import { hostCheck, normalizeAllowedHost, type HostCheck } from './http/host-check.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { Route } from './http/route.js';
 import { createServer } from './http/server.js';
@@ -36,6 +37,11 @@ export interface EmulatorOptions {
   port?: number;
   /** Default 127.0.0.1. */
   host?: string;
+  /**
+   * Host names answered besides localhost, 127.0.0.1 and [::1] while bound to a loopback
+   * address; any other `Host` header is a 403 (a guard against DNS rebinding).
+   */
+  allowedHosts?: readonly string[];
   /** Data directory of a file-backed store (default `.payemu` when `inMemory` is false). */
   dataDir?: string;
   /** Keep nothing on disk. Default true for the library, false for `payemu start`. */
@@ -114,6 +120,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let config: PayemuConfig =
     typeof options.config === 'object' ? buildConfig(options.config) : loadConfig(configFile);
 
+  const allowedHosts = (options.allowedHosts ?? []).map((name) => {
+    const normalized = normalizeAllowedHost(name);
+    if (normalized === undefined) throw new ConfigError(`--allowed-host: not a host name: ${name} (give the name alone, without scheme or port)`);
+    return normalized;
+  });
   const inMemory = options.inMemory ?? true;
   const dataDir = inMemory ? undefined : path.resolve(options.dataDir ?? '.payemu');
   const bus = new Bus();
@@ -153,7 +164,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     for (const event of events) bus.emit('domain', event);
   });
 
-  const server = createServer(app, [...ROUTES, ...(options.extraRoutes ?? [])]);
+  let checkHost: HostCheck | undefined; // set once the bound address is known
+  const server = createServer(app, [...ROUTES, ...(options.extraRoutes ?? [])], { checkHost: (req) => checkHost?.(req) });
   // Responses not sent yet: on close they end their connection instead of keeping it alive.
   const inFlight = new Set<ServerResponse>();
   server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
@@ -170,6 +182,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     throw error;
   }
   const address = server.address() as AddressInfo;
+  checkHost = hostCheck(address.address, allowedHosts);
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   baseUrl = `http://${host}:${address.port}`;
   // The lock names this URL: a second payemu refused on the directory, and `payemu reset --data`, find it there.

@@ -18,6 +18,7 @@ export async function exec(command: string[], options: Partial<StartOptions> & {
     emulator = await startEmulator({
       port: given.has('port') ? options.port : 0,
       host: options.host,
+      allowedHosts: options.allowedHost,
       inMemory: !given.has('data'),
       dataDir: options.data,
       config: resolveConfigFile(options.config, process.cwd()),

@@ -90,6 +90,7 @@ function startOptions(command: Command, defaults: { port: number; data: string |
   return command
     .option('-p, --port <port>', 'port to listen on (0 picks a free port)', port, defaults.port)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--allowed-host <name>', 'answer requests for this Host name too (repeatable); on a loopback address, names other than localhost, 127.0.0.1 and [::1] get a 403', collect, [])
     .option('--data <dir>', `data directory of the file-backed store${defaults.data ? '' : ' (default: in memory)'}`, defaults.data)
     .addOption(new Option('--in-memory', 'keep nothing on disk').conflicts('data'))
     .option('--config <file>', 'config file merged onto the defaults (default: ./payemu.config.json when present)')

@@ -6,6 +6,7 @@ import { inCi, wantsTerminalUi } from '../ui/mode.js';
 export interface StartOptions {
   port: number;
   host: string;
+  allowedHost?: string[];
   data: string;
   inMemory?: boolean;
   config?: string;
@@ -32,6 +33,7 @@ export async function start(options: StartOptions): Promise<void> {
     emulator = await startEmulator({
       port: options.port,
       host: options.host,
+      allowedHosts: options.allowedHost,
       dataDir: options.data,
       inMemory: options.inMemory === true,
       config: resolveConfigFile(options.config, process.cwd()),

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { PAGE_HEADERS } from '../pages/html.js';
 import { HttpError, InternalError } from './errors.js';
 
 /** What a route answers. */
@@ -21,11 +22,11 @@ export function send(res: ServerResponse, reply: Reply): void {
   if (reply.streamed) return;
   if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
   if (reply.html !== undefined) {
-    res.writeHead(reply.status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
+    res.writeHead(reply.status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...PAGE_HEADERS });
     res.end(reply.html);
   } else if (reply.raw !== undefined || reply.json !== undefined) {
     const body = reply.raw ?? JSON.stringify(reply.json);
-    res.writeHead(reply.status, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) });
+    res.writeHead(reply.status, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body), 'X-Content-Type-Options': 'nosniff' });
     res.end(body);
   } else {
     res.writeHead(reply.status);

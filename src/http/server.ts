@@ -6,6 +6,7 @@ import { stopwatch } from '../clock/clock.js';
 import { readJson } from './body.js';
 import { send, sendError } from './envelope.js';
 import { HttpError, MethodNotAllowed, NotFound } from './errors.js';
+import type { HostCheck } from './host-check.js';
 import { fingerprint, idempotencyKeyOf, runIdempotent } from './idempotency.js';
 import type { ApiContext, OpenContext, Route } from './route.js';
 import { checkRequestTarget } from './text.js';
@@ -19,7 +20,7 @@ type Req = Request;
  * envelope writer. A crash inside a route is logged on the bus and answered with a 500; the
  * server keeps serving.
  */
-export function createServer(app: App, routes: readonly Route[]): http.Server {
+export function createServer(app: App, routes: readonly Route[], options: { checkHost?: HostCheck } = {}): http.Server {
   const patterns = routes.map((route) => ({ route, regex: patternToRegex(route.path) }));
 
   const noMatch = (req: Req, res: http.ServerResponse) => {
@@ -32,6 +33,14 @@ export function createServer(app: App, routes: readonly Route[]): http.Server {
   const router = polka({
     onError: (error: unknown, req, res) => fail(app, req as Req, res, error),
     onNoMatch: (req, res) => noMatch(req as Req, res),
+  });
+  // DNS rebinding (host-check.ts): a Host payemu does not answer to is refused before any route.
+  const { checkHost } = options;
+  if (checkHost) router.use((req, res, next) => {
+    const refused = checkHost(req);
+    if (!refused) return next();
+    logOnFinish(app, req, res);
+    sendError(res, refused);
   });
 
   const validators: (() => unknown)[] = [];

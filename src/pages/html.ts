@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /** Tiny helpers for the hosted pages: plain server-rendered HTML that works without JavaScript. */
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -49,6 +51,30 @@ const STYLE = `
   details{margin-top:20px;font-size:13px;color:#5b6275} code{font-size:13px}
   table{width:100%;border-collapse:collapse;font-size:13px} td{padding:2px 0}
 `;
+
+/**
+ * The headers every hosted page is sent with (envelope.ts `send`). The pages run no script at
+ * all, so `script-src 'self'` only keeps anything injected from running; their one stylesheet is
+ * the `<style>` element below, allowed by its hash, and the few `style` attributes (a right-aligned
+ * table cell) by `style-src-attr`. No framing (clickjacking a pay button), no `<base>`, no
+ * plugins. There is deliberately no `form-action`: Chromium applies it to the redirect that
+ * follows a form post too, and a paid checkout redirects to the merchant's `success_url`, on
+ * another origin.
+ */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': [
+    "default-src 'self'",
+    "script-src 'self'",
+    `style-src 'self' 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
+    "style-src-attr 'unsafe-inline'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  'X-Frame-Options': 'DENY',
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+};
 
 export function page(title: string, body: Raw, mode?: 'test' | 'live'): string {
   const badge = mode === 'live' ? html`<span class="badge live">Live mode</span>` : html`<span class="badge">Test mode</span>`;
