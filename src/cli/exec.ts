@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { ConfigError, resolveConfigFile } from '../config/load.js';
 import { startEmulator } from '../emulator.js';
@@ -10,8 +10,23 @@ import type { StartOptions } from './start.js';
  * --port or --data say otherwise), runs the command with PAYEMU_URL, PAYEMU_API_KEY,
  * PAYEMU_LIVE_API_KEY and PAYEMU_WEBHOOK_SECRET set, stops payemu, and exits with the command's
  * code (128 + n when it dies of signal n). SIGINT and SIGTERM are passed on to the command.
+ * One that comes while payemu is still starting stops it before the command runs, and exec
+ * exits 128 + n as a shell would (not 0: a CI step interrupted before its tests ran has not
+ * passed). While payemu starts or closes, a second signal ends exec at once.
  */
 export async function exec(command: string[], options: Partial<StartOptions> & { port?: number; data?: string }, given: Set<string>): Promise<void> {
+  // Handled from the first moment (see start.ts): a signal with no listener kills payemu outright.
+  let child: ChildProcess | undefined;
+  let interrupted: NodeJS.Signals | undefined;
+  let exitCode: number | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (child && exitCode === undefined) return void child.kill(signal);
+    if (interrupted) process.exit(exitCode ?? 128 + constants.signals[interrupted]); // a second one: stop now
+    interrupted = signal;
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+
   if (command.length === 0) throw new CliError('payemu exec needs a command after --, e.g. payemu exec -- npm test', EXIT.usage);
   let emulator;
   try {
@@ -33,8 +48,12 @@ export async function exec(command: string[], options: Partial<StartOptions> & {
   } catch (error) {
     throw new CliError((error as Error).message, error instanceof ConfigError ? EXIT.usage : EXIT.refused);
   }
+  if (interrupted) {
+    await emulator.close();
+    process.exit(128 + constants.signals[interrupted]);
+  }
   process.stderr.write(`payemu listening on ${emulator.url}\n`);
-  const child = spawn(command[0]!, command.slice(1), {
+  const running = spawn(command[0]!, command.slice(1), {
     stdio: 'inherit',
     env: {
       ...process.env,
@@ -44,20 +63,15 @@ export async function exec(command: string[], options: Partial<StartOptions> & {
       PAYEMU_WEBHOOK_SECRET: emulator.webhookSecret,
     },
   });
-  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-  const onInt = forward('SIGINT');
-  const onTerm = forward('SIGTERM');
-  process.on('SIGINT', onInt);
-  process.on('SIGTERM', onTerm);
+  child = running;
   const code = await new Promise<number>((resolve) => {
-    child.once('error', (error) => {
+    running.once('error', (error) => {
       process.stderr.write(`payemu: cannot run ${command[0]}: ${error.message}\n`);
       resolve(127);
     });
-    child.once('exit', (exitCode, signal) => resolve(exitCode ?? 128 + (signal ? constants.signals[signal] : 0)));
+    running.once('exit', (status, signal) => resolve(status ?? 128 + (signal ? constants.signals[signal] : 0)));
   });
-  process.off('SIGINT', onInt);
-  process.off('SIGTERM', onTerm);
+  exitCode = code;
   await emulator.close();
   process.exit(code);
 }

@@ -23,6 +23,18 @@ export interface StartOptions {
 
 /** `payemu start`: wiring only. */
 export async function start(options: StartOptions): Promise<void> {
+  // SIGINT and SIGTERM are handled from the first moment, not from the readiness line on: a
+  // signal with no listener ends the process on the spot (no exit code, nothing flushed, the
+  // lock left behind), and a script that stops payemu as soon as it reads the readiness line
+  // would race the listener. A signal during start-up stops payemu as soon as start-up is done.
+  let stopWhenStarted = false;
+  let onSignal = () => {
+    if (stopWhenStarted) process.exit(1); // a second one: stop now
+    stopWhenStarted = true;
+  };
+  process.on('SIGINT', () => onSignal());
+  process.on('SIGTERM', () => onSignal());
+
   // A reader that goes away (`payemu start | head -1`) must not take the emulator down.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code !== 'EPIPE') throw error;
@@ -48,6 +60,11 @@ export async function start(options: StartOptions): Promise<void> {
   } catch (error) {
     process.stderr.write(`payemu: ${startError(error, options)}\n`);
     process.exit(error instanceof ConfigError ? 2 : 1);
+  }
+  if (stopWhenStarted) {
+    // Stopped before it was ready: no readiness line, the store closed and its lock released.
+    await emulator.close();
+    process.exit(0);
   }
 
   const env = process.env;
@@ -82,8 +99,8 @@ export async function start(options: StartOptions): Promise<void> {
     output.stopped();
     process.exit(0);
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  onSignal = () => void stop();
+  if (stopWhenStarted) void stop(); // a signal while the terminal UI was loading
 }
 
 function startError(error: unknown, options: StartOptions): string {
