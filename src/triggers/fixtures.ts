@@ -1,18 +1,39 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { EVENT_NAMES, type EventName } from '../bus/events.js';
+import type { Mode } from '../config/types.js';
 
 /**
  * Every `payemu trigger <event>` is a fixture file in fixtures/triggers/: an ordered list of API
  * calls, later ones referring to earlier answers (as the Stripe CLI's triggers are). Data, not
  * code: adding a trigger is adding a file, and test/triggers.test.ts checks that every event has
- * a fixture and every fixture an event.
+ * a fixture and every fixture an event. Card numbers come from `{{cards.*}}` (see run.ts), so
+ * one fixture serves both modes.
  */
-export interface TriggerStep {
+export type TriggerStep = ApiStep | EffectStep;
+
+interface StepBase {
   id: string;
+  /** The step runs only with a key of this mode (absent: always). */
+  mode?: Mode;
+}
+
+export interface ApiStep extends StepBase {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   path: string;
   body?: unknown;
+}
+
+/**
+ * A change no API call can make, done on the store directly. One exists: live mode has no card
+ * whose later off-session charges decline (the test card 4000 0000 0000 0341 does that, and
+ * live mode refuses test cards), so the live-mode triggers of recurring failures mark the card
+ * they saved that way.
+ */
+export interface EffectStep extends StepBase {
+  effect: 'card_declines_off_session';
+  /** The saved card (`pm_...`), usually `{{saved.payment.payment_method}}`. */
+  payment_method: string;
 }
 
 export interface TriggerFixture {

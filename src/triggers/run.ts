@@ -1,9 +1,33 @@
 import type { App } from '../app.js';
 import { formatDate } from '../clock/format.js';
+import type { Mode } from '../config/types.js';
 import type { Scope } from '../http/auth.js';
 import { HttpError, Unprocessable } from '../http/errors.js';
-import { loadFixtures } from './fixtures.js';
+import { PaymentMethods } from '../resources/payment-methods/records.js';
+import { loadFixtures, type EffectStep } from './fixtures.js';
 import { render } from './template.js';
+
+/**
+ * The cards the fixtures pay with, `{{cards.approved}}` and so on, by the key's mode. Live mode
+ * declines the test cards ("A test card was used in live mode.") and approves any other
+ * Luhn-valid Visa, Mastercard or American Express number, so a live trigger pays with such a
+ * number, and declines with a test card. No number declines off-session in live mode: there the
+ * fixture's next step marks the saved card (see EffectStep).
+ */
+export const TRIGGER_CARDS: Record<Mode, Record<'approved' | 'approved_mastercard' | 'declined' | 'declines_off_session', string>> = {
+  test: {
+    approved: '4242424242424242',
+    approved_mastercard: '5555555555554444',
+    declined: '4000000000000002',
+    declines_off_session: '4000000000000341',
+  },
+  live: {
+    approved: '4111111111111111',
+    approved_mastercard: '5105105105105100',
+    declined: '4000000000000002',
+    declines_off_session: '4111111111111111',
+  },
+};
 
 export interface TriggerResult {
   event: string;
@@ -31,14 +55,23 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
     metadata: { ...(defaults.metadata as object), ...(data.metadata as object | undefined) },
     today: formatDate(app.clock.now()),
     source_currency: scope.source.currency,
+    cards: { ...TRIGGER_CARDS[scope.mode], ...cardOverrides(data.cards) },
   };
   let eventId: string | null = null;
+  const raised: string[] = [];
   const off = app.bus.on('domain', (e) => {
-    if (eventId === null && e.name === event && e.source === scope.source.slug && e.mode === scope.mode) eventId = e.id;
+    if (e.source !== scope.source.slug || e.mode !== scope.mode) return;
+    raised.push(e.name);
+    if (eventId === null && e.name === event) eventId = e.id;
   });
   const steps: TriggerResult['steps'] = [];
   try {
     for (const step of fixture.steps) {
+      if (step.mode !== undefined && step.mode !== scope.mode) continue;
+      if ('effect' in step) {
+        steps.push(applyEffect(app, scope, step, vars));
+        continue;
+      }
       const path = render(step.path, vars) as string;
       const body = step.body === undefined ? undefined : JSON.stringify(render(step.body, vars));
       const res = await fetch(`${app.baseUrl()}${path}`, {
@@ -57,7 +90,32 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
   } finally {
     off();
   }
+  if (eventId === null) {
+    // Every step was accepted but the event did not happen (a decline where a payment was
+    // meant): say so rather than answer as if it had.
+    throw new Unprocessable(`The trigger ran, but ${event} did not happen: ${raised.length > 0 ? `it raised ${[...new Set(raised)].join(', ')}` : 'it raised no event'}.`);
+  }
   return { event, event_id: eventId, source: scope.source.slug, mode: scope.mode, steps };
+}
+
+/** An EffectStep: marks a card this Source saved in this mode as declining off-session charges. */
+function applyEffect(app: App, scope: Scope, step: EffectStep, vars: Record<string, unknown>): TriggerResult['steps'][number] {
+  if (step.effect !== 'card_declines_off_session') throw new Error(`trigger step "${step.id}": unknown effect ${String(step.effect)}`);
+  const id = render(step.payment_method, vars);
+  app.store.transaction((tx) => {
+    const method = typeof id === 'string' ? tx.get(PaymentMethods, id) : undefined;
+    if (!method || method.source !== scope.source.slug || method.mode !== scope.mode) {
+      throw new Unprocessable(`The trigger's step "${step.id}" found no card to mark: the card of the step before was not saved (was it declined?).`);
+    }
+    tx.put(PaymentMethods, { ...method, decline_off_session: true });
+  });
+  return { id: step.id, method: 'EFFECT', path: `${step.effect} ${String(id)}`, status: 200, created: null };
+}
+
+/** `--set "cards.approved=3782 822463 10005"` pays with another card; a number `--set` parsed as JSON is read back as text. */
+function cardOverrides(cards: unknown): Record<string, string> {
+  if (cards === null || typeof cards !== 'object') return {};
+  return Object.fromEntries(Object.entries(cards).map(([name, number]) => [name, String(number)]));
 }
 
 function createdId(answer: Record<string, any> | null): string | null {
