@@ -79,7 +79,7 @@ export function parseCardNumber(input: string): string {
   return normalizeCardNumber(input);
 }
 
-/** What happens when `number` is presented in `mode` (DESIGN.md sections 3 and 5); a mistyped number is a 422. */
+/** What happens when `number` is presented in `mode`: the test-card table, or live mode's rules; a mistyped number is a 422. */
 export function evaluateCard(input: string, mode: Mode): CardOutcome {
   const number = parseCardNumber(input);
   const last4 = number.slice(-4);
