@@ -1,17 +1,16 @@
 import { parseTimestamp } from '../clock/format.js';
+import { fieldsOf, parseDocumentParams, type DocumentQuery, type ResourceShape } from './document-query.js';
 import { Unprocessable } from './errors.js';
 
 /**
- * JSON:API list parameters (DESIGN.md sections 4b and 5): `filter[...]`, `sort`,
- * `page[size]` (1..100, default 15), `page[number]`, `fields[<type>]`. Anything unknown among
- * them is a 422 naming the parameter; other query parameters are ignored.
+ * JSON:API list parameters: `filter[...]`, `sort`,
+ * `page[size]` (1..100, default 15), `page[number]`, and `fields[<type>]` as on single
+ * resources (document-query.ts). Anything unknown among them is a 422 naming the parameter;
+ * other query parameters are ignored. The spec is also the shape of the listed type.
  */
-export interface ListSpec<T> {
-  type: string;
+export interface ListSpec<T> extends ResourceShape {
   filters: Record<string, Filter<T>>;
   sorts: Record<string, (record: T) => number | string>;
-  /** Attributes `fields[type]` may name. */
-  attributes: readonly string[];
   /** The id comparison used to break ties. */
   id: (record: T) => number | string;
 }
@@ -26,18 +25,19 @@ export interface ListQuery<T> {
   sort: { key: (record: T) => number | string; descending: boolean }[];
   size: number;
   number: number;
+  /** `fields[<listed type>]`, or undefined for the list's usual attributes. */
   fields: readonly string[] | undefined;
+  document: DocumentQuery;
 }
 
 export function parseListQuery<T>(query: Record<string, unknown>, spec: ListSpec<T>): ListQuery<T> {
   const errors: Record<string, string[]> = {};
   const fail = (param: string, message: string) => (errors[param] ??= []).push(message);
   const predicates: ((record: T) => boolean)[] = [];
-  let fields: string[] | undefined;
 
   for (const [param, raw] of Object.entries(query)) {
-    const bracket = /^(filter|fields|page)\[([^\]]*)\]$/.exec(param);
-    if (!bracket && !['filter', 'fields', 'page'].includes(param)) continue;
+    const bracket = /^(filter|page)\[([^\]]*)\]$/.exec(param);
+    if (!bracket && !['filter', 'page'].includes(param)) continue;
     if (Array.isArray(raw)) {
       fail(param, `The ${param} parameter must be given once.`);
       continue;
@@ -52,25 +52,19 @@ export function parseListQuery<T>(query: Record<string, unknown>, spec: ListSpec
         const predicate = predicateOf(filter, value, (message) => fail(param, message));
         if (predicate) predicates.push(predicate);
       }
-    } else if (bracket[1] === 'fields') {
-      if (bracket[2] !== spec.type) fail(param, `Only fields[${spec.type}] applies here.`);
-      else {
-        fields = value.split(',').map((f) => f.trim()).filter(Boolean);
-        const unknown = fields.filter((f) => !spec.attributes.includes(f));
-        if (unknown.length > 0) fail(param, `Unknown attribute${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}. Attributes: ${spec.attributes.join(', ')}.`);
-      }
     } else if (bracket[2] !== 'size' && bracket[2] !== 'number') fail(param, `Unknown page parameter; use page[size] and page[number].`);
   }
 
   const size = integerParam(query['page[size]'], 15, 1, 100, 'page[size]', fail);
   const number = integerParam(query['page[number]'], 1, 1, Number.MAX_SAFE_INTEGER, 'page[number]', fail);
   const sort = parseSort(query.sort, spec, fail);
+  const document = parseDocumentParams(query, spec, fail);
 
   if (Object.keys(errors).length > 0) {
     const first = Object.values(errors)[0]![0]!;
     throw new Unprocessable(first, errors);
   }
-  return { predicates, sort, size, number, fields };
+  return { predicates, sort, size, number, fields: fieldsOf(document, spec.type), document };
 }
 
 function predicateOf<T>(filter: Filter<T>, value: string, fail: (message: string) => void): ((record: T) => boolean) | undefined {

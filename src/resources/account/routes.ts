@@ -1,16 +1,23 @@
+import { parseDocumentQuery, sparseResource, type ResourceShape } from '../../http/document-query.js';
 import { v1 } from '../../http/route.js';
+
+const accountShape: ResourceShape = {
+  type: 'accounts',
+  attributes: ['name', 'slug', 'mode', 'default_currency', 'rate_limit_per_minute', 'ip_whitelisting_enabled', 'webhook_configured'],
+};
 
 /** `GET /v1/me`: the Account resource of the key (SPEC.md). */
 export const accountRoutes = [
   v1({
     method: 'GET',
     path: '/v1/me',
-    handle: ({ app, scope }) => {
+    handle: ({ app, scope, query }) => {
+      const q = parseDocumentQuery(query, accountShape);
       const { source, mode } = scope;
       return {
         status: 200,
         json: {
-          data: {
+          data: sparseResource({
             id: source.slug,
             type: 'accounts',
             attributes: {
@@ -23,7 +30,7 @@ export const accountRoutes = [
               webhook_configured: app.webhooks.endpointFor(source) !== null,
             },
             links: { self: `${app.baseUrl()}/v1/me` },
-          },
+          }, q, accountShape),
         },
       };
     },

@@ -1,4 +1,5 @@
 import { formatTimestamp } from '../../clock/format.js';
+import { parseDocumentQuery, sparseResource, type ResourceShape } from '../../http/document-query.js';
 import { v1 } from '../../http/route.js';
 import { formatMinor } from '../../lib/money.js';
 import { paymentUrl } from '../payments/present.js';
@@ -6,6 +7,14 @@ import { isPaid, paymentDescription, Payments, type PaymentRecord } from '../pay
 import type { ChargeRecord } from './records.js';
 import { createChargeBody, type CreateChargeBody } from './schemas.js';
 import { createCharge, getCharge } from './service.js';
+
+export const chargeShape: ResourceShape = {
+  type: 'charges',
+  attributes: [
+    'reference', 'amount', 'currency', 'status', 'paid', 'payment_method', 'failure_code', 'failure_message', 'payment_id', 'description',
+    'metadata', 'created_at',
+  ],
+};
 
 /** Type `charges` (DESIGN.md section 6). */
 function presentCharge(charge: ChargeRecord, payment: PaymentRecord, base: string) {
@@ -45,9 +54,11 @@ export const chargeRoutes = [
   v1({
     method: 'GET',
     path: '/v1/charges/:id',
-    handle: ({ app, scope, params }) => {
+    handle: ({ app, scope, params, query }) => {
+      const q = parseDocumentQuery(query, chargeShape);
       const charge = getCharge(app.store, scope, params.id!);
-      return { status: 200, json: presentCharge(charge, app.store.get(Payments, charge.payment_id)!, app.baseUrl()) };
+      const { data } = presentCharge(charge, app.store.get(Payments, charge.payment_id)!, app.baseUrl());
+      return { status: 200, json: { data: sparseResource(data, q, chargeShape) } };
     },
   }),
 ];

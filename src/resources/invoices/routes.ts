@@ -1,3 +1,4 @@
+import { fieldsOf, parseDocumentQuery } from '../../http/document-query.js';
 import { listRoute } from '../../http/list-route.js';
 import { control, v1 } from '../../http/route.js';
 import { presentPaymentSummary } from '../payments/present.js';
@@ -23,7 +24,10 @@ export const invoiceRoutes = [
   v1({
     method: 'GET',
     path: '/v1/invoices/:id',
-    handle: ({ app, scope, params }) => ({ status: 200, json: { data: presentInvoice(getInvoice(app.store, scope, params.id!), app.baseUrl()) } }),
+    handle: ({ app, scope, params, query }) => {
+      const fields = fieldsOf(parseDocumentQuery(query, invoiceList), 'invoices');
+      return { status: 200, json: { data: presentInvoice(getInvoice(app.store, scope, params.id!), app.baseUrl(), fields) } };
+    },
   }),
   v1<InvoiceBody>({
     method: 'PATCH',

@@ -1,3 +1,4 @@
+import { fieldsOf, parseDocumentQuery } from '../../http/document-query.js';
 import { listRoute } from '../../http/list-route.js';
 import { control, v1 } from '../../http/route.js';
 import { presentPaymentSummary } from '../payments/present.js';
@@ -23,7 +24,10 @@ export const paymentLinkRoutes = [
   v1({
     method: 'GET',
     path: '/v1/payment-links/:id',
-    handle: ({ app, scope, params, now }) => ({ status: 200, json: { data: presentLink(getLink(app.store, scope, params.id!), app.baseUrl(), now) } }),
+    handle: ({ app, scope, params, query, now }) => {
+      const fields = fieldsOf(parseDocumentQuery(query, linkList), 'payment-links');
+      return { status: 200, json: { data: presentLink(getLink(app.store, scope, params.id!), app.baseUrl(), now, fields) } };
+    },
   }),
   v1<LinkBody>({
     method: 'PATCH',

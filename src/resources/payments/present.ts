@@ -1,3 +1,4 @@
+import { pickAttributes, type ResourceShape } from '../../http/document-query.js';
 import { urlSegment } from '../../lib/text.js';
 import { formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
@@ -38,11 +39,14 @@ export const PAYMENT_ATTRIBUTES = [
   'created_at', 'updated_at',
 ] as const;
 
+/** Type `payments`: what `fields[payments]` may name. */
+export const paymentShape: ResourceShape = { type: 'payments', attributes: PAYMENT_ATTRIBUTES };
+
 export function presentPayment(payment: PaymentRecord, base: string, fields?: readonly string[]) {
   return {
     id: payment.id,
     type: 'payments',
-    attributes: pick(paymentAttributes(payment), fields),
+    attributes: pickAttributes(paymentAttributes(payment), fields, paymentShape),
     links: { self: paymentUrl(base, payment) },
   };
 }
@@ -54,13 +58,6 @@ export function presentPaymentListItem(payment: PaymentRecord, base: string, fie
 /** The control plane's plain-JSON view of a payment. */
 export function presentPaymentSummary(payment: PaymentRecord, base: string) {
   return { id: Number(payment.id), ...paymentAttributes(payment), url: paymentUrl(base, payment) };
-}
-
-function pick(attributes: Record<string, unknown>, fields: readonly string[] | undefined): Record<string, unknown> {
-  if (!fields) return attributes;
-  const out: Record<string, unknown> = {};
-  for (const field of fields) out[field] = attributes[field] ?? null;
-  return out;
 }
 
 /** Capture and void answers (SPEC.md): an integer `id`, a few attributes and `meta.message`. */

@@ -1,13 +1,14 @@
+import { fieldsOf, parseDocumentQuery } from '../../http/document-query.js';
 import { listRoute } from '../../http/list-route.js';
 import { v1 } from '../../http/route.js';
 import { findPayment } from './find.js';
 import { paymentList } from './list.js';
 import { captureBody, paymentQuery, voidBody } from './schemas.js';
 import { formatTimestamp } from '../../clock/format.js';
-import { presentRefund } from '../refunds/present.js';
+import { presentRefund, refundShape } from '../refunds/present.js';
 import { refundsOf } from '../refunds/service.js';
 import { capturePayment, voidPayment } from './capture.js';
-import { presentAction, presentPayment, presentPaymentListItem } from './present.js';
+import { paymentShape, presentAction, presentPayment, presentPaymentListItem } from './present.js';
 import { Payments } from './records.js';
 
 export const paymentRoutes = [
@@ -17,11 +18,12 @@ export const paymentRoutes = [
     path: '/v1/payments/:reference',
     query: paymentQuery,
     handle: ({ app, scope, params, query }) => {
+      const q = parseDocumentQuery(query, { ...paymentShape, relationships: { refunds: refundShape } });
       const payment = findPayment(app.store, scope, params.reference!);
-      const data = presentPayment(payment, app.baseUrl());
+      const data = presentPayment(payment, app.baseUrl(), fieldsOf(q, 'payments'));
       if (query.include !== 'refunds') return { status: 200, json: { data } };
       // JSON:API: the payment names its refunds under relationships; they come in `included`.
-      const refunds = refundsOf(app.store, payment).map(presentRefund);
+      const refunds = refundsOf(app.store, payment).map((refund) => presentRefund(refund, fieldsOf(q, 'refunds')));
       return {
         status: 200,
         json: { data: { ...data, relationships: { refunds: { data: refunds.map(({ id, type }) => ({ type, id })) } } }, included: refunds },

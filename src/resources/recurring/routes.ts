@@ -1,3 +1,4 @@
+import { fieldsOf, parseDocumentQuery } from '../../http/document-query.js';
 import { listRoute } from '../../http/list-route.js';
 import { v1 } from '../../http/route.js';
 import { presentMethodSession } from '../payment-method-sessions/present.js';
@@ -24,7 +25,10 @@ export const recurringRoutes = [
   v1({
     method: 'GET',
     path: '/v1/recurring-payments/:reference',
-    handle: ({ app, scope, params }) => ({ status: 200, json: { data: presentRecurring(getRecurring(app.store, scope, params.reference!), app.baseUrl()) } }),
+    handle: ({ app, scope, params, query }) => {
+      const fields = fieldsOf(parseDocumentQuery(query, recurringList), 'recurring-payments');
+      return { status: 200, json: { data: presentRecurring(getRecurring(app.store, scope, params.reference!), app.baseUrl(), fields) } };
+    },
   }),
   v1<UpdateRecurringBody>({
     method: 'PATCH',

@@ -1,20 +1,24 @@
 import { formatTimestamp } from '../../clock/format.js';
+import { pickAttributes, type ResourceShape } from '../../http/document-query.js';
 import { formatMinor } from '../../lib/money.js';
 import type { PaymentRecord } from '../payments/records.js';
 import type { RefundRecord } from './records.js';
 import { refundable } from './service.js';
 
-export function presentRefund(refund: RefundRecord) {
-  return {
-    id: refund.id,
-    type: 'refunds',
-    attributes: {
-      amount: formatMinor(refund.amount),
-      reason: refund.reason ?? null,
-      status: refund.status,
-      created_at: formatTimestamp(refund.created_at),
-    },
+export const REFUND_ATTRIBUTES = ['amount', 'reason', 'status', 'created_at'] as const;
+
+/** Type `refunds`: what `fields[refunds]` may name. */
+export const refundShape: ResourceShape = { type: 'refunds', attributes: REFUND_ATTRIBUTES };
+
+/** A refund; `fields` (from `fields[refunds]`) keeps only those attributes. */
+export function presentRefund(refund: RefundRecord, fields?: readonly string[]) {
+  const attributes = {
+    amount: formatMinor(refund.amount),
+    reason: refund.reason ?? null,
+    status: refund.status,
+    created_at: formatTimestamp(refund.created_at),
   };
+  return { id: refund.id, type: 'refunds', attributes: pickAttributes(attributes, fields, refundShape) };
 }
 
 /** SPEC.md's `meta.payment` of refund answers: every amount a string. */

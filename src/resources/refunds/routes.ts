@@ -1,6 +1,7 @@
+import { fieldsOf, parseDocumentQuery } from '../../http/document-query.js';
 import { v1 } from '../../http/route.js';
 import { findPayment } from '../payments/find.js';
-import { presentRefund, refundMeta } from './present.js';
+import { presentRefund, refundMeta, refundShape } from './present.js';
 import { createRefundBody, type CreateRefundBody } from './schemas.js';
 import { refundPayment, refundsOf } from './service.js';
 
@@ -8,9 +9,10 @@ export const refundRoutes = [
   v1({
     method: 'GET',
     path: '/v1/payments/:reference/refunds',
-    handle: ({ app, scope, params }) => {
+    handle: ({ app, scope, params, query }) => {
+      const fields = fieldsOf(parseDocumentQuery(query, refundShape), 'refunds');
       const payment = findPayment(app.store, scope, params.reference!);
-      return { status: 200, json: { data: refundsOf(app.store, payment).map(presentRefund), meta: refundMeta(payment) } };
+      return { status: 200, json: { data: refundsOf(app.store, payment).map((refund) => presentRefund(refund, fields)), meta: refundMeta(payment) } };
     },
   }),
   v1<CreateRefundBody>({

@@ -1,4 +1,5 @@
 import { formatTimestamp } from '../../clock/format.js';
+import type { ResourceShape } from '../../http/document-query.js';
 import { minorToNumber } from '../../lib/money.js';
 import { sessionStatus, type SessionRecord } from './records.js';
 
@@ -22,6 +23,15 @@ export function presentCreatedSession(session: SessionRecord, base: string) {
     },
   };
 }
+
+/** Type `sessions` as `GET /v1/sessions/{id}` shows it: what `fields[sessions]` may name. */
+export const sessionShape: ResourceShape = {
+  type: 'sessions',
+  attributes: [
+    'amount', 'currency', 'reference', 'status', 'payment_status', 'checkout_url', 'expires_at', 'success_url', 'cancel_url', 'customer_email',
+    'customer_name', 'description', 'capture_method', 'save_payment_method', 'metadata', 'subtotal', 'discount', 'shipping', 'tax', 'created_at',
+  ],
+};
 
 /** `GET /v1/sessions/{id}`: DESIGN.md section 5's attributes, plus the request's own fields. */
 export function presentSession(session: SessionRecord, base: string, now: number) {

@@ -1,3 +1,4 @@
+import { parseDocumentQuery, sparseResource } from '../../http/document-query.js';
 import { control, v1 } from '../../http/route.js';
 import { methodSessionStatus } from '../payment-method-sessions/records.js';
 import { attemptMethodUpdate, getMethodSession, type MethodAttemptResult } from '../payment-method-sessions/service.js';
@@ -7,7 +8,7 @@ import { sessionStatus } from './records.js';
 import { cardAttemptBody, type CardAttemptBody } from '../cards/schemas.js';
 import { createSessionBody, type CreateSessionBody } from './schemas.js';
 import { attemptPayment, createSession, getSession } from './service.js';
-import { presentCreatedSession, presentSession } from './present.js';
+import { presentCreatedSession, presentSession, sessionShape } from './present.js';
 
 export const sessionRoutes = [
   v1<CreateSessionBody>({
@@ -22,9 +23,11 @@ export const sessionRoutes = [
   v1({
     method: 'GET',
     path: '/v1/sessions/:id',
-    handle: ({ app, scope, params, now }) => {
+    handle: ({ app, scope, params, query, now }) => {
+      const q = parseDocumentQuery(query, sessionShape);
       const session = getSession(app.store, scope, params.id!);
-      return { status: 200, json: presentSession(session, app.baseUrl(), now) };
+      const { data } = presentSession(session, app.baseUrl(), now);
+      return { status: 200, json: { data: sparseResource(data, q, sessionShape) } };
     },
   }),
   // Completes a checkout, or a payment-method session, as the hosted page would (DESIGN.md section 7).

@@ -1,3 +1,4 @@
+import { parseDocumentQuery, sparseResource, type ResourceShape } from '../../http/document-query.js';
 import { v1 } from '../../http/route.js';
 import { formatMinor, toMinor } from '../../lib/money.js';
 import { calculateTax } from './calculate.js';
@@ -13,17 +14,18 @@ export const calculateTaxBody = {
   },
 } as const;
 
+const taxSettingsShape: ResourceShape = { type: 'tax-settings', attributes: ['enabled', 'name', 'rate', 'inclusive'] };
+
 /** Tax settings of the Source and a calculator (DESIGN.md section 6). */
 export const taxRoutes = [
   v1({
     method: 'GET',
     path: '/v1/tax/settings',
-    handle: ({ app, scope }) => {
+    handle: ({ app, scope, query }) => {
+      const q = parseDocumentQuery(query, taxSettingsShape);
       const { enabled, name, rate, inclusive } = scope.source.tax;
-      return {
-        status: 200,
-        json: { data: { id: scope.source.slug, type: 'tax-settings', attributes: { enabled, name, rate, inclusive }, links: { self: `${app.baseUrl()}/v1/tax/settings` } } },
-      };
+      const data = { id: scope.source.slug, type: 'tax-settings', attributes: { enabled, name, rate, inclusive }, links: { self: `${app.baseUrl()}/v1/tax/settings` } };
+      return { status: 200, json: { data: sparseResource(data, q, taxSettingsShape) } };
     },
   }),
   v1<{ amount: number; currency?: string; inclusive?: boolean; rate?: number }>({
