@@ -17,7 +17,8 @@ interface EventView {
   reference: string | null;
   created_at: string;
   delivery_status: string;
-  attempts: { status: number | null }[];
+  /** `state`: `in_progress`, `interrupted`, `succeeded` or `failed`. */
+  attempts: { status: number | null; state?: string }[];
   payload: { data: { amount?: number; currency?: string } };
 }
 
@@ -45,8 +46,10 @@ export async function resend(id: string, options: EventsOptions): Promise<void> 
 
 function describe(e: EventView, out: Output): string {
   const amount = e.payload.data.amount !== undefined ? ` ${e.payload.data.amount} ${e.payload.data.currency ?? ''}` : '';
-  const last = e.attempts.at(-1)?.status;
-  const state = e.delivery_status === 'delivered' ? out.c.green(`delivered ${last}`) : e.delivery_status === 'failed' ? out.c.red('failed') : out.c.yellow(e.delivery_status);
+  const last = e.attempts.at(-1);
+  // An attempt still out is no failure: `pending, sending` rather than a bare status.
+  const sending = last?.state === 'in_progress' ? ', sending' : '';
+  const state = e.delivery_status === 'delivered' ? out.c.green(`delivered ${last?.status}`) : e.delivery_status === 'failed' ? out.c.red('failed') : out.c.yellow(`${e.delivery_status}${sending}`);
   return `${out.c.dim(e.created_at.slice(0, 19).replace('T', ' '))} ${out.c.cyan(e.event.padEnd(32))} ${e.reference ?? ''}${amount}  ${state}  ${out.c.dim(e.id)}`;
 }
 

@@ -180,6 +180,20 @@ t.test('arrows select, Enter opens payload and attempts, Esc goes back', async (
   await ui.until((f) => f.includes('Requests ('), 'Enter closes it too');
 });
 
+t.test('the detail shows an attempt cut off by a stop as interrupted, without a duration', async (t) => {
+  const ui = setup(t);
+  raise(ui.bus, 'e1');
+  const cut: Attempt = { status: null, response_body: null, duration_ms: 0, error: 'interrupted', at: AT, url: HOOK, state: 'interrupted' };
+  attempted(ui.bus, 'e1', 'delivered', [cut, ok()]);
+  await ui.until((f) => f.includes('delivered 200'), 'the delivered event');
+  await ui.press(KEYS.down);
+  await ui.press(KEYS.enter);
+  const detail = await ui.until((f) => f.includes('Payload'), 'the detail view');
+  t.match(detail, /1\s+10:00:05\s+interrupted\s+interrupted\n/);
+  t.match(detail, /2\s+10:00:05\s+200\s+12 ms\s+\{"received":true\}/);
+  t.match(ui.frame(), /answers \(200\)/, 'the endpoint answered the retry');
+});
+
 t.test('PgDn and PgUp scroll a payload taller than the screen', async (t) => {
   const ui = setup(t);
   const metadata = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`key${i}`, `value${i}`]));

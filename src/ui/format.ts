@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../clock/format.js';
-import type { Attempt } from '../webhooks/records.js';
+import { attemptState, type Attempt } from '../webhooks/records.js';
 import type { EventRow, Target } from './state.js';
 
 /** Text of the terminal UI's cells: pure, so the views stay layout only. */
@@ -33,8 +33,10 @@ export function amountText(row: Pick<EventRow, 'amount' | 'currency'>): string {
   return `${row.amount.toFixed(2)}${row.currency ? ` ${row.currency}` : ''}`;
 }
 
-/** An attempt's outcome in a few characters: the status, else the kind of failure. */
-export function outcome(attempt: Pick<Attempt, 'status' | 'error'>): string {
+/** An attempt's outcome in a few characters: the status, else the kind of failure (or `sending`). */
+export function outcome(attempt: Pick<Attempt, 'status' | 'error' | 'state'>): string {
+  if (attempt.state === 'in_progress') return 'sending';
+  if (attempt.state === 'interrupted') return 'interrupted';
   if (attempt.status !== null) return String(attempt.status);
   const error = attempt.error ?? 'no answer';
   if (error.startsWith('timed out')) return 'timed out';
@@ -43,12 +45,26 @@ export function outcome(attempt: Pick<Attempt, 'status' | 'error'>): string {
   return error.split(':')[0]!.slice(0, 24);
 }
 
+/**
+ * An attempt's tone: an attempt still out is no failure (yet), and an interrupted one says
+ * nothing about the receiver (payemu stopped), so neither is shown as one.
+ */
+export function attemptTone(attempt: Pick<Attempt, 'status' | 'state'>): Tone {
+  const state = attemptState(attempt);
+  return state === 'succeeded' ? 'ok' : state === 'failed' ? 'bad' : state === 'interrupted' ? 'warn' : 'dim';
+}
+
+/** `12 ms`; empty while the attempt is out, or when it was interrupted (its end was not seen). */
+export function durationText(attempt: Pick<Attempt, 'state' | 'duration_ms'>): string {
+  return attempt.state ? '' : `${attempt.duration_ms} ms`;
+}
+
 /** The delivery column: pending, delivered with status, retrying with attempt count, failed. */
 export function deliveryText(row: Pick<EventRow, 'delivery' | 'attempts' | 'cycleAttempts'>): { text: string; tone: Tone } {
   const last = row.attempts[row.attempts.length - 1];
   switch (row.delivery) {
     case 'pending':
-      return { text: 'pending', tone: 'dim' };
+      return { text: last?.state === 'in_progress' ? 'sending' : 'pending', tone: 'dim' };
     case 'delivered':
       return { text: `delivered ${last ? outcome(last) : ''}`.trim(), tone: 'ok' };
     case 'retrying':
@@ -61,7 +77,7 @@ export function deliveryText(row: Pick<EventRow, 'delivery' | 'attempts' | 'cycl
   }
 }
 
-/** Whether a Source's endpoint answers, from its last delivery (DESIGN.md: never probed). */
+/** Whether a Source's endpoint answers, from its last delivery (the UI never probes it). */
 export function targetText(target: Target | undefined): { text: string; tone: Tone } {
   if (!target?.url) return { text: 'none (events are recorded, not sent; set webhook_url or --webhook-url)', tone: 'dim' };
   const last = target.last;

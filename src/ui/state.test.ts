@@ -2,7 +2,7 @@ import t from 'tap';
 import type { BusEvents } from '../bus/bus.js';
 import { EVENT_NAMES } from '../bus/events.js';
 import type { Attempt, EventRecord } from '../webhooks/records.js';
-import { clockOffset, deliveryText, outcome, targetText } from './format.js';
+import { attemptTone, clockOffset, deliveryText, durationText, outcome, targetText } from './format.js';
 import { inCi, wantsTerminalUi } from './mode.js';
 import { initialState, LIMITS, reduce, selectedEvent, type Action, type UiState } from './state.js';
 
@@ -67,6 +67,31 @@ t.test('attempts update the row and the Source’s target; an unseen event is ad
   s = reduce(s, { type: 'attempt', event: record('a', { delivery_status: 'no_endpoint' }), attempt: null });
   t.same(s.targets.acme, { url: null, last: null }, 'no endpoint: nothing to answer');
   t.match(targetText(s.targets.acme).text, /^none \(events are recorded, not sent/);
+});
+
+t.test('an attempt in progress is not shown as a failure; an interrupted one is shown as such', async (t) => {
+  const sending: Attempt = { ...attempt(null), duration_ms: 0, state: 'in_progress' };
+  const cut: Attempt = { ...attempt(null, 'interrupted'), duration_ms: 0, state: 'interrupted' };
+  t.equal(outcome(sending), 'sending');
+  t.equal(attemptTone(sending), 'dim');
+  t.equal(durationText(sending), '', 'no duration until it ends');
+  t.equal(outcome(cut), 'interrupted');
+  t.equal(attemptTone(cut), 'warn');
+  t.equal(durationText(cut), '');
+  t.equal(attemptTone(attempt(200)), 'ok');
+  t.equal(attemptTone(attempt(500)), 'bad');
+  t.equal(durationText(attempt(200)), '3 ms');
+
+  let s = run([{ type: 'domain', event: domain('a') }]);
+  s = reduce(s, { type: 'attempt', event: record('a', { attempts: [sending] }), attempt: sending });
+  t.same(deliveryText(s.events[0]!), { text: 'sending', tone: 'dim' });
+  t.same(s.targets.acme, { url: 'http://127.0.0.1:9/hook', last: null }, 'an attempt still out says nothing of the endpoint');
+  s = reduce(s, { type: 'attempt', event: record('a', { delivery_status: 'retrying', attempts: [cut, sending], cycle_attempts: 1 }), attempt: cut });
+  t.same(deliveryText(s.events[0]!), { text: 'retrying ×1 sending', tone: 'warn' });
+  t.equal(s.targets.acme!.last, null, 'nor does one cut off by a stop');
+  s = reduce(s, { type: 'attempt', event: record('a', { delivery_status: 'delivered', attempts: [cut, attempt(200)], cycle_attempts: 2 }), attempt: attempt(200) });
+  t.same(deliveryText(s.events[0]!), { text: 'delivered 200', tone: 'ok' });
+  t.match(s.targets.acme, { last: { ok: true, status: 200 } });
 });
 
 t.test('lists are bounded: memory stays flat however long it runs', async (t) => {

@@ -1,6 +1,6 @@
 import type { BusEvents } from '../bus/bus.js';
 import { EVENT_NAMES } from '../bus/events.js';
-import type { Attempt, DeliveryStatus, EventRecord } from '../webhooks/records.js';
+import { attemptState, type Attempt, type DeliveryStatus, type EventRecord } from '../webhooks/records.js';
 
 /**
  * What the terminal UI shows, as a pure reducer: bus events and key presses are actions, the
@@ -179,13 +179,17 @@ function attempted(state: UiState, record: EventRecord, attempt: Attempt | null)
     attempts: record.attempts.slice(-LIMITS.attempts),
     cycleAttempts: record.cycle_attempts,
   };
-  const targets = {
-    ...state.targets,
-    [record.source]: {
-      url: attempt?.url ?? null,
-      last: attempt && { ok: attempt.status !== null && attempt.status >= 200 && attempt.status < 300, status: attempt.status, error: attempt.error },
-    },
-  };
+  // An attempt still out, or cut off by a stop, says nothing yet of whether the endpoint answers.
+  const settled = attempt === null || attempt.state === undefined;
+  const targets = settled
+    ? {
+        ...state.targets,
+        [record.source]: {
+          url: attempt?.url ?? null,
+          last: attempt && { ok: attemptState(attempt) === 'succeeded', status: attempt.status, error: attempt.error },
+        },
+      }
+    : state.targets;
   const index = state.events.findIndex((e) => e.id === record.id);
   if (index >= 0) {
     const events = state.events.slice();

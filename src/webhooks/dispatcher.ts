@@ -2,6 +2,7 @@ import type { Bus } from '../bus/bus.js';
 import { stopwatch, wallClock, type Clock } from '../clock/clock.js';
 import type { PayemuConfig } from '../config/types.js';
 import type { Store } from '../store/store.js';
+import { inProgress, interrupted, settle, startedAttempt, withStarted } from './attempts.js';
 import { Events, type Attempt, type EventRecord } from './records.js';
 import { signatureHeader } from './signature.js';
 import { strictRefusal } from './strict-url.js';
@@ -22,6 +23,9 @@ const loadGot = () => (gotPromise ??= import('got').then((m) => m.got));
 
 const RESPONSE_LIMIT = 4096;
 
+/** How a request went: the fields of an attempt that only its end knows. */
+type Outcome = Pick<Attempt, 'status' | 'response_body' | 'error'>;
+
 /**
  * Deliveries in flight at once per Source; later ones wait their turn in event order. A clock
  * advance of a year raises hundreds of thousands of events in one call: without a bound each
@@ -39,8 +43,10 @@ interface Lane {
 /**
  * Delivers each event to its Source's endpoint: signed POSTs with `got` (its own retries off;
  * these are ours), a non-2xx answer, a timeout or a refused connection retried after each wait
- * of the backoff. Every attempt is stored on the event. Retries are due on the virtual clock, so
- * advancing it sends them at once; otherwise a timer sends them when the wait has passed.
+ * of the backoff. Every attempt is stored on the event when it starts, before its request goes
+ * out, and again when it ends; one cut off by a stop or a crash is marked interrupted at the
+ * next start and retried like any failure. Retries are due on the virtual clock, so advancing
+ * it sends them at once; otherwise a timer sends them when the wait has passed.
  * Deliveries never block each other: first attempts start in event order and run concurrently.
  */
 export class Dispatcher {
@@ -69,8 +75,12 @@ export class Dispatcher {
     });
   }
 
-  /** Starts delivering; events left pending by a previous run are picked up. */
+  /**
+   * Starts delivering; events left pending by a previous run are picked up, and attempts it
+   * left in progress (it stopped or crashed while they were out) are marked interrupted first.
+   */
   start(): void {
+    this.closeInterrupted();
     this.unsubscribe.push(
       // After every other listener has heard of the event (a stream shows the event before its
       // first attempt); microtasks keep first attempts in event order.
@@ -78,6 +88,20 @@ export class Dispatcher {
       this.bus.on('clock.advanced', () => this.runDue()),
     );
     for (const event of this.store.all(Events)) if (event.next_attempt_at !== null) this.schedule(event);
+  }
+
+  /**
+   * An attempt still in progress in the store was cut off: the receiver may or may not have
+   * got it. It counts as a failed attempt (shown as `interrupted`), and the delivery goes on by
+   * the backoff like after any failure. One transaction for all of them.
+   */
+  private closeInterrupted(): void {
+    const cut: EventRecord[] = [];
+    for (const event of this.store.all(Events)) if (inProgress(event)) cut.push(event);
+    if (cut.length === 0) return;
+    this.store.transaction((tx) => {
+      for (const event of cut) tx.put(Events, settle(event, interrupted(inProgress(event)!), this.options.backoffMs));
+    });
   }
 
   /**
@@ -124,7 +148,8 @@ export class Dispatcher {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     this.lanes.clear();
-    // An attempt cut short is not recorded: the event stays pending and is sent after a restart.
+    // An attempt cut short stays in the store as in progress: the next start marks it
+    // interrupted and retries it (the same as after a crash).
     for (const { abort } of this.inFlight.values()) abort.abort();
     await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
   }
@@ -183,9 +208,13 @@ export class Dispatcher {
     const done = new Promise<void>((resolve) => (finish = resolve));
     this.inFlight.set(id, { abort, done });
     try {
-      const attempt = await this.send(event, url, source.webhook_secret, abort.signal);
+      // Logged (a journal line: write(2) before this returns) before the request can go out.
+      const started = startedAttempt(url, this.clock.now());
+      this.store.transaction((tx) => tx.put(Events, withStarted(event, started)));
+      const elapsed = stopwatch();
+      const outcome = await this.send(event, url, source.webhook_secret, abort.signal);
       if (abort.signal.aborted) return;
-      this.record(id, attempt);
+      this.record(id, { ...outcome, duration_ms: Math.round(elapsed()), at: started.at, url });
     } finally {
       this.inFlight.delete(id);
       lane.active--;
@@ -216,13 +245,11 @@ export class Dispatcher {
     }
   }
 
-  private async send(event: EventRecord, url: string, secret: string, signal: AbortSignal): Promise<Attempt> {
-    const at = this.clock.now();
-    const elapsed = stopwatch();
-    const result = (fields: Pick<Attempt, 'status' | 'response_body' | 'error'>): Attempt => ({ ...fields, duration_ms: Math.round(elapsed()), at, url });
+  /** One request, and how it went. */
+  private async send(event: EventRecord, url: string, secret: string, signal: AbortSignal): Promise<Outcome> {
     if (this.options.strictUrls) {
       const refusal = await strictRefusal(url);
-      if (refusal) return result({ status: null, response_body: null, error: refusal });
+      if (refusal) return { status: null, response_body: null, error: refusal };
     }
     const body = JSON.stringify(event.payload);
     const got = await loadGot();
@@ -245,32 +272,20 @@ export class Dispatcher {
       });
       const text = response.body.subarray(0, RESPONSE_LIMIT).toString('utf8');
       const ok = response.statusCode >= 200 && response.statusCode < 300;
-      return result({ status: response.statusCode, response_body: text, error: ok ? null : `HTTP ${response.statusCode}` });
+      return { status: response.statusCode, response_body: text, error: ok ? null : `HTTP ${response.statusCode}` };
     } catch (error) {
       const e = error as NodeJS.ErrnoException;
       const reason = e.code === 'ETIMEDOUT' ? `timed out after ${this.options.timeoutMs} ms` : `${e.code ? `${e.code}: ` : ''}${e.message}`;
-      return result({ status: null, response_body: null, error: reason });
+      return { status: null, response_body: null, error: reason };
     }
   }
 
+  /** The attempt has ended: it takes the place of its in-progress entry. */
   private record(id: string, attempt: Attempt): void {
     const current = this.store.get(Events, id);
     if (!current) return; // reset while the attempt ran
-    const ok = attempt.status !== null && attempt.status >= 200 && attempt.status < 300;
-    const cycle = current.cycle_attempts + 1;
-    const wait = this.options.backoffMs[cycle - 1];
-    // A refusal by --strict-webhook-urls will not change on retry.
-    const retry = !ok && wait !== undefined && !attempt.error?.startsWith('blocked by');
-    const updated = this.store.transaction((tx) =>
-      tx.put(Events, {
-        ...current,
-        attempts: [...current.attempts, attempt],
-        cycle_attempts: cycle,
-        delivery_status: ok ? 'delivered' : retry ? 'retrying' : 'failed',
-        next_attempt_at: retry ? attempt.at + attempt.duration_ms + wait : null,
-      }),
-    );
+    const updated = this.store.transaction((tx) => tx.put(Events, settle(current, attempt, this.options.backoffMs)));
     this.bus.emit('webhook.attempt', { event: updated, attempt });
-    if (retry) this.schedule(updated);
+    if (updated.next_attempt_at !== null) this.schedule(updated);
   }
 }

@@ -1,7 +1,7 @@
 import { formatTimestamp } from '../clock/format.js';
-import type { Attempt, EventRecord } from './records.js';
+import { attemptState, type Attempt, type EventRecord } from './records.js';
 
-/** The control plane's view of an event (DESIGN.md section 7). */
+/** The control plane's view of an event (`GET /_payemu/events/{id}`, docs/webhooks.md). */
 export function presentEvent(event: EventRecord) {
   return {
     id: event.id,
@@ -17,13 +17,20 @@ export function presentEvent(event: EventRecord) {
   };
 }
 
+/**
+ * One attempt: `state` is `in_progress`, `interrupted` (payemu stopped or crashed while it was
+ * out: the receiver may have got it), `succeeded` or `failed`. `duration_ms` is null unless the
+ * attempt ended (succeeded or failed).
+ */
 export function presentAttempt(attempt: Attempt) {
+  const state = attemptState(attempt);
   return {
     status: attempt.status,
     response_body: attempt.response_body,
-    duration_ms: attempt.duration_ms,
+    duration_ms: state === 'in_progress' || state === 'interrupted' ? null : attempt.duration_ms,
     error: attempt.error,
     at: formatTimestamp(attempt.at),
     url: attempt.url,
+    state,
   };
 }

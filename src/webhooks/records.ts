@@ -5,17 +5,36 @@ import { scopeKey } from '../lib/scope-key.js';
 
 export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed' | 'no_endpoint';
 
-/** One delivery attempt as the control plane shows it (DESIGN.md section 7). */
+/**
+ * One delivery attempt (the control plane shows it with presentAttempt). An attempt is stored
+ * when it starts, before its request goes out, and rewritten in place when it ends: a crash in
+ * between leaves it `in_progress` in the store, and the next start marks it `interrupted`.
+ */
 export interface Attempt {
-  /** HTTP status, or null when no answer came (refused, timed out). */
+  /** HTTP status, or null when no answer came (refused, timed out, not ended). */
   status: number | null;
   /** The first 4 KiB of the answer. */
   response_body: string | null;
+  /** 0 until the attempt has ended; not known for an interrupted one. */
   duration_ms: number;
   error: string | null;
-  /** Virtual time of the attempt (epoch ms). */
+  /** Virtual time the attempt started (epoch ms). */
   at: number;
   url: string;
+  /**
+   * Only on an attempt that has not ended with an answer or a failure of its own: `in_progress`
+   * while its request is out, `interrupted` when payemu stopped (or crashed) before it ended.
+   * An ended attempt has none: its status and error say how it went.
+   */
+  state?: 'in_progress' | 'interrupted';
+}
+
+/** How an attempt stands, as the control plane and the terminal UI show it. */
+export type AttemptState = 'in_progress' | 'interrupted' | 'succeeded' | 'failed';
+
+export function attemptState(attempt: Pick<Attempt, 'status' | 'state'>): AttemptState {
+  if (attempt.state) return attempt.state;
+  return attempt.status !== null && attempt.status >= 200 && attempt.status < 300 ? 'succeeded' : 'failed';
 }
 
 /**

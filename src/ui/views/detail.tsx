@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { cell, clockTime, deliveryText, oneLine, outcome } from '../format.js';
+import { attemptTone, cell, clockTime, deliveryText, durationText, oneLine, outcome } from '../format.js';
 import type { EventRow } from '../state.js';
 import { Line } from './line.js';
 
@@ -47,20 +47,17 @@ export function EventDetail(props: { event: EventRow | undefined; scroll: number
         width={width}
         spans={[{ text: attempts.length === 0 ? '  none yet' : '  ' + cell('#', 4) + cell('time', 10) + cell('status', 14) + cell('duration', 10) + 'response', style: 'dim' }]}
       />
-      {attempts.slice(firstShown).map((a, i) => {
-        const ok = a.status !== null && a.status >= 200 && a.status < 300;
-        return (
-          <Line
-            key={firstShown + i}
-            width={width}
-            spans={[
-              { text: '  ' + cell(String(firstShown + i + 1), 4) + cell(clockTime(a.at), 10) },
-              { text: cell(outcome(a), 14), style: ok ? 'ok' : 'bad' },
-              { text: cell(`${a.duration_ms} ms`, 10) + oneLine(a.response_body ?? a.error, bodyWidth) },
-            ]}
-          />
-        );
-      })}
+      {attempts.slice(firstShown).map((a, i) => (
+        <Line
+          key={firstShown + i}
+          width={width}
+          spans={[
+            { text: '  ' + cell(String(firstShown + i + 1), 4) + cell(clockTime(a.at), 10) },
+            { text: cell(outcome(a), 14), style: attemptTone(a) },
+            { text: cell(durationText(a), 10) + oneLine(a.response_body ?? a.error, bodyWidth) },
+          ]}
+        />
+      ))}
     </Box>
   );
 }

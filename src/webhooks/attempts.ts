@@ -1,0 +1,51 @@
+import { attemptState, type Attempt, type EventRecord } from './records.js';
+
+/**
+ * The attempt log of an event, as pure functions. An attempt is written twice: when it starts
+ * (before its request goes out, so a receiver can never have got more attempts than the log
+ * shows) and when it ends, in the same place. An attempt that never ended, because payemu
+ * stopped or crashed, is marked interrupted at the next start and counts as a failure.
+ */
+
+/** An attempt as logged when it starts. */
+export function startedAttempt(url: string, at: number): Attempt {
+  return { status: null, response_body: null, duration_ms: 0, error: null, at, url, state: 'in_progress' };
+}
+
+/** The event with `started` logged as its newest attempt; its delivery state is unchanged. */
+export function withStarted(event: EventRecord, started: Attempt): EventRecord {
+  return { ...event, attempts: [...event.attempts, started] };
+}
+
+/** What became of an attempt cut off by a stop or a crash: it has no answer, and no known end. */
+export function interrupted(started: Attempt): Attempt {
+  return { ...started, state: 'interrupted', error: 'interrupted' };
+}
+
+/** The event's attempt in progress, if its newest attempt is one. */
+export function inProgress(event: EventRecord): Attempt | undefined {
+  const last = event.attempts[event.attempts.length - 1];
+  return last?.state === 'in_progress' ? last : undefined;
+}
+
+/**
+ * The event once its attempt in progress has ended as `ended` (which replaces it; appended if
+ * none is in progress): delivered on a 2xx, else retried after the cycle's next wait, else
+ * failed. A refusal by --strict-webhook-urls will not change on retry and is not retried.
+ */
+export function settle(event: EventRecord, ended: Attempt, backoffMs: readonly number[]): EventRecord {
+  const ok = attemptState(ended) === 'succeeded';
+  const cycle = event.cycle_attempts + 1;
+  const wait = backoffMs[cycle - 1];
+  const retry = !ok && wait !== undefined && !ended.error?.startsWith('blocked by');
+  const attempts = event.attempts.slice();
+  if (inProgress(event)) attempts[attempts.length - 1] = ended;
+  else attempts.push(ended);
+  return {
+    ...event,
+    attempts,
+    cycle_attempts: cycle,
+    delivery_status: ok ? 'delivered' : retry ? 'retrying' : 'failed',
+    next_attempt_at: retry ? ended.at + ended.duration_ms + wait : null,
+  };
+}
