@@ -9,6 +9,8 @@ export interface Resource<Type extends string, Attributes> {
   id: string;
   type: Type;
   attributes: Attributes;
+  /** With `include` (or a relationship named in `fields[<type>]`): `{refunds: {data: [{type, id}]}}`. */
+  relationships?: Record<string, { data: { type: string; id: string }[] }>;
   links?: Record<string, string>;
 }
 
@@ -20,6 +22,7 @@ export interface Document<R> {
 
 export interface ListDocument<R> {
   data: R[];
+  included?: Resource<string, unknown>[];
   links: { first: string; last: string; prev: string | null; next: string | null };
   meta: { current_page: number; last_page: number; per_page: number; total: number };
 }

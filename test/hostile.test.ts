@@ -319,8 +319,9 @@ function generate(fx: Fixture): Case[] {
   for (const params of ['limit=0', 'limit=1001', 'limit=abc', 'limit=-1', 'limit=1.5', 'event=payment.nope', 'event=__proto__', 'delivery_status=lost', 'limit=1&limit=2']) {
     add({ name: `query: GET /_payemu/events?${params}`, method: 'GET', target: `/_payemu/events?${params}`, headers: [auth()], expect: 422 });
   }
+  // An include path the resource does not have is a 400 (JSON:API).
   for (const params of ['include=nope', 'include=refunds,nope', 'include=__proto__', 'include=', 'include=refunds&include=refunds']) {
-    add({ name: `query: GET payment?${params}`, method: 'GET', target: `/v1/payments/${pct(fx.paidReference)}?${params}`, headers: [auth()], expect: 422 });
+    add({ name: `query: GET payment?${params}`, method: 'GET', target: `/v1/payments/${pct(fx.paidReference)}?${params}`, headers: [auth()], expect: 400 });
   }
 
   // 6. Bodies that are not JSON objects the route can read, on every POST and PATCH key route:

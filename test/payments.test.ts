@@ -148,7 +148,8 @@ t.test('GET /v1/payments: bad parameters are a 422 naming them', async (t) => {
     ['sort=reference', 'sort'],
     ['sort=-', 'sort'],
     ['fields[payments]=secret', 'fields[payments]'],
-    ['fields[refunds]=amount', 'fields[refunds]'],
+    ['fields[refunds]=colour', 'fields[refunds]'],
+    ['fields[invoices]=number', 'fields[invoices]'],
     ['page[size]=1&page[size]=2', 'page[size]'],
   ];
   for (const [query, param] of cases) {

@@ -1,22 +1,28 @@
-import { Unprocessable } from './errors.js';
+import { BadRequest, Unprocessable } from './errors.js';
 
 /**
- * JSON:API's sparse fieldsets (`fields[<type>]`), on every GET of /v1, single resources and
- * lists alike: `fields[<type>]=a,b` keeps only those attributes of every resource of that type,
- * in the primary data and in `included`. An unknown name, or a type the answer cannot hold, is
- * a 422 naming the parameter.
+ * JSON:API's sparse fieldsets (`fields[<type>]`) and `include`, on every GET of /v1, single
+ * resources and lists alike:
+ * - `fields[<type>]=a,b` keeps only those attributes of every resource of that type, in the
+ *   primary data and in `included`; a relationship's name counts as a field (it keeps the
+ *   relationship). An unknown name, or a type the answer cannot hold, is a 422 naming the
+ *   parameter.
+ * - `include=a,b` follows those relationships into a top-level `included`; a path the resource
+ *   does not have (any path, on a resource without relationships) is a 400.
  */
 export interface ResourceShape {
   type: string;
   /** Attributes `fields[type]` may name. */
   attributes: readonly string[];
-  /** Relationships by name: the related type's shape. */
+  /** Relationships by name: the related type's shape. `include` may follow them. */
   relationships?: Readonly<Record<string, ResourceShape>>;
 }
 
 export interface DocumentQuery {
   /** `fields[<type>]` by type; a type not given shows its usual attributes. */
   fields: ReadonlyMap<string, readonly string[]>;
+  /** The relationship paths `include` names. */
+  include: ReadonlySet<string>;
 }
 
 /** A resource object of an answer. */
@@ -24,15 +30,16 @@ export interface ResourceObject {
   id: string | number;
   type: string;
   attributes?: Record<string, unknown>;
-  relationships?: Record<string, unknown>;
+  relationships?: Record<string, { data: { type: string; id: string | number }[] }>;
   links?: Record<string, string>;
 }
 
 type Fail = (param: string, message: string) => void;
 
 /**
- * Reads `fields[...]` of `query`. Problems go to `fail` (keyed by the parameter as sent), so a
- * list can report them with its other parameters.
+ * Reads `fields[...]` and `include` of `query`. 422 problems go to `fail` (keyed by the
+ * parameter as sent), so a list can report them with its other parameters; an unknown include
+ * path throws the 400 at once.
  */
 export function parseDocumentParams(query: Record<string, unknown>, shape: ResourceShape, fail: Fail): DocumentQuery {
   const shapes = new Map<string, ResourceShape>([[shape.type, shape]]);
@@ -66,7 +73,7 @@ export function parseDocumentParams(query: Record<string, unknown>, shape: Resou
     fields.set(target.type, [...new Set(names)]);
   }
 
-  return { fields };
+  return { fields, include: parseInclude(query.include, shape) };
 }
 
 /** The same for a single resource: any 422 is thrown. */
@@ -78,9 +85,23 @@ export function parseDocumentQuery(query: Record<string, unknown>, shape: Resour
   return parsed;
 }
 
-/** What `fields[type]` may name. */
+function parseInclude(raw: unknown, shape: ResourceShape): ReadonlySet<string> {
+  if (raw === undefined) return new Set();
+  const relationships = Object.keys(shape.relationships ?? {});
+  const offer = relationships.length > 0 ? `Include paths here: ${relationships.join(', ')}.` : `The ${shape.type} resource has no relationships to include.`;
+  if (Array.isArray(raw)) throw new BadRequest(`The include parameter must be given once, as a comma-separated list. ${offer}`);
+  const paths = String(raw).split(',').map((p) => p.trim());
+  const unknown = paths.filter((p) => !relationships.includes(p));
+  if (unknown.length > 0) {
+    const named = unknown.map((p) => (p === '' ? 'an empty path' : `"${p}"`)).join(', ');
+    throw new BadRequest(`Unknown include path${unknown.length > 1 ? 's' : ''} ${named}. ${offer}`);
+  }
+  return new Set(paths);
+}
+
+/** What `fields[type]` may name: the attributes, then the relationships. */
 export function fieldNames(shape: ResourceShape): readonly string[] {
-  return shape.attributes;
+  return [...shape.attributes, ...Object.keys(shape.relationships ?? {})];
 }
 
 /** `fields[type]` as given, or undefined when the answer shows the type's usual attributes. */
@@ -89,7 +110,8 @@ export function fieldsOf(query: DocumentQuery, type: string): readonly string[] 
 }
 
 /**
- * The attributes `fields` keeps, in the order asked (`attributes` when no fields are given); an
+ * The attributes `fields` keeps, in the order asked (`attributes` when no fields are given).
+ * Relationship names are skipped here (they keep a relationship, not an attribute); an
  * attribute a resource does not have at the moment is null.
  */
 export function pickAttributes(attributes: Record<string, unknown>, fields: readonly string[] | undefined, shape: ResourceShape): Record<string, unknown> {
@@ -104,4 +126,31 @@ export function sparseResource<R extends ResourceObject>(resource: R, query: Doc
   const fields = fieldsOf(query, resource.type);
   if (!fields || !resource.attributes) return resource;
   return { ...resource, attributes: pickAttributes(resource.attributes, fields, shape) };
+}
+
+/**
+ * Whether the answer needs the related resources of `name`: `include` names it, or
+ * `fields[type]` names it explicitly (a client keeping the relationship).
+ */
+export function wantsRelationship(query: DocumentQuery, type: string, name: string): boolean {
+  return query.include.has(name) || (fieldsOf(query, type)?.includes(name) ?? false);
+}
+
+/**
+ * Links `resource` to its related resources under `relationships.<name>` (unless
+ * `fields[type]` leaves the relationship out) and adds them to `included` when `include`
+ * names the path. `included` holds each resource once (`type:id`).
+ */
+export function relate<R extends ResourceObject>(
+  resource: R,
+  name: string,
+  related: readonly ResourceObject[],
+  query: DocumentQuery,
+  included: Map<string, ResourceObject>,
+): R {
+  if (query.include.has(name)) for (const r of related) if (!included.has(`${r.type}:${r.id}`)) included.set(`${r.type}:${r.id}`, r);
+  const fields = fieldsOf(query, resource.type);
+  if (fields && !fields.includes(name)) return resource;
+  const linkage = related.map(({ type, id }) => ({ type, id }));
+  return { ...resource, relationships: { ...resource.relationships, [name]: { data: linkage } } };
 }

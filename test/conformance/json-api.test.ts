@@ -99,3 +99,74 @@ t.test('an unknown fields[...] attribute is a 422', async (t) => {
   assertError(t, await w.e.api.get('/v1/payments/order-1?include=refunds&fields[refunds]=amount,colour'), 422, /colour/);
   assertError(t, await w.e.api.get('/v1/payments/nope?fields[payments]=colour'), 422);
 });
+
+t.test('an unknown include path is a 400', async (t) => {
+  const w = await world(t);
+  for (const endpoint of endpoints(w)) {
+    for (const include of ['colour', 'refunds.payment', '']) {
+      if (include === '' && endpoint.type !== 'payments') continue;
+      const res = await w.e.api.get(`${endpoint.path}${sep(endpoint.path)}include=${include}`);
+      assertError(t, res, 400, /include/i);
+    }
+    if (endpoint.type !== 'payments') assertError(t, await w.e.api.get(`${endpoint.path}${sep(endpoint.path)}include=refunds`), 400, /no relationships/);
+  }
+  assertError(t, await w.e.api.get('/v1/payments?include=refunds,colour'), 400, /"colour"/);
+  assertError(t, await w.e.api.get('/v1/payments/order-1?include=refunds&include=refunds'), 400);
+  t.equal((await w.e.api.get('/v1/payments?include=refunds')).status, 200, 'a known path is a 200');
+});
+
+t.test('included resources go in a top-level included array and the resource names them under relationships', async (t) => {
+  const w = await world(t);
+  const { e } = w;
+  const linkage = w.refunds.map((id) => ({ type: 'refunds', id }));
+  await t.test('the single payment', async (t) => {
+    const res = await e.api.get('/v1/payments/order-1?include=refunds');
+    t.same(res.body.data.relationships, { refunds: { data: linkage } });
+    t.same(res.body.included.map((r: { type: string; id: string }) => ({ type: r.type, id: r.id })), linkage);
+    t.notOk('included' in (await e.api.get('/v1/payments/order-1')).body, 'no included without include');
+    t.notOk('relationships' in (await e.api.get('/v1/payments/order-1')).body.data);
+  });
+  await t.test('the payments list', async (t) => {
+    const res = await e.api.get('/v1/payments?include=refunds&sort=created_at');
+    t.equal(res.status, 200);
+    const [one, two, charge] = res.body.data;
+    t.equal(one.attributes.reference, 'order-1');
+    t.same(one.relationships, { refunds: { data: linkage } });
+    t.same(two.relationships, { refunds: { data: [] } }, 'a payment without refunds names none');
+    t.same(charge.relationships, { refunds: { data: [] } });
+    t.same(Object.keys(one.attributes), ['reference', 'amount', 'currency', 'status', 'paid'], 'list items keep their usual attributes');
+    t.same(res.body.included.map((r: { type: string; id: string }) => ({ type: r.type, id: r.id })), linkage);
+    t.same(res.body.included[0].attributes, { amount: '5.00', reason: 'damaged', status: 'completed', created_at: '2027-03-01T10:00:00.000000Z' });
+    t.match(res.body.meta, { total: 3 }, 'links and meta stay');
+    t.notOk('included' in (await e.api.get('/v1/payments')).body, 'no included without include');
+  });
+  await t.test('fields[refunds] limits the included refunds of the list', async (t) => {
+    const res = await e.api.get('/v1/payments?include=refunds&fields[refunds]=amount&fields[payments]=reference,refunds');
+    t.equal(res.status, 200);
+    t.same(res.body.included.map((r: { attributes: unknown }) => r.attributes), [{ amount: '5.00' }, { amount: '2.50' }]);
+    const order1 = res.body.data.find((p: { attributes: { reference: string } }) => p.attributes.reference === 'order-1');
+    t.same(order1.attributes, { reference: 'order-1' });
+    t.same(order1.relationships, { refunds: { data: linkage } });
+  });
+});
+
+t.test('relationship names count as fields', async (t) => {
+  const w = await world(t);
+  const { e } = w;
+  const linkage = w.refunds.map((id) => ({ type: 'refunds', id }));
+  for (const path of ['/v1/payments/order-1', '/v1/payments?filter[status]=PARTIALLY_REFUNDED']) {
+    await t.test(`GET ${path}`, async (t) => {
+      const kept = await e.api.get(`${path}${sep(path)}fields[payments]=status,amount,refunds&include=refunds`);
+      t.equal(kept.status, 200, kept.text.slice(0, 200));
+      const payment = resources(kept.body)[0] as { attributes: unknown; relationships: unknown };
+      t.same(payment.attributes, { status: 'PARTIALLY_REFUNDED', amount: '30.00' }, 'the relationship name is no attribute');
+      t.same(payment.relationships, { refunds: { data: linkage } }, 'and keeps the relationship');
+      const named = await e.api.get(`${path}${sep(path)}fields[payments]=status,refunds`);
+      t.same((resources(named.body)[0] as { relationships: unknown }).relationships, { refunds: { data: linkage } }, 'named without include: the linkage alone');
+      t.notOk('included' in named.body);
+      const left = await e.api.get(`${path}${sep(path)}fields[payments]=status&include=refunds`);
+      t.notOk('relationships' in resources(left.body)[0]!, 'fields without the name leave the relationship out');
+      t.equal(left.body.included.length, 2, 'but the included resources still come');
+    });
+  }
+});

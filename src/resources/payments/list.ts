@@ -1,5 +1,5 @@
 import type { ListSpec } from '../../http/list-query.js';
-import { PAYMENT_ATTRIBUTES } from './present.js';
+import { paymentShape } from './present.js';
 import { PAYMENT_STATUSES, type PaymentRecord } from './records.js';
 
 /** What `GET /v1/payments` filters and sorts on (SPEC.md's table). */
@@ -16,6 +16,7 @@ export const paymentList: ListSpec<PaymentRecord> = {
     amount: (p) => p.amount,
     status: (p) => p.status,
   },
-  attributes: PAYMENT_ATTRIBUTES,
+  attributes: paymentShape.attributes,
+  relationships: paymentShape.relationships,
   id: (p) => Number(p.id),
 };

@@ -2,6 +2,7 @@ import { pickAttributes, type ResourceShape } from '../../http/document-query.js
 import { urlSegment } from '../../lib/text.js';
 import { formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
+import { refundShape } from '../refunds/present.js';
 import { isPaid, paymentDescription, type PaymentRecord } from './records.js';
 
 export const paymentUrl = (base: string, payment: PaymentRecord) => `${base}/v1/payments/${urlSegment(payment.reference)}`;
@@ -39,8 +40,8 @@ export const PAYMENT_ATTRIBUTES = [
   'created_at', 'updated_at',
 ] as const;
 
-/** Type `payments`: what `fields[payments]` may name. */
-export const paymentShape: ResourceShape = { type: 'payments', attributes: PAYMENT_ATTRIBUTES };
+/** Type `payments`: what `fields[payments]` may name, and its one relationship, `refunds`. */
+export const paymentShape: ResourceShape = { type: 'payments', attributes: PAYMENT_ATTRIBUTES, relationships: { refunds: refundShape } };
 
 export function presentPayment(payment: PaymentRecord, base: string, fields?: readonly string[]) {
   return {
@@ -49,10 +50,6 @@ export function presentPayment(payment: PaymentRecord, base: string, fields?: re
     attributes: pickAttributes(paymentAttributes(payment), fields, paymentShape),
     links: { self: paymentUrl(base, payment) },
   };
-}
-
-export function presentPaymentListItem(payment: PaymentRecord, base: string, fields: readonly string[] = LIST_ATTRIBUTES) {
-  return presentPayment(payment, base, fields);
 }
 
 /** The control plane's plain-JSON view of a payment. */

@@ -1,33 +1,30 @@
-import { fieldsOf, parseDocumentQuery } from '../../http/document-query.js';
+import { parseDocumentQuery } from '../../http/document-query.js';
 import { listRoute } from '../../http/list-route.js';
 import { v1 } from '../../http/route.js';
 import { findPayment } from './find.js';
 import { paymentList } from './list.js';
-import { captureBody, paymentQuery, voidBody } from './schemas.js';
+import { captureBody, voidBody } from './schemas.js';
 import { formatTimestamp } from '../../clock/format.js';
-import { presentRefund, refundShape } from '../refunds/present.js';
-import { refundsOf } from '../refunds/service.js';
 import { capturePayment, voidPayment } from './capture.js';
-import { paymentShape, presentAction, presentPayment, presentPaymentListItem } from './present.js';
+import { paymentDocument } from './document.js';
+import { LIST_ATTRIBUTES, paymentShape, presentAction } from './present.js';
 import { Payments } from './records.js';
 
 export const paymentRoutes = [
-  listRoute({ path: '/v1/payments', collection: Payments, spec: paymentList, present: (p, base, fields) => presentPaymentListItem(p, base, fields) }),
-  v1<Record<string, never>, { include?: string }>({
+  listRoute({
+    path: '/v1/payments',
+    collection: Payments,
+    spec: paymentList,
+    document: (page, query, { app, base }) => paymentDocument(app.store, page, query, base, LIST_ATTRIBUTES),
+  }),
+  v1({
     method: 'GET',
     path: '/v1/payments/:reference',
-    query: paymentQuery,
     handle: ({ app, scope, params, query }) => {
-      const q = parseDocumentQuery(query, { ...paymentShape, relationships: { refunds: refundShape } });
+      const q = parseDocumentQuery(query, paymentShape);
       const payment = findPayment(app.store, scope, params.reference!);
-      const data = presentPayment(payment, app.baseUrl(), fieldsOf(q, 'payments'));
-      if (query.include !== 'refunds') return { status: 200, json: { data } };
-      // JSON:API: the payment names its refunds under relationships; they come in `included`.
-      const refunds = refundsOf(app.store, payment).map((refund) => presentRefund(refund, fieldsOf(q, 'refunds')));
-      return {
-        status: 200,
-        json: { data: { ...data, relationships: { refunds: { data: refunds.map(({ id, type }) => ({ type, id })) } } }, included: refunds },
-      };
+      const { data, included } = paymentDocument(app.store, [payment], q, app.baseUrl());
+      return { status: 200, json: { data: data[0], ...(included ? { included } : {}) } };
     },
   }),
   v1<{ amount?: number }>({
