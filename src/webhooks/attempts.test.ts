@@ -56,17 +56,17 @@ t.test('an ended attempt replaces its in-progress entry', async (t) => {
   t.equal(settle(event(), ended(200), BACKOFF).attempts.length, 1, 'nothing in progress: appended');
 });
 
-t.test('an interrupted attempt is a failure of its cycle: retried by the backoff, the last one fails the delivery', async (t) => {
+t.test('an interrupted attempt got no answer: it uses up no retry and is tried again at once', async (t) => {
   const cut = interrupted(startedAttempt(URL, AT));
   t.match(cut, { state: 'interrupted', error: 'interrupted', status: null, response_body: null });
   t.equal(attemptState(cut), 'interrupted');
   const first = settle(withStarted(event(), startedAttempt(URL, AT)), cut, BACKOFF);
-  t.match(first, { delivery_status: 'retrying', cycle_attempts: 1, next_attempt_at: AT + 1_000 });
+  t.match(first, { delivery_status: 'retrying', cycle_attempts: 0, next_attempt_at: AT });
   t.same(first.attempts, [cut]);
 
   const three = [ended(500), ended(500), ended(500)];
   const last = settle(withStarted(event({ attempts: three, cycle_attempts: 3, delivery_status: 'retrying' }), startedAttempt(URL, AT)), cut, BACKOFF);
-  t.match(last, { delivery_status: 'failed', cycle_attempts: 4, next_attempt_at: null });
+  t.match(last, { delivery_status: 'retrying', cycle_attempts: 3, next_attempt_at: AT }, 'the last attempt of a cycle too');
   t.same(last.attempts.map(attemptState), ['failed', 'failed', 'failed', 'interrupted']);
 });
 

@@ -31,12 +31,15 @@ export function inProgress(event: EventRecord): Attempt | undefined {
 /**
  * The event once its attempt in progress has ended as `ended` (which replaces it; appended if
  * none is in progress): delivered on a 2xx, else retried after the cycle's next wait, else
- * failed. A refusal by --strict-webhook-urls will not change on retry and is not retried.
+ * failed. A refusal by --strict-webhook-urls will not change on retry and is not retried. An
+ * interrupted attempt got no answer, so it uses up none of the retries: it is tried again at
+ * once (the receiver may or may not have got it; the event id lets it tell).
  */
 export function settle(event: EventRecord, ended: Attempt, backoffMs: readonly number[]): EventRecord {
   const ok = attemptState(ended) === 'succeeded';
-  const cycle = event.cycle_attempts + 1;
-  const wait = backoffMs[cycle - 1];
+  const cut = ended.state === 'interrupted';
+  const cycle = event.cycle_attempts + (cut ? 0 : 1);
+  const wait = cut ? 0 : backoffMs[cycle - 1];
   const retry = !ok && wait !== undefined && !ended.error?.startsWith('blocked by');
   const attempts = event.attempts.slice();
   if (inProgress(event)) attempts[attempts.length - 1] = ended;
