@@ -1,7 +1,7 @@
 import t from 'tap';
 import { createClock } from './clock.js';
 import { parseDuration } from './duration.js';
-import { formatDate, formatTimestamp, parseTimestamp, startOfDay } from './format.js';
+import { formatDate, formatTimestamp, parseBound, parseTimestamp, startOfDay } from './format.js';
 
 t.test('a clock follows injected real time plus an offset that only grows', async (t) => {
   let real = 1_000_000;
@@ -43,6 +43,13 @@ t.test('formats and parses', async (t) => {
   t.equal(parseTimestamp('2026-11-21T10:00'), Date.UTC(2026, 10, 21, 10));
   t.equal(parseTimestamp('2026-02-30'), undefined);
   t.equal(parseTimestamp('tomorrow'), undefined);
+  // Filter bounds: the whole milliseconds either side of the instant, at any precision.
+  t.same(parseBound('2026-11-21T10:00:00.123000Z'), { floor: ms, ceil: ms });
+  t.same(parseBound('2026-11-21T10:00:00.123001Z'), { floor: ms, ceil: ms + 1 });
+  t.same(parseBound('2026-11-21T10:00:00.123000001Z'), { floor: ms, ceil: ms + 1 });
+  t.same(parseBound('2026-11-21T10:00:00.1Z'), { floor: ms - 23, ceil: ms - 23 });
+  t.same(parseBound('2026-11-21'), { floor: Date.UTC(2026, 10, 21), ceil: Date.UTC(2026, 10, 21) });
+  t.equal(parseBound('2026-02-30'), undefined);
   t.equal(parseDuration('30d'), 30 * 86_400_000);
   t.equal(parseDuration('90m'), 90 * 60_000);
   t.equal(parseDuration(1.5), 1500);

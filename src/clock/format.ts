@@ -65,6 +65,20 @@ export function parseTimestamp(text: string): number | undefined {
   return ms;
 }
 
+/**
+ * An ISO 8601 date or date-time as a bound to compare stored times with, exact at any precision
+ * it is written in (`.123456Z`, even `.123456789Z`). Stored times are whole milliseconds (every
+ * timestamp payemu shows ends in `000` microseconds), so the instant lies in [floor, ceil]:
+ * the whole milliseconds either side of it, equal when it has no digits past the millisecond.
+ * A stored time t is after the instant exactly when t > floor, and before it when t < ceil.
+ */
+export function parseBound(text: string): { floor: number; ceil: number } | undefined {
+  const floor = parseTimestamp(text);
+  if (floor === undefined) return undefined;
+  const beyondMillis = /\.\d{3}(\d+)/.exec(text)?.[1] ?? '';
+  return { floor, ceil: /[1-9]/.test(beyondMillis) ? floor + 1 : floor };
+}
+
 /** Start of the UTC day that holds `ms`. */
 export function startOfDay(ms: number): number {
   return ms - (((ms % 86_400_000) + 86_400_000) % 86_400_000);

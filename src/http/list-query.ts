@@ -1,4 +1,4 @@
-import { parseTimestamp } from '../clock/format.js';
+import { parseBound } from '../clock/format.js';
 import { fieldsOf, parseDocumentParams, type DocumentQuery, type ResourceShape } from './document-query.js';
 import { Unprocessable } from './errors.js';
 
@@ -82,10 +82,11 @@ function predicateOf<T>(filter: Filter<T>, value: string, fail: (message: string
       return (record) => filter.get(record) === value;
     }
     default: {
-      const at = parseTimestamp(value);
-      if (at === undefined) return void fail('Must be an ISO 8601 date (YYYY-MM-DD) or timestamp.');
-      // Both bounds are exclusive (DESIGN.md 4b).
-      return filter.kind === 'after' ? (record) => filter.get(record) > at : (record) => filter.get(record) < at;
+      const bound = parseBound(value);
+      if (bound === undefined) return void fail('Must be an ISO 8601 date (YYYY-MM-DD) or timestamp.');
+      // Both bounds are exclusive, and exact to the microsecond (and past it): see parseBound.
+      const { floor, ceil } = bound;
+      return filter.kind === 'after' ? (record) => filter.get(record) > floor : (record) => filter.get(record) < ceil;
     }
   }
 }
