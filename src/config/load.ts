@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import { createAjv, toFieldErrors } from '../lib/schemas.js';
-import { configSchema, userConfigSchema } from './schema.js';
+import { configSchema, newSourceDefaults, SOURCE_FIELDS_WITHOUT_DEFAULT, userConfigSchema } from './schema.js';
 import type { PayemuConfig, SourceConfig } from './types.js';
 
 /** A config that cannot be used; the message names the file and the field. */
@@ -65,7 +65,7 @@ export function loadConfig(file: string | undefined): PayemuConfig {
 export function buildConfig(user: unknown, label = 'config'): PayemuConfig {
   const { user: validateUser, full: validateFull } = configValidators();
   if (!validateUser(user)) throw new ConfigError(`invalid ${label}: ${firstError(toFieldErrors(validateUser), user)}`);
-  const config = merge(user as UserConfig);
+  const config = merge(user as UserConfig, label);
   if (!validateFull(config)) throw new ConfigError(`invalid ${label}: ${firstError(toFieldErrors(validateFull), config)}`);
   checkUnique(config, label);
   return config;
@@ -79,19 +79,32 @@ function parseConfigText(text: string, file: string): unknown {
   }
 }
 
-function merge(user: UserConfig): PayemuConfig {
+function merge(user: UserConfig, label: string): PayemuConfig {
   const base: PayemuConfig = user.defaults === false ? { merchant: { name: 'payemu' }, sources: [] } : defaultConfig();
   const merchant = { ...base.merchant, ...user.merchant };
   const sources = [...base.sources];
   for (const override of user.sources ?? []) {
     const index = sources.findIndex((s) => s.slug === override.slug);
-    const current = index >= 0 ? sources[index] : undefined;
+    // A new slug starts from the defaults of a new Source; only its identity and keys must be given.
+    const current = index >= 0 ? sources[index]! : { ...newSourceDefaults(override.slug), slug: override.slug };
+    if (index < 0) checkIdentity(override, sources.length, label);
     // Fields override one by one; `tax` merges one level down so `{"tax": {"enabled": true}}` works.
-    const merged = { ...current, ...override, tax: { ...current?.tax, ...override.tax } } as SourceConfig;
+    const merged = { ...current, ...override, tax: { ...current.tax, ...override.tax } } as SourceConfig;
     if (index >= 0) sources[index] = merged;
     else sources.push(merged);
   }
   return { merchant, sources };
+}
+
+/** A new Source must name what has no default; the error names the first field missing (at the
+ * Source's index in the merged config, as validation errors do) and all of them. */
+function checkIdentity(source: UserSource, index: number, label: string): void {
+  const missing = SOURCE_FIELDS_WITHOUT_DEFAULT.filter((field) => source[field] === undefined);
+  if (missing.length === 0) return;
+  const list = missing.length > 1 ? `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)}` : missing[0];
+  throw new ConfigError(
+    `invalid ${label}: sources.${index}.${missing[0]} (Source "${source.slug}"): the ${list} field${missing.length > 1 ? 's are' : ' is'} required for a new Source (it has no default; every other field has one).`,
+  );
 }
 
 function checkUnique(config: PayemuConfig, label: string): void {

@@ -1,3 +1,5 @@
+import type { SourceConfig } from './types.js';
+
 /** JSON Schema of payemu.config.json (after merging onto the defaults). */
 const tax = {
   type: 'object',
@@ -46,6 +48,27 @@ export const sourceSchema = {
     products: { type: 'array', items: product },
   },
 } as const;
+
+/** A Source's fields that have no default: its identity and its credentials. */
+export const SOURCE_FIELDS_WITHOUT_DEFAULT = ['slug', 'test_key', 'live_key', 'webhook_secret'] as const;
+
+/**
+ * What a new Source (a slug the defaults do not have) takes for each field it leaves out: its
+ * slug as its name, USD, 6000 requests a minute reported but not enforced, no IP whitelist, no
+ * webhook endpoint, tax turned off, an empty catalogue. `tax` merges one level down.
+ */
+export function newSourceDefaults(slug: string): Omit<SourceConfig, (typeof SOURCE_FIELDS_WITHOUT_DEFAULT)[number]> {
+  return {
+    name: slug,
+    currency: 'USD',
+    rate_limit_per_minute: 6000,
+    enforce_rate_limit: false,
+    ip_whitelist: [],
+    webhook_url: null,
+    tax: { enabled: false, name: 'Tax', rate: 0, inclusive: false },
+    products: [],
+  };
+}
 
 export const configSchema = {
   type: 'object',
