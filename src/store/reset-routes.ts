@@ -1,11 +1,13 @@
 import { formatTimestamp } from '../clock/format.js';
 import { control } from '../http/route.js';
 import { Meta } from '../resources/meta/records.js';
+import { INVOICE_COUNTER_PREFIX, invoiceCounter } from '../resources/invoices/records.js';
 
 /**
  * `POST /_payemu/reset` (DESIGN.md section 7): empties the key's Source in the key's mode;
  * `{"all": true}` empties everything and puts the virtual clock back to real time.
- * Counters (payment ids, invoice numbers) keep counting, so ids are never reused.
+ * Payment and payment-link ids keep counting, so an id is never reused; invoice numbers start
+ * again at INV-000001 in the emptied scope (its invoices are gone, so no number repeats).
  */
 export const resetRoutes = [
   control<{ all?: boolean }>({
@@ -14,13 +16,22 @@ export const resetRoutes = [
     body: { type: 'object', properties: { all: { type: 'boolean' } } },
     handle: ({ app, scope, body }) => {
       const prefix = `${scope.source.slug}:${scope.mode}:`;
-      const removed = app.store.clear((record, collection) => {
-        if (collection === Meta.name) return false;
+      const invoiceNumbers = `counter:${invoiceCounter(scope.source.slug, scope.mode)}`;
+      let counters = 0;
+      const cleared = app.store.clear((record, collection) => {
+        if (collection === Meta.name) {
+          // The clock and the id counters stay; the invoice numbering of the scope restarts.
+          const id = (record as { id: string }).id;
+          const restart = body.all ? id.startsWith(`counter:${INVOICE_COUNTER_PREFIX}`) : id === invoiceNumbers;
+          if (restart) counters++;
+          return restart;
+        }
         if (body.all) return true;
         const r = record as { source?: string; mode?: string; id: string };
         // Records without their own source field are keyed `source:mode:...`.
         return r.source !== undefined ? r.source === scope.source.slug && r.mode === scope.mode : r.id.startsWith(prefix);
       });
+      const removed = cleared - counters;
       if (body.all) {
         app.clock.restore({ offsetMs: 0, frozenAt: app.clock.frozen() ? app.clock.now() - app.clock.offsetMs() : null });
         app.store.transaction((tx) => tx.put(Meta, { id: 'clock', clock: app.clock.state() }));

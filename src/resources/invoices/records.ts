@@ -40,6 +40,11 @@ export interface InvoiceRecord {
   updated_at: number;
 }
 
+/** The counter of a Source and mode's invoice numbers (`nextCounter` name); a reset of the scope
+ * removes it, so numbering starts again at INV-000001. */
+export const INVOICE_COUNTER_PREFIX = 'invoices:';
+export const invoiceCounter = (source: string, mode: string) => `${INVOICE_COUNTER_PREFIX}${source}:${mode}`;
+
 export const Invoices = collection<InvoiceRecord>('invoices', {
   scope: (i) => scopeKey(i.source, i.mode),
 });

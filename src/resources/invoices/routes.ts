@@ -44,7 +44,8 @@ export const invoiceRoutes = [
     body: { type: 'object' },
     handle: ({ app, scope, params, now }) => {
       const invoice = app.store.transaction((tx) => sendInvoice(tx, scope, params.id!, now));
-      return { status: 200, json: { data: presentInvoice(invoice, app.baseUrl()), meta: { message: 'Invoice sent.' } } };
+      const message = invoice.status === 'paid' ? 'Invoice sent; its total is 0.00, so it is paid.' : 'Invoice sent.';
+      return { status: 200, json: { data: presentInvoice(invoice, app.baseUrl()), meta: { message } } };
     },
   }),
   // Pays as the hosted invoice page would (DESIGN.md section 7); the answer names the payment.

@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.js';
 import { toMinor } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
 import { nextCounter } from '../meta/records.js';
-import { Invoices, type InvoiceRecord } from './records.js';
+import { invoiceCounter, Invoices, type InvoiceRecord } from './records.js';
 import type { InvoiceBody } from './schemas.js';
 import { invoiceRate, invoiceTotals } from './totals.js';
 import { emitInvoiceEvent } from './events.js';
@@ -30,7 +30,7 @@ export function createInvoice(tx: Transaction, scope: Scope, body: Required<Pick
     id: newId('inv_'),
     source: scope.source.slug,
     mode: scope.mode,
-    number: `INV-${String(nextCounter(tx, `invoices:${scope.source.slug}:${scope.mode}`)).padStart(6, '0')}`,
+    number: `INV-${String(nextCounter(tx, invoiceCounter(scope.source.slug, scope.mode))).padStart(6, '0')}`,
     status: 'draft',
     customer_name: body.customer_name,
     customer_email: body.customer_email,
@@ -79,11 +79,18 @@ export function updateInvoice(tx: Transaction, scope: Scope, id: string, body: I
   return tx.put(Invoices, next);
 }
 
-/** Send only from draft; `invoice.sent`. */
+/**
+ * Send only from draft; `invoice.sent`. An invoice whose total is 0.00 (a discount equal to the
+ * subtotal) has nothing to pay: it is paid when sent, `invoice.sent` then `invoice.paid`, with no
+ * payment (`payment_id` stays null).
+ */
 export function sendInvoice(tx: Transaction, scope: Scope, id: string, now: number): InvoiceRecord {
   const invoice = getInvoice(tx, scope, id);
   if (invoice.status !== 'draft') throw new Unprocessable(`Only draft invoices can be sent; this invoice is ${invoice.status}.`);
-  const sent = tx.put(Invoices, { ...invoice, status: 'sent', sent_at: now, updated_at: now });
+  const sent: InvoiceRecord = { ...invoice, status: 'sent', sent_at: now, updated_at: now };
   emitInvoiceEvent(tx, 'invoice.sent', sent, now);
-  return sent;
+  if (invoiceTotals(sent.items, sent.discount, sent.tax_rate).total > 0) return tx.put(Invoices, sent);
+  const paid = tx.put(Invoices, { ...sent, status: 'paid', paid_at: now });
+  emitInvoiceEvent(tx, 'invoice.paid', paid, now);
+  return paid;
 }
