@@ -37,6 +37,32 @@ async function checkDefaults(t: Test, url: string) {
   t.equal(session.body.data.attributes.currency, 'USD', 'sessions default to the Source currency');
 }
 
+t.test('fixtures/payemu.config.json defines one merchant with two Sources: acme (USD) and globex (EUR), with their keys and secrets', async (t) => {
+  const e = await startEmulator({ port: 0, inMemory: true });
+  t.teardown(() => e.close());
+  const fixtures = [
+    ['acme', 'Acme Store', 'USD'],
+    ['globex', 'Globex', 'EUR'],
+  ] as const;
+  for (const [slug, name, currency] of fixtures) {
+    for (const mode of ['test', 'live'] as const) {
+      const me = await client(e.url, `sk_${mode}_payemu_${slug}`).get('/v1/me');
+      t.same(me.body.data.attributes, { name, slug, mode, default_currency: currency, rate_limit_per_minute: 6000, ip_whitelisting_enabled: false, webhook_configured: false });
+    }
+  }
+  t.equal(e.webhookSecret, 'whsec_payemu_acme');
+  t.same(e.sources.map((s) => s.webhook_secret), ['whsec_payemu_acme', 'whsec_payemu_globex']);
+});
+
+t.test('Sources are matched by slug (its fields override; a new slug adds a Source)', async (t) => {
+  const e = await startEmulator({ port: 0, inMemory: true, config: { sources: [{ slug: 'globex', currency: 'CHF' }, bare] } });
+  t.teardown(() => e.close());
+  t.match((await client(e.url, 'sk_test_payemu_globex').get('/v1/me')).body.data.attributes, { name: 'Globex', default_currency: 'CHF' }, 'one field overridden, the rest kept');
+  t.same((await client(e.url, 'sk_test_payemu_globex').get('/v1/tax/settings')).body.data.attributes, { enabled: true, name: 'VAT', rate: 21, inclusive: true });
+  t.equal((await client(e.url, 'sk_test_payemu_acme').get('/v1/me')).status, 200);
+  t.equal((await client(e.url, 'sk_test_initech').get('/v1/me')).status, 200);
+});
+
 t.test('Each Source also has: rate_limit_per_minute (default 6000), ip_whitelist (empty = off), webhook_url (null unless set), tax settings and a product catalogue', async (t) => {
   await t.test('a new Source given as the library config option', async (t) => {
     const e = await startEmulator({ port: 0, inMemory: true, config: { sources: [bare] } });
