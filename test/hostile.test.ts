@@ -74,6 +74,16 @@ function oddSegment(): string {
   }
 }
 
+/** Whether every percent-escape of a request target decodes to UTF-8 text (a lone `%` is literal). */
+function wellFormedTarget(target: string): boolean {
+  try {
+    for (const part of target.split(/[?&=]/)) decodeURIComponent(part.replace(/%(?![0-9A-Fa-f]{2})/g, '%25'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 // ---- requests over raw sockets ---------------------------------------------------------------
 
 interface Case {
@@ -201,7 +211,9 @@ interface Fixture {
 
 function generate(fx: Fixture): Case[] {
   const cases: Case[] = [];
-  const add = (c: Case) => cases.push(c);
+  // A target whose percent-escapes are not UTF-8 text (an encoded surrogate, a cut-off
+  // sequence) is refused before anything else looks at it: 400, whatever the case expected.
+  const add = (c: Case) => cases.push(c.expect !== undefined && !wellFormedTarget(c.target) ? { ...c, expect: 400 } : c);
 
   // 1. A missing, wrong or malformed key on every key route (401; authentication comes first,
   //    so the body, however bad, is never read).
