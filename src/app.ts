@@ -12,7 +12,7 @@ export interface App {
   store: Store;
   clock: Clock;
   bus: Bus;
-  scheduler: Scheduler;
+  scheduler: Scheduler<App>;
   keyring: Keyring;
   rateLimiter: RateLimiter;
   config(): PayemuConfig;

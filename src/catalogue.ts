@@ -1,6 +1,7 @@
-import { clockRoutes } from './clock/routes.js';
+import type { App } from './app.js';
+import { clockRoutes } from './control/clock.js';
 import type { JobKind } from './clock/scheduler.js';
-import { healthRoutes } from './http/health.js';
+import { healthRoutes } from './control/health.js';
 import { IdempotencyKeys, idempotencyExpiry } from './http/idempotency.js';
 import type { Route } from './http/route.js';
 import { cardUpdatePages } from './pages/card-update.js';
@@ -35,9 +36,10 @@ import { sessionRoutes } from './resources/sessions/routes.js';
 import { taxRoutes } from './resources/tax/routes.js';
 import type { Collection, StoredRecord } from './store/collection.js';
 import { Events } from './webhooks/records.js';
-import { eventRoutes } from './webhooks/routes.js';
-import { triggerRoutes } from './triggers/routes.js';
-import { resetRoutes } from './store/reset-routes.js';
+import { eventRoutes } from './control/events.js';
+import { triggerRoutes } from './control/triggers/routes.js';
+import { payRoutes } from './control/pay.js';
+import { resetRoutes } from './control/reset.js';
 
 /**
  * The one catalogue of what payemu serves: its collections, its routes (the /v1 API, the
@@ -60,6 +62,7 @@ export const ROUTES: readonly Route[] = [
   ...clockRoutes,
   ...eventRoutes,
   ...triggerRoutes,
+  ...payRoutes,
   ...resetRoutes,
   ...checkoutPages,
   ...cardUpdatePages,
@@ -68,4 +71,4 @@ export const ROUTES: readonly Route[] = [
   ...paymentLinkPages,
 ];
 
-export const JOB_KINDS: readonly JobKind<never>[] = [sessionExpiry as never, authorizationExpiry as never, idempotencyExpiry as never, recurringBilling as never, methodSessionExpiry as never, invoiceOverdue as never, linkExpiry as never];
+export const JOB_KINDS: readonly JobKind<never, App>[] = [sessionExpiry as never, authorizationExpiry as never, idempotencyExpiry as never, recurringBilling as never, methodSessionExpiry as never, invoiceOverdue as never, linkExpiry as never];

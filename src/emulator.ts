@@ -5,14 +5,14 @@ import type { App } from './app.js';
 import { Bus, type BusEvents } from './bus/bus.js';
 import type { EventName } from './bus/events.js';
 import type { Mode } from './config/types.js';
-import { runTrigger, type TriggerResult } from './triggers/run.js';
+import { runTrigger, type TriggerResult } from './control/triggers/run.js';
 import { presentEvent } from './webhooks/present.js';
 import { Events, type DeliveryStatus } from './webhooks/records.js';
 import { COLLECTIONS, JOB_KINDS, ROUTES } from './catalogue.js';
 import { createClock, wallClock, type Clock } from './clock/clock.js';
 import { parseDuration } from './clock/duration.js';
 import { formatTimestamp, parseTimestamp } from './clock/format.js';
-import { advanceClock, advanceSpan } from './clock/routes.js';
+import { advanceClock, advanceSpan } from './control/clock.js';
 import { Scheduler } from './clock/scheduler.js';
 import { buildConfig, ConfigError, loadConfig } from './config/load.js';
 import type { PayemuConfig } from './config/types.js';
@@ -141,7 +141,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await store.close(); // an invalid --clock-start must not leave the data directory locked
     throw error;
   }
-  const scheduler = new Scheduler(store, JOB_KINDS);
+  const scheduler = new Scheduler<App>(store, JOB_KINDS);
   scheduler.rebuild();
   const keyring = new Keyring(config);
   const shutdown = new AbortController();

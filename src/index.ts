@@ -3,6 +3,6 @@ export { startEmulator, type Emulator, type EmulatorOptions } from './emulator.j
 export { EVENT_NAMES, type EventName } from './bus/events.js';
 export type { BusEvents } from './bus/bus.js';
 export type { PayemuConfig, SourceConfig } from './config/types.js';
-export type { TriggerResult } from './triggers/run.js';
+export type { TriggerResult } from './control/triggers/run.js';
 export { verifyWebhook, WebhookVerificationError, type VerifyOptions, type WebhookVerificationReason } from './webhooks/signature.js';
 export type * from './types.js';

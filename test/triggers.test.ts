@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import t from 'tap';
 import { EVENT_NAMES } from '../src/bus/events.js';
-import { loadFixtures, TRIGGERS_DIR } from '../src/triggers/fixtures.js';
-import { parseSet } from '../src/triggers/template.js';
+import { loadFixtures, TRIGGERS_DIR } from '../src/control/triggers/fixtures.js';
+import { parseSet } from '../src/control/triggers/template.js';
 import { assertError, emulator } from './helpers/emulator.js';
 
 t.test('every event has a trigger fixture and every fixture an event', async (t) => {

@@ -1,18 +1,17 @@
-import type { RaisedEvent } from '../store/store.js';
-import type { Attempt, EventRecord } from '../webhooks/records.js';
+import type { RaisedEvent } from './events.js';
 
 /**
- * The one event bus. The API, the clock and the store publish on it; the loggers (plain,
- * --json), later the webhook dispatcher and the terminal UI, subscribe. Nothing that
- * subscribes reaches into the server's internals.
+ * The one event bus. The API, the clock, the store and the webhook dispatcher publish on it;
+ * the loggers (plain, --json) and the terminal UI subscribe. Nothing that subscribes reaches
+ * into the server's internals. The bus imports nothing but its own event shapes: a part that
+ * publishes an event with a payload of its own adds it to BusEvents from its own module (as
+ * src/webhooks/records.ts does for `webhook.attempt`).
  */
 export interface BusEvents {
   /** An HTTP request was answered. */
   request: { method: string; path: string; status: number; ms: number; source?: string; mode?: string };
-  /** A domain event (SPEC.md's event table) whose transaction is on disk. */
+  /** A domain event whose transaction is on disk. */
   domain: RaisedEvent;
-  /** A webhook delivery attempt finished (`attempt` null: the Source has no endpoint). */
-  'webhook.attempt': { event: EventRecord; attempt: Attempt | null };
   /** The clock moved forward and ran what fell due. */
   'clock.advanced': { now: number; ran: Record<string, number> };
   'config.reloaded': { path: string };

@@ -1,5 +1,5 @@
 import { EVENT_NAMES } from '../bus/events.js';
-import { parseSet } from '../triggers/template.js';
+import { parseSet } from '../control/triggers/template.js';
 import { call, CliError, connection, EXIT } from './client.js';
 import { output } from './output.js';
 

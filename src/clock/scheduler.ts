@@ -1,7 +1,7 @@
-import type { App } from '../app.js';
+import type { Bus } from '../bus/bus.js';
 import type { Change, Collection, StoredRecord } from '../store/collection.js';
 import type { Store, Transaction } from '../store/store.js';
-import { stopwatch } from './clock.js';
+import { stopwatch, type Clock } from './clock.js';
 import { formatTimestamp } from './format.js';
 import { MinHeap } from './heap.js';
 
@@ -10,7 +10,7 @@ import { MinHeap } from './heap.js';
  * `dueAt(record)` (undefined when it has nothing pending). Jobs are not stored; they are
  * rebuilt from the records at start-up and whenever a record of the collection is written.
  */
-export interface JobKind<T extends StoredRecord = StoredRecord> {
+export interface JobKind<T extends StoredRecord = StoredRecord, C = unknown> {
   kind: string;
   collection: Collection<T>;
   dueAt(record: T): number | undefined;
@@ -20,16 +20,25 @@ export interface JobKind<T extends StoredRecord = StoredRecord> {
    * first charge is due at 00:00 that day is charged at 10:00, not before it existed.
    */
   since?(record: T): number;
-  /** Does the work in the transaction, as of virtual time `at` (the moment it fell due). */
-  run(tx: Transaction, record: T, at: number, app: App): void;
+  /**
+   * Does the work in the transaction, as of virtual time `at` (the moment it fell due). `ctx` is
+   * what the composition root gave the scheduler at start (the app): time knows no resource.
+   */
+  run(tx: Transaction, record: T, at: number, ctx: C): void;
 }
 
-interface Job {
+/** What the scheduler itself needs of its context: the clock, and the bus to report a failed job on. */
+export interface SchedulerContext {
+  clock: Clock;
+  bus: Bus;
+}
+
+interface Job<C> {
   /** When it runs: `due`, or the record's `since` when that is later. */
   at: number;
   due: number;
   seq: number;
-  kind: JobKind;
+  kind: JobKind<StoredRecord, C>;
   id: string;
 }
 
@@ -53,21 +62,21 @@ const YIELD_EVERY_MS = 20;
  * transaction, one journal line). Runs never overlap: an advance, the tick and the run that
  * follows a write take turns, and a long run yields to the event loop between batches.
  */
-export class Scheduler {
-  private readonly heap = new MinHeap<Job>();
-  private readonly byCollection = new Map<string, JobKind[]>();
+export class Scheduler<C extends SchedulerContext = SchedulerContext> {
+  private readonly heap = new MinHeap<Job<C>>();
+  private readonly byCollection = new Map<string, JobKind<StoredRecord, C>[]>();
   private seq = 0;
   private timer: NodeJS.Timeout | undefined;
-  private app: App | undefined;
+  private app: C | undefined;
   /** The run in progress (or the last one): the next run starts after it. */
   private turn: Promise<unknown> = Promise.resolve();
   private busy = false;
 
   constructor(
     private readonly store: Store,
-    kinds: readonly JobKind<never>[],
+    kinds: readonly JobKind<never, C>[],
   ) {
-    for (const kind of kinds as unknown as JobKind[]) {
+    for (const kind of kinds as unknown as JobKind<StoredRecord, C>[]) {
       const list = this.byCollection.get(kind.collection.name) ?? [];
       list.push(kind);
       this.byCollection.set(kind.collection.name, list);
@@ -84,7 +93,7 @@ export class Scheduler {
   }
 
   /** Starts the real-time tick; `now` is the virtual clock. */
-  start(app: App, intervalMs = 1000): void {
+  start(app: C, intervalMs = 1000): void {
     this.app = app;
     this.timer = setInterval(() => {
       if (!this.busy) void this.runDue(app.clock.now());
@@ -152,7 +161,7 @@ export class Scheduler {
   }
 
   /** Everything due at one instant, as one transaction; a job that fails leaves the others' work in place. */
-  private runBatch(app: App, at: number, beforeBatch: BatchHook | undefined, report: RunReport): void {
+  private runBatch(app: C, at: number, beforeBatch: BatchHook | undefined, report: RunReport): void {
     this.store.transaction((batch) => {
       beforeBatch?.(batch, at);
       for (let job = this.heap.peek(); job && job.at === at; job = this.heap.peek()) {
@@ -184,7 +193,7 @@ export class Scheduler {
     }
   }
 
-  private schedule(kind: JobKind, record: StoredRecord): void {
+  private schedule(kind: JobKind<StoredRecord, C>, record: StoredRecord): void {
     const due = kind.dueAt(record);
     if (due === undefined) return;
     const at = runsAt(kind, record, due);
@@ -207,7 +216,7 @@ export class Scheduler {
   }
 }
 
-function runsAt(kind: JobKind, record: StoredRecord, due: number): number {
+function runsAt<C>(kind: JobKind<StoredRecord, C>, record: StoredRecord, due: number): number {
   const since = kind.since?.(record);
   return since !== undefined && since > due ? since : due;
 }

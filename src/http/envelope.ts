@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { PAGE_HEADERS } from '../pages/html.js';
 import { HttpError, InternalError } from './errors.js';
 
 /** What a route answers. */
@@ -22,7 +21,7 @@ export function send(res: ServerResponse, reply: Reply): void {
   if (reply.streamed) return;
   if (reply.headers) for (const [name, value] of Object.entries(reply.headers)) res.setHeader(name, value);
   if (reply.html !== undefined) {
-    res.writeHead(reply.status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store', ...PAGE_HEADERS });
+    res.writeHead(reply.status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
     res.end(reply.html);
   } else if (reply.raw !== undefined || reply.json !== undefined) {
     const body = reply.raw ?? JSON.stringify(reply.json);

@@ -1,14 +1,14 @@
 import { readForm } from '../http/body.js';
 import type { Reply } from '../http/envelope.js';
 import { HttpError } from '../http/errors.js';
-import { open, type OpenContext } from '../http/route.js';
+import type { OpenContext } from '../http/route.js';
 import { formatMinor } from '../lib/money.js';
 import { evaluateCard } from '../resources/cards/test-cards.js';
 import { MethodSessions, methodSessionStatus, type MethodSessionRecord } from '../resources/payment-method-sessions/records.js';
 import { attemptMethodUpdate, returnUrl } from '../resources/payment-method-sessions/service.js';
 import { Recurring } from '../resources/recurring/records.js';
 import { cardFields, challengePage, readCardForm, redirect, testCardHelp, type CardFormState } from './card-form.js';
-import { html, page } from './html.js';
+import { html, page, pageRoute } from './html.js';
 
 /**
  * The hosted card-update page of a payment-method session: the customer enters a new card,
@@ -17,9 +17,9 @@ import { html, page } from './html.js';
  * (or shows the reason and the form again when there is no cancel_url).
  */
 export const cardUpdatePages = [
-  open({ method: 'GET', path: '/card-update/:id', handle: (ctx) => withSession(ctx, (session) => form(ctx, session, {})) }),
-  open({ method: 'POST', path: '/card-update/:id', handle: (ctx) => withSession(ctx, (session) => submit(ctx, session)) }),
-  open({ method: 'POST', path: '/card-update/:id/3ds', handle: (ctx) => withSession(ctx, (session) => submit(ctx, session)) }),
+  pageRoute({ method: 'GET', path: '/card-update/:id', handle: (ctx) => withSession(ctx, (session) => form(ctx, session, {})) }),
+  pageRoute({ method: 'POST', path: '/card-update/:id', handle: (ctx) => withSession(ctx, (session) => submit(ctx, session)) }),
+  pageRoute({ method: 'POST', path: '/card-update/:id/3ds', handle: (ctx) => withSession(ctx, (session) => submit(ctx, session)) }),
 ];
 
 function withSession(ctx: OpenContext, render: (session: MethodSessionRecord) => Reply | Promise<Reply>): Reply | Promise<Reply> {

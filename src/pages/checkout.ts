@@ -2,13 +2,13 @@ import type { App } from '../app.js';
 import { readForm } from '../http/body.js';
 import type { Reply } from '../http/envelope.js';
 import { HttpError } from '../http/errors.js';
-import { open, type OpenContext } from '../http/route.js';
+import type { OpenContext } from '../http/route.js';
 import { formatMinor } from '../lib/money.js';
 import { evaluateCard } from '../resources/cards/test-cards.js';
 import { cardFields, challengePage, readCardForm, redirect, testCardHelp, type CardFormState } from './card-form.js';
 import { sessionStatus, Sessions, type SessionRecord } from '../resources/sessions/records.js';
 import { attemptPayment } from '../resources/sessions/service.js';
-import { html, page } from './html.js';
+import { html, page, pageRoute } from './html.js';
 
 /**
  * The hosted sandbox checkout at a session's `checkout_url`: amount, description, a card form,
@@ -16,10 +16,10 @@ import { html, page } from './html.js';
  * shows its reason and the form again; 4000 0027 6000 3184 goes through a 3-D Secure page.
  */
 export const checkoutPages = [
-  open({ method: 'GET', path: '/checkout/:id', handle: (ctx) => withSession(ctx, (session) => showForm(ctx.app, session, {})) }),
-  open({ method: 'POST', path: '/checkout/:id/pay', handle: (ctx) => withSession(ctx, (session) => pay(ctx, session)) }),
-  open({ method: 'POST', path: '/checkout/:id/3ds', handle: (ctx) => withSession(ctx, (session) => pay(ctx, session)) }),
-  open({
+  pageRoute({ method: 'GET', path: '/checkout/:id', handle: (ctx) => withSession(ctx, (session) => showForm(ctx.app, session, {})) }),
+  pageRoute({ method: 'POST', path: '/checkout/:id/pay', handle: (ctx) => withSession(ctx, (session) => pay(ctx, session)) }),
+  pageRoute({ method: 'POST', path: '/checkout/:id/3ds', handle: (ctx) => withSession(ctx, (session) => pay(ctx, session)) }),
+  pageRoute({
     method: 'POST',
     path: '/checkout/:id/cancel',
     handle: (ctx) =>
@@ -29,7 +29,7 @@ export const checkoutPages = [
         return { status: 200, html: page('Payment cancelled', html`<h1>Payment cancelled</h1><p>You cancelled the payment; nothing was charged.</p><p><a href="/checkout/${session.id}">Return to the checkout</a></p>`, session.mode) };
       }),
   }),
-  open({
+  pageRoute({
     method: 'GET',
     path: '/checkout/:id/done',
     handle: (ctx) => withSession(ctx, (session) => done(session)),

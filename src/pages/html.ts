@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { open, type OpenRoute } from '../http/route.js';
 
 /** Tiny helpers for the hosted pages: plain server-rendered HTML that works without JavaScript. */
 
@@ -53,7 +54,7 @@ const STYLE = `
 `;
 
 /**
- * The headers every hosted page is sent with (envelope.ts `send`). The pages run no script at
+ * The headers every hosted page is sent with (`pageRoute` adds them to each of its answers). The pages run no script at
  * all, so `script-src 'self'` only keeps anything injected from running; their one stylesheet is
  * the `<style>` element below, allowed by its hash, and the few `style` attributes (a right-aligned
  * table cell) by `style-src-attr`. No framing (clickjacking a pay button), no `<base>`, no
@@ -75,6 +76,17 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'no-referrer',
 };
+
+/** Declares a hosted page's route: open to anyone (the id in its path is the capability), its HTML sent with PAGE_HEADERS. */
+export function pageRoute(route: Omit<OpenRoute, 'auth'>): OpenRoute {
+  return open({
+    ...route,
+    handle: async (ctx) => {
+      const reply = await route.handle(ctx);
+      return reply.html === undefined ? reply : { ...reply, headers: { ...PAGE_HEADERS, ...reply.headers } };
+    },
+  });
+}
 
 export function page(title: string, body: Raw, mode?: 'test' | 'live'): string {
   const badge = mode === 'live' ? html`<span class="badge live">Live mode</span>` : html`<span class="badge">Test mode</span>`;

@@ -2,20 +2,20 @@ import { formatDate } from '../clock/format.js';
 import { readForm } from '../http/body.js';
 import type { Reply } from '../http/envelope.js';
 import { HttpError } from '../http/errors.js';
-import { open, type OpenContext } from '../http/route.js';
+import type { OpenContext } from '../http/route.js';
 import { formatMinor } from '../lib/money.js';
 import { evaluateCard } from '../resources/cards/test-cards.js';
 import { payInvoice } from '../resources/invoices/pay.js';
 import { Invoices, type InvoiceRecord } from '../resources/invoices/records.js';
 import { invoiceTotals } from '../resources/invoices/totals.js';
 import { cardFields, challengePage, readCardForm, redirect, testCardHelp, type CardFormState } from './card-form.js';
-import { html, page } from './html.js';
+import { html, page, pageRoute } from './html.js';
 
 /** The hosted invoice at its `payment_url`: the items and totals, and a card form while it is payable. */
 export const invoicePages = [
-  open({ method: 'GET', path: '/invoices/:id', handle: (ctx) => withInvoice(ctx, (invoice) => show(ctx, invoice, {})) }),
-  open({ method: 'POST', path: '/invoices/:id/pay', handle: (ctx) => withInvoice(ctx, (invoice) => pay(ctx, invoice)) }),
-  open({ method: 'POST', path: '/invoices/:id/3ds', handle: (ctx) => withInvoice(ctx, (invoice) => pay(ctx, invoice)) }),
+  pageRoute({ method: 'GET', path: '/invoices/:id', handle: (ctx) => withInvoice(ctx, (invoice) => show(ctx, invoice, {})) }),
+  pageRoute({ method: 'POST', path: '/invoices/:id/pay', handle: (ctx) => withInvoice(ctx, (invoice) => pay(ctx, invoice)) }),
+  pageRoute({ method: 'POST', path: '/invoices/:id/3ds', handle: (ctx) => withInvoice(ctx, (invoice) => pay(ctx, invoice)) }),
 ];
 
 function withInvoice(ctx: OpenContext, render: (invoice: InvoiceRecord) => Reply | Promise<Reply>): Reply | Promise<Reply> {

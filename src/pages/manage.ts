@@ -1,16 +1,16 @@
 import { formatDate } from '../clock/format.js';
 import { readForm } from '../http/body.js';
 import type { Reply } from '../http/envelope.js';
-import { open, type OpenContext } from '../http/route.js';
+import type { OpenContext } from '../http/route.js';
 import { formatMinor } from '../lib/money.js';
 import { Recurring, type RecurringRecord } from '../resources/recurring/records.js';
 import { cancelRecurring } from '../resources/recurring/service.js';
-import { html, page } from './html.js';
+import { html, page, pageRoute } from './html.js';
 
 /** A schedule's `manage_url`: the customer sees the schedule and can cancel it. */
 export const managePages = [
-  open({ method: 'GET', path: '/manage/:token', handle: (ctx) => withSchedule(ctx, (schedule) => show(schedule)) }),
-  open({
+  pageRoute({ method: 'GET', path: '/manage/:token', handle: (ctx) => withSchedule(ctx, (schedule) => show(schedule)) }),
+  pageRoute({
     method: 'POST',
     path: '/manage/:token/cancel',
     handle: (ctx) =>

@@ -1,17 +1,17 @@
 import { readForm } from '../http/body.js';
 import type { Reply } from '../http/envelope.js';
-import { open, type OpenContext } from '../http/route.js';
+import type { OpenContext } from '../http/route.js';
 import { formatMinor } from '../lib/money.js';
 import { isUsable, PaymentLinks, type PaymentLinkRecord } from '../resources/payment-links/records.js';
 import { linkTotal, openCheckout } from '../resources/payment-links/service.js';
 import { checkoutUrl } from '../resources/sessions/present.js';
 import { redirect } from './card-form.js';
-import { html, page } from './html.js';
+import { html, page, pageRoute } from './html.js';
 
 /** A link's `links.pay`: what it sells, and a button that opens a checkout for it. */
 export const paymentLinkPages = [
-  open({ method: 'GET', path: '/pay/:id', handle: (ctx) => withLink(ctx, (link) => show(ctx, link)) }),
-  open({
+  pageRoute({ method: 'GET', path: '/pay/:id', handle: (ctx) => withLink(ctx, (link) => show(ctx, link)) }),
+  pageRoute({
     method: 'POST',
     path: '/pay/:id',
     handle: (ctx) =>

@@ -1,19 +1,11 @@
 import type { Change, Collection, IndexKey, StoredRecord } from './collection.js';
 import { Indexes } from './indexes.js';
 import type { Persistence } from './persistence.js';
+import type { RaisedEvent } from '../bus/events.js';
+
+export type { RaisedEvent };
 
 /** A domain event raised inside a transaction; published only once the transaction is on disk. */
-export interface RaisedEvent {
-  /** The event's id (its record in the events collection). */
-  id: string;
-  name: string;
-  source: string;
-  mode: 'test' | 'live';
-  data: Record<string, unknown>;
-  /** Virtual time it happened (a charge of a clock advance: its own day, not the advance's end). */
-  at: number;
-}
-
 export type CommitListener = (changes: readonly Change[], events: readonly RaisedEvent[]) => void;
 
 /**

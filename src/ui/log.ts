@@ -1,13 +1,13 @@
 import { Chalk } from 'chalk';
 import type { BusEvents } from '../bus/bus.js';
 import { formatTimestamp } from '../clock/format.js';
-import type { Emulator } from '../emulator.js';
+import type { UiHost } from './host.js';
 
 /**
  * The plain and --json outputs of `payemu start`. Both only subscribe to the bus; the first
  * line is the readiness contract of DESIGN.md section 8.
  */
-export function createLogger(emulator: Emulator, options: { json: boolean; color: boolean }) {
+export function createLogger(emulator: UiHost, options: { json: boolean; color: boolean }) {
   // Log lines are gathered and written once per turn of the event loop: under load that is one
   // write(2) for many requests instead of one each (stdout on a pipe or file is synchronous).
   // What is pending is written before the readiness and stop lines and at process exit.

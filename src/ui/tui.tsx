@@ -1,7 +1,7 @@
 import { render } from 'ink';
 import { wallClock } from '../clock/clock.js';
 import { parseTimestamp } from '../clock/format.js';
-import type { Emulator } from '../emulator.js';
+import type { UiHost } from './host.js';
 import { App } from './app.js';
 import { httpControl } from './control.js';
 import { createUiStore } from './store.js';
@@ -16,7 +16,7 @@ const LEAVE_ALT_SCREEN = '\x1b[?1049l';
  * or React). It reads the emulator's public face only: url, Sources, clock and the bus; its keys
  * act through the HTTP control plane. Returns `stop`, which restores the terminal.
  */
-export function startTerminalUi(emulator: Emulator, options: { frozen: boolean; onQuit(): void }): { stop(): void } {
+export function startTerminalUi(emulator: UiHost, options: { frozen: boolean; onQuit(): void }): { stop(): void } {
   const store = createUiStore(emulator.bus, {
     sources: emulator.sources.map((s) => s.slug),
     webhookUrl: (slug) => emulator.webhookUrl(slug),

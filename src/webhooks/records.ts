@@ -63,3 +63,10 @@ export interface EventRecord {
 export const Events = collection<EventRecord>('events', {
   scope: (e) => scopeKey(e.source, e.mode),
 });
+
+declare module '../bus/bus.js' {
+  interface BusEvents {
+    /** A webhook delivery attempt finished (`attempt` null: the Source has no endpoint). */
+    'webhook.attempt': { event: EventRecord; attempt: Attempt | null };
+  }
+}

@@ -1,12 +1,9 @@
 import { fieldsOf, parseDocumentQuery } from '../../http/document-query.js';
 import { listRoute } from '../../http/list-route.js';
-import { control, v1 } from '../../http/route.js';
-import { presentPaymentSummary } from '../payments/present.js';
+import { v1 } from '../../http/route.js';
 import { invoiceList } from './list.js';
-import { payInvoice } from './pay.js';
 import { presentInvoice } from './present.js';
 import { Invoices } from './records.js';
-import { cardAttemptBody, type CardAttemptBody } from '../cards/schemas.js';
 import { createInvoiceBody, updateInvoiceBody, type InvoiceBody } from './schemas.js';
 import { createInvoice, getInvoice, sendInvoice, updateInvoice } from './service.js';
 
@@ -46,19 +43,6 @@ export const invoiceRoutes = [
       const invoice = app.store.transaction((tx) => sendInvoice(tx, scope, params.id!, now));
       const message = invoice.status === 'paid' ? 'Invoice sent; its total is 0.00, so it is paid.' : 'Invoice sent.';
       return { status: 200, json: { data: presentInvoice(invoice, app.baseUrl()), meta: { message } } };
-    },
-  }),
-  // Pays as the hosted invoice page would (DESIGN.md section 7); the answer names the payment.
-  control<CardAttemptBody>({
-    method: 'POST',
-    path: '/_payemu/invoices/:id/pay',
-    body: cardAttemptBody,
-    handle: ({ app, scope, params, body, now }) => {
-      const result = app.store.transaction((tx) =>
-        payInvoice(tx, params.id!, { cardNumber: body.card_number, threeDs: body.three_ds }, now, { source: scope.source.slug, mode: scope.mode }),
-      );
-      const base = app.baseUrl();
-      return { status: 200, json: { invoice: presentInvoice(result.invoice, base).attributes, payment: presentPaymentSummary(result.payment, base) } };
     },
   }),
 ];

@@ -16,7 +16,7 @@ import { Recurring, type RecurringRecord } from './records.js';
  * is retried 1, 3 and 5 days after the previous failure, and the fourth failure suspends the
  * schedule. A charge due on or after `end_date` is not made: the schedule is completed.
  */
-export const recurringBilling: JobKind<RecurringRecord> = {
+export const recurringBilling: JobKind<RecurringRecord, App> = {
   kind: 'recurring.charge',
   collection: Recurring,
   dueAt: (schedule) => (schedule.status === 'active' && schedule.next_billing_date !== null ? schedule.next_billing_date : undefined),

@@ -2,9 +2,9 @@ import type { App } from '../app.js';
 import { Unprocessable } from '../http/errors.js';
 import { control } from '../http/route.js';
 import { Meta } from '../resources/meta/records.js';
-import { parseDuration } from './duration.js';
-import { formatTimestamp, parseTimestamp } from './format.js';
-import type { RunReport } from './scheduler.js';
+import { parseDuration } from '../clock/duration.js';
+import { formatTimestamp, parseTimestamp } from '../clock/format.js';
+import type { RunReport } from '../clock/scheduler.js';
 
 export const advanceBody = {
   type: 'object',

@@ -2,8 +2,8 @@ import { EVENT_NAMES } from '../bus/events.js';
 import type { Reply } from '../http/envelope.js';
 import { Conflict, NotFound } from '../http/errors.js';
 import { control, type ApiContext } from '../http/route.js';
-import { presentAttempt, presentEvent } from './present.js';
-import { Events, type EventRecord } from './records.js';
+import { presentAttempt, presentEvent } from '../webhooks/present.js';
+import { Events, type EventRecord } from '../webhooks/records.js';
 import { scopeKey } from '../lib/scope-key.js';
 
 const listQuery = {

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { EVENT_NAMES, type EventName } from '../bus/events.js';
-import type { Mode } from '../config/types.js';
+import path from 'node:path';
+import { EVENT_NAMES, type EventName } from '../../bus/events.js';
+import { DEFAULT_CONFIG_FILE } from '../../config/load.js';
+import type { Mode } from '../../config/types.js';
 
 /**
  * Every `payemu trigger <event>` is a fixture file in fixtures/triggers/: an ordered list of API
@@ -42,7 +43,8 @@ export interface TriggerFixture {
   steps: TriggerStep[];
 }
 
-export const TRIGGERS_DIR = fileURLToPath(new URL('../../fixtures/triggers/', import.meta.url));
+// Beside the embedded default config: this module sits at another depth in dist/ and in the CLI bundle.
+export const TRIGGERS_DIR = path.join(path.dirname(DEFAULT_CONFIG_FILE), 'triggers');
 
 let cache: { fixtures: Map<string, TriggerFixture>; defaults: Record<string, unknown> } | undefined;
 

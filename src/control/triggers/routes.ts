@@ -1,6 +1,6 @@
-import { EVENT_NAMES } from '../bus/events.js';
-import { Unprocessable } from '../http/errors.js';
-import { control } from '../http/route.js';
+import { EVENT_NAMES } from '../../bus/events.js';
+import { Unprocessable } from '../../http/errors.js';
+import { control } from '../../http/route.js';
 import { runTrigger } from './run.js';
 
 export const triggerBody = {

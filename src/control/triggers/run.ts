@@ -1,9 +1,9 @@
-import type { App } from '../app.js';
-import { formatDate } from '../clock/format.js';
-import type { Mode } from '../config/types.js';
-import type { Scope } from '../http/auth.js';
-import { HttpError, Unprocessable } from '../http/errors.js';
-import { PaymentMethods } from '../resources/payment-methods/records.js';
+import type { App } from '../../app.js';
+import { formatDate } from '../../clock/format.js';
+import type { Mode } from '../../config/types.js';
+import type { Scope } from '../../http/auth.js';
+import { HttpError, Unprocessable } from '../../http/errors.js';
+import { PaymentMethods } from '../../resources/payment-methods/records.js';
 import { loadFixtures, type EffectStep } from './fixtures.js';
 import { render } from './template.js';
 

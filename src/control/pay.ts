@@ -1,0 +1,84 @@
+import { control } from '../http/route.js';
+import { cardAttemptBody, type CardAttemptBody } from '../resources/cards/schemas.js';
+import { payInvoice } from '../resources/invoices/pay.js';
+import { presentInvoice } from '../resources/invoices/present.js';
+import { presentLink } from '../resources/payment-links/present.js';
+import { PaymentLinks } from '../resources/payment-links/records.js';
+import { getLink, openCheckout } from '../resources/payment-links/service.js';
+import { methodSessionStatus } from '../resources/payment-method-sessions/records.js';
+import { attemptMethodUpdate, getMethodSession, type MethodAttemptResult } from '../resources/payment-method-sessions/service.js';
+import { presentPaymentSummary } from '../resources/payments/present.js';
+import { presentRecurring } from '../resources/recurring/present.js';
+import { sessionStatus } from '../resources/sessions/records.js';
+import { attemptPayment, getSession } from '../resources/sessions/service.js';
+
+/**
+ * Paying without a browser: `POST /_payemu/sessions/{id}/complete`, `/_payemu/invoices/{id}/pay`
+ * and `/_payemu/payment-links/{id}/pay` do what the hosted pages do with a card number, and
+ * answer with what happened (a decline is a 200 naming the FAILED payment).
+ */
+export const payRoutes = [
+  // Completes a checkout, or a payment-method session, as the hosted page would .
+  control<CardAttemptBody>({
+    method: 'POST',
+    path: '/_payemu/sessions/:id/complete',
+    body: cardAttemptBody,
+    handle: ({ app, scope, params, body, now }) => {
+      const attempt = { cardNumber: body.card_number, threeDs: body.three_ds };
+      if (getMethodSession(app.store, scope, params.id!)) {
+        const result = app.store.transaction((tx) => attemptMethodUpdate(tx, params.id!, attempt, now));
+        return { status: 200, json: presentMethodAttempt(result, app.baseUrl(), now) };
+      }
+      const result = app.store.transaction((tx) => {
+        getSession(tx, scope, params.id!);
+        return attemptPayment(tx, params.id!, attempt, now, app.config());
+      });
+      return {
+        status: 200,
+        json: {
+          session: { id: result.session.id, status: sessionStatus(result.session, now), payment_status: result.session.payment_status },
+          payment: presentPaymentSummary(result.payment, app.baseUrl()),
+        },
+      };
+    },
+  }),
+  // Pays as the hosted invoice page would; the answer names the payment.
+  control<CardAttemptBody>({
+    method: 'POST',
+    path: '/_payemu/invoices/:id/pay',
+    body: cardAttemptBody,
+    handle: ({ app, scope, params, body, now }) => {
+      const result = app.store.transaction((tx) =>
+        payInvoice(tx, params.id!, { cardNumber: body.card_number, threeDs: body.three_ds }, now, { source: scope.source.slug, mode: scope.mode }),
+      );
+      const base = app.baseUrl();
+      return { status: 200, json: { invoice: presentInvoice(result.invoice, base).attributes, payment: presentPaymentSummary(result.payment, base) } };
+    },
+  }),
+  // Pays as the hosted link page would: opens a checkout and pays it.
+  control<CardAttemptBody>({
+    method: 'POST',
+    path: '/_payemu/payment-links/:id/pay',
+    body: cardAttemptBody,
+    handle: ({ app, scope, params, body, now }) => {
+      const result = app.store.transaction((tx) => {
+        const session = openCheckout(tx, scope, getLink(tx, scope, params.id!), now);
+        return attemptPayment(tx, session.id, { cardNumber: body.card_number, threeDs: body.three_ds }, now, app.config());
+      });
+      const base = app.baseUrl();
+      const link = app.store.get(PaymentLinks, String(Number(params.id)))!;
+      return { status: 200, json: { session_id: result.session.id, payment: presentPaymentSummary(result.payment, base), payment_link: presentLink(link, base, now).attributes } };
+    },
+  }),
+];
+
+function presentMethodAttempt(result: MethodAttemptResult, base: string, now: number) {
+  const session = { id: result.session.id, type: 'payment-method-session', status: methodSessionStatus(result.session, now) };
+  if (!result.ok) return { session, updated: false, failure_code: result.code, failure_message: result.message };
+  return {
+    session,
+    updated: true,
+    payment_method: { id: result.method.id, card_brand: result.method.card_brand, card_last: result.method.card_last },
+    recurring: presentRecurring(result.schedule, base).attributes,
+  };
+}
