@@ -71,7 +71,7 @@ export interface EmulatorOptions {
 export interface Emulator {
   /** `http://HOST:PORT` */
   url: string;
-  /** The first Source's keys and webhook secret (DESIGN.md section 8). */
+  /** The first Source's keys and webhook secret (what `payemu exec` hands its command). */
   keys: { test: string; live: string };
   webhookSecret: string;
   /** Every Source's keys. */

@@ -1,4 +1,4 @@
-/** The events of SPEC.md's event table, in its order. Every one of them exists in payemu. */
+/** The 18 events of the hosted API's event table, in its order. Every one of them exists in payemu. */
 export const EVENT_NAMES = [
   'payment.completed',
   'payment.authorized',

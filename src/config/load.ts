@@ -49,7 +49,7 @@ export function resolveConfigFile(explicit: string | undefined, cwd: string): st
   return fs.existsSync(local) ? local : undefined;
 }
 
-/** Reads, validates and merges a user config onto the defaults (DESIGN.md section 2). */
+/** Reads, validates and merges a user config onto the defaults (Sources matched by slug). */
 export function loadConfig(file: string | undefined): PayemuConfig {
   if (!file) return defaultConfig();
   let text: string;

@@ -4,7 +4,7 @@ import { Meta } from '../resources/meta/records.js';
 import { INVOICE_COUNTER_PREFIX, invoiceCounter } from '../resources/invoices/records.js';
 
 /**
- * `POST /_payemu/reset` (DESIGN.md section 7): empties the key's Source in the key's mode;
+ * `POST /_payemu/reset` (docs/control-plane.md): empties the key's Source in the key's mode;
  * `{"all": true}` empties everything and puts the virtual clock back to real time.
  * Payment and payment-link ids keep counting, so an id is never reused; invoice numbers start
  * again at INV-000001 in the emptied scope (its invoices are gone, so no number repeats).

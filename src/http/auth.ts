@@ -34,7 +34,7 @@ export class Keyring {
     return key === undefined ? undefined : this.keys.get(key);
   }
 
-  /** SPEC.md: `Authorization: Bearer <key>` or `X-API-Key: <key>`; anything else is a 401. */
+  /** `Authorization: Bearer <key>` or `X-API-Key: <key>`; anything else is a 401. */
   authenticate(req: IncomingMessage, fallbackKey?: string): Scope {
     const scope = this.lookup(keyOf(req) ?? fallbackKey);
     if (!scope) throw new Unauthorized();

@@ -33,7 +33,7 @@ export function send(res: ServerResponse, reply: Reply): void {
   }
 }
 
-/** The one place an error becomes a response: SPEC.md's `{errors: [{status, title, detail, meta?}]}`. */
+/** The one place an error becomes a response: the API's `{errors: [{status, title, detail, meta?}]}`. */
 export function sendError(res: ServerResponse, error: unknown): void {
   const httpError = error instanceof HttpError ? error : new InternalError();
   if (res.headersSent) {

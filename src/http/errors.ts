@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http';
 
 /**
  * The one error type. Throw it (or a subclass) from anywhere; exactly one function
- * (envelope.ts `sendError`) turns it into SPEC.md's `{errors: [...]}`.
+ * (envelope.ts `sendError`) turns it into the API's `{errors: [...]}`.
  */
 export class HttpError extends Error {
   constructor(

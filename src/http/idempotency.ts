@@ -7,7 +7,7 @@ import type { Reply } from './envelope.js';
 import { BadRequest, Conflict, HttpError } from './errors.js';
 
 /**
- * `Idempotency-Key` on POST (SPEC.md Limits, DESIGN.md 4b): keyed by Source, mode and key for
+ * `Idempotency-Key` on POST (every POST takes one): keyed by Source, mode and key for
  * 24 hours of virtual time. A repeat with the same method, path and canonical body replays the
  * original status and byte-identical body (`Idempotent-Replayed: true`); a different request
  * with the key is a 409. The result is saved in the same journal line as the work it describes,

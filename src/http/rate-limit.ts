@@ -2,7 +2,7 @@ import type { Scope } from './auth.js';
 import { TooManyRequests } from './errors.js';
 
 /**
- * A fixed 60-second window per Source and mode (DESIGN.md 4b). Every /v1 response reports the
+ * A fixed 60-second window per Source and mode. Every /v1 response reports the
  * window in `X-RateLimit-*`; a 429 is given only where the Source enforces its limit.
  * Windows follow real time: the limit protects the process, not virtual-time behaviour.
  */

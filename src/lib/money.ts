@@ -16,7 +16,7 @@ export function formatMinor(minor: Minor): string {
   return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
 
-/** For the few places SPEC.md shows amounts as numbers (sessions, webhook payloads). */
+/** For the few places the API shows amounts as numbers (sessions, webhook payloads). */
 export function minorToNumber(minor: Minor): number {
   return Number(formatMinor(minor));
 }

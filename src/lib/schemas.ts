@@ -83,7 +83,7 @@ export function isIpOrCidr(value: string): boolean {
   return /^\d+$/.test(bits) && n <= (version === 4 ? 32 : 128);
 }
 
-/** `/tax/lines/0/name` -> `tax.lines.0.name` (SPEC.md's `meta.errors` keys). */
+/** `/tax/lines/0/name` -> `tax.lines.0.name` (the API's `meta.errors` keys are dot paths). */
 function fieldOf(error: ErrorObject): string {
   const base = error.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') base.push((error.params as { missingProperty: string }).missingProperty);
@@ -149,7 +149,7 @@ function describe(error: ErrorObject, field: string, schema: Record<string, unkn
   }
 }
 
-/** Converts ajv's errors into SPEC.md's `meta.errors`: field path -> messages (one converter for all). */
+/** Converts ajv's errors into the API's `meta.errors`: field path -> messages (one converter for all). */
 export function toFieldErrors(validate: ValidateFunction): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   for (const error of validate.errors ?? []) {

@@ -12,7 +12,7 @@ import { html, page, pageRoute } from './html.js';
 
 /**
  * The hosted sandbox checkout at a session's `checkout_url`: amount, description, a card form,
- * pay and cancel. The card number decides the outcome (DESIGN.md's test-card table); a decline
+ * pay and cancel. The card number decides the outcome (the test cards); a decline
  * shows its reason and the form again; 4000 0027 6000 3184 goes through a 3-D Secure page.
  */
 export const checkoutPages = [

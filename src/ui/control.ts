@@ -1,5 +1,5 @@
 /**
- * What the UI's keys do, through payemu's own HTTP control plane (DESIGN.md section 7), as any
+ * What the UI's keys do, through payemu's own HTTP control plane (`/_payemu/`), as any
  * other client would: the UI stays outside the server, and its requests show in its own log.
  * Each resolves with a line for the notice bar (or nothing to add), or rejects with one.
  */

@@ -5,7 +5,7 @@ import type { UiHost } from './host.js';
 
 /**
  * The plain and --json outputs of `payemu start`. Both only subscribe to the bus; the first
- * line is the readiness contract of DESIGN.md section 8.
+ * line is the readiness contract scripts wait for: `payemu listening on http://HOST:PORT`.
  */
 export function createLogger(emulator: UiHost, options: { json: boolean; color: boolean }) {
   // Log lines are gathered and written once per turn of the event loop: under load that is one

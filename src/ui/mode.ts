@@ -1,5 +1,5 @@
 /**
- * Whether `payemu start` shows the terminal UI (DESIGN.md section 8). Only a person at a real
+ * Whether `payemu start` shows the terminal UI (docs/cli.md, Output). Only a person at a real
  * terminal gets it: a pipe, CI, a dumb terminal, `--no-ui` or `--json` get plain (or JSON) lines
  * whose first is the readiness contract. stdin matters too: Ink reads keys from it in raw mode,
  * which a pipe or /dev/null cannot do.

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { wallClock } from '../clock/clock.js';
 
 /**
- * `X-Webhook-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` (SPEC.md Events),
+ * `X-Webhook-Signature: t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">` (as the hosted API signs),
  * keyed with the Source's `whsec_` secret. `t` is wall-clock time: receivers check it against
  * their own clock, whatever the virtual clock says.
  */

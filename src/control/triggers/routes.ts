@@ -13,7 +13,7 @@ export const triggerBody = {
   },
 } as const;
 
-/** `POST /_payemu/trigger {"event": "payment.completed", "data": {...}}` (DESIGN.md section 7). */
+/** `POST /_payemu/trigger {"event": "payment.completed", "data": {...}}`: makes the event happen. */
 export const triggerRoutes = [
   control<{ event: string; data?: Record<string, unknown>; source?: string }>({
     method: 'POST',

@@ -6,7 +6,7 @@ const accountShape: ResourceShape = {
   attributes: ['name', 'slug', 'mode', 'default_currency', 'rate_limit_per_minute', 'ip_whitelisting_enabled', 'webhook_configured'],
 };
 
-/** `GET /v1/me`: the Account resource of the key (SPEC.md). */
+/** `GET /v1/me`: the Account resource of the key. */
 export const accountRoutes = [
   v1({
     method: 'GET',

@@ -1,7 +1,7 @@
 import type { Mode } from '../../config/types.js';
 import { Unprocessable } from '../../http/errors.js';
 
-/** DESIGN.md section 5's failure codes. */
+/** Why a payment failed: `failure_code` of a FAILED payment and of `payment.failed`. */
 export type FailureCode =
   | 'insufficient_funds'
   | 'card_declined'
@@ -17,7 +17,7 @@ type Behaviour =
   | { outcome: 'decline'; code: FailureCode }
   | { outcome: 'three_ds' };
 
-/** The test-card table of DESIGN.md section 5, in its order. */
+/** The test cards (docs/api.md, Test cards), in the order the pages list them. */
 export const TEST_CARDS: readonly { number: string; label: string; behaviour: Behaviour }[] = [
   { number: '4242424242424242', label: 'approved (Visa)', behaviour: { outcome: 'approve' } },
   { number: '5555555555554444', label: 'approved (Mastercard)', behaviour: { outcome: 'approve' } },

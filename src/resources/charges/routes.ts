@@ -16,7 +16,7 @@ export const chargeShape: ResourceShape = {
   ],
 };
 
-/** Type `charges` (DESIGN.md section 6). */
+/** Type `charges`: the charge's payment, as it stands now. */
 function presentCharge(charge: ChargeRecord, payment: PaymentRecord, base: string) {
   return {
     data: {

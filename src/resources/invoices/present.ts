@@ -7,7 +7,7 @@ export const invoicePageUrl = (base: string, invoice: InvoiceRecord) => `${base}
 
 const stamp = (ms: number | null) => (ms === null ? null : formatTimestamp(ms));
 
-/** Type `invoices` (DESIGN.md section 6): every amount a two-decimal string, rates numbers. */
+/** Type `invoices`: every amount a two-decimal string, rates numbers. */
 export function invoiceAttributes(invoice: InvoiceRecord, base: string): Record<string, unknown> {
   const totals = invoiceTotals(invoice.items, invoice.discount, invoice.tax_rate);
   return {

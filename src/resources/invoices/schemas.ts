@@ -1,4 +1,4 @@
-/** JSON Schemas of the invoice requests (SPEC.md, Invoice). */
+/** JSON Schemas of the invoice requests (the hosted API's field table). */
 const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
 const item = {
   type: 'object',
@@ -30,7 +30,7 @@ export const createInvoiceBody = {
   properties: { ...fields, apply_tax: nullable({ type: 'boolean' }) },
 } as const;
 
-/** Every field optional; `apply_tax` is create-only (DESIGN.md 4b: a 422 on update). */
+/** Every field optional; `apply_tax` is create-only (a create-only field on update is a 422). */
 export const updateInvoiceBody = {
   type: 'object',
   properties: { ...fields, apply_tax: { not: {}, notMessage: 'The {field} field can only be set when the invoice is created.' } },

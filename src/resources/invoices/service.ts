@@ -24,7 +24,7 @@ function dueDate(text: string, now: number): number {
 
 const items = (list: NonNullable<InvoiceBody['items']>) => list.map((i) => ({ description: i.description, quantity: i.quantity, unit_price: toMinor(i.unit_price) }));
 
-/** A created invoice is a draft (SPEC.md); `invoice.created`. */
+/** A created invoice is a draft; `invoice.created`. */
 export function createInvoice(tx: Transaction, scope: Scope, body: Required<Pick<InvoiceBody, 'customer_name' | 'customer_email' | 'currency' | 'due_date' | 'items'>> & InvoiceBody, now: number): InvoiceRecord {
   const invoice: InvoiceRecord = {
     id: newId('inv_'),
@@ -56,7 +56,7 @@ export function createInvoice(tx: Transaction, scope: Scope, body: Required<Pick
   return invoice;
 }
 
-/** PATCH: only a draft can be modified (DESIGN.md section 6). */
+/** PATCH: only a draft can be modified (else 422 "Only draft invoices can be modified"). */
 export function updateInvoice(tx: Transaction, scope: Scope, id: string, body: InvoiceBody, now: number): InvoiceRecord {
   const invoice = getInvoice(tx, scope, id);
   if (invoice.status !== 'draft') throw new Unprocessable('Only draft invoices can be modified');

@@ -18,7 +18,7 @@ export function invoiceRate(taxRate: number | null | undefined, applyTax: boolea
 }
 
 /**
- * DESIGN.md section 6: subtotal = sum of quantity x unit_price; tax is charged on
+ * Totals: subtotal = sum of quantity x unit_price; tax is charged on
  * subtotal - discount (added on top, rounded half up); total = subtotal - discount + tax.
  */
 export function invoiceTotals(items: readonly InvoiceItem[], discount: Minor, rate: number): InvoiceTotals {

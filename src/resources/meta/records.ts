@@ -20,5 +20,5 @@ export function nextCounter(tx: Transaction, name: string): number {
   return next;
 }
 
-/** The next integer payment id (increasing per store, DESIGN.md section 4). */
+/** The next integer payment id (increasing per store, never reused, not even after a reset). */
 export const nextPaymentId = (tx: Transaction) => nextCounter(tx, 'payments');

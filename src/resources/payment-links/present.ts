@@ -4,7 +4,7 @@ import { isUsable, linkKind, linkPrice, type PaymentLinkRecord } from './records
 
 export const linkPayUrl = (base: string, link: PaymentLinkRecord) => `${base}/pay/${link.id}`;
 
-/** Type `payment-links`: SPEC.md's create-response attributes. */
+/** Type `payment-links`: the hosted API's create-response attributes. */
 export function linkAttributes(link: PaymentLinkRecord, base: string, now: number): Record<string, unknown> {
   return {
     url: linkPayUrl(base, link),

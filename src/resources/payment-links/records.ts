@@ -11,7 +11,7 @@ export interface LinkProduct {
   unit_price: Minor;
 }
 
-/** A payment link; its id is an integer shown as a string (DESIGN.md section 4). */
+/** A payment link; its id is an integer shown as a string (`"17"`); the path takes the integer. */
 export interface PaymentLinkRecord {
   id: string;
   source: string;
@@ -42,7 +42,7 @@ export const PaymentLinks = collection<PaymentLinkRecord>('payment_links', {
 /** The price before tax: the amount, or the catalogue sum of the products. */
 export const linkPrice = (link: PaymentLinkRecord): Minor => link.amount ?? link.products.reduce((sum, p) => sum + p.unit_price * p.quantity, 0);
 
-/** Usable only while active, unexpired and with uses left (DESIGN.md section 6). */
+/** Usable only while active, unexpired and with uses left. */
 export const isUsable = (link: PaymentLinkRecord, now: number): boolean =>
   link.active && (link.expires_at === null || now < link.expires_at) && (link.max_uses === null || link.uses_count < link.max_uses);
 

@@ -1,4 +1,4 @@
-/** JSON Schemas of the payment-link requests (SPEC.md, Payment link). */
+/** JSON Schemas of the payment-link requests (the hosted API's field table). */
 const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
 const url = nullable({ type: 'string', maxLength: 2048, format: 'url' });
 const createOnly = { not: {}, notMessage: 'The {field} field can only be set when the link is created.' };

@@ -76,7 +76,7 @@ export function createLink(tx: Transaction, scope: Scope, body: LinkBody & { tit
 
 /**
  * PATCH: send only what changes. Turning a used-up or expired link back on is a 422 unless the
- * same PATCH raises `max_uses` or moves `expires_at` (DESIGN.md section 6).
+ * same PATCH raises `max_uses` or moves `expires_at`.
  */
 export function updateLink(tx: Transaction, scope: Scope, id: string, body: LinkBody, now: number): PaymentLinkRecord {
   const link = getLink(tx, scope, id);

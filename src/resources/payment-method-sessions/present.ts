@@ -3,7 +3,7 @@ import type { MethodSessionRecord } from './records.js';
 
 export const methodCheckoutUrl = (base: string, session: MethodSessionRecord) => `${base}/card-update/${session.id}`;
 
-/** Type `payment-method-sessions` (SPEC.md). */
+/** Type `payment-method-sessions`: `recurring_reference`, `checkout_url`, `expires_at`. */
 export function presentMethodSession(session: MethodSessionRecord, base: string) {
   const checkout = methodCheckoutUrl(base, session);
   return {

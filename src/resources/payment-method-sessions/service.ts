@@ -9,7 +9,7 @@ import { getRecurring, replaceCard } from '../recurring/service.js';
 import { SESSION_LIFETIME_MS } from '../sessions/records.js';
 import { MethodSessions, methodSessionStatus, type MethodSessionRecord } from './records.js';
 
-/** SPEC.md: refused (422) for cancelled and completed schedules; nothing is charged. */
+/** Refused (422) for cancelled and completed schedules; nothing is charged. */
 export function createMethodSession(
   tx: Transaction,
   scope: Scope,

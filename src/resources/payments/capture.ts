@@ -6,7 +6,7 @@ import { emitPaymentEvent } from './events.js';
 import { Payments, type PaymentRecord } from './records.js';
 import { findPayment } from './find.js';
 
-/** Authorizations not captured within 7 days are released by the clock (DESIGN.md section 5). */
+/** Authorizations not captured within 7 days are released by the clock (EXPIRED, no webhook). */
 export const AUTHORIZATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**

@@ -5,7 +5,7 @@ import { raiseEvent } from '../../webhooks/raise.js';
 import type { PaymentRecord } from './records.js';
 
 /**
- * `data` of the `payment.*` webhooks. `payment.completed` is exactly SPEC.md's shape
+ * `data` of the `payment.*` webhooks. `payment.completed` is exactly the hosted API's shape
  * (payment_id, reference, amount as a number, currency, status, card_last, card_brand,
  * metadata); a failed payment adds failure_code and failure_message.
  */

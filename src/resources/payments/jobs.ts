@@ -2,7 +2,7 @@ import type { JobKind } from '../../clock/scheduler.js';
 import { AUTHORIZATION_LIFETIME_MS } from './capture.js';
 import { Payments, type PaymentRecord } from './records.js';
 
-/** A hold not captured within 7 days is released: EXPIRED, no webhook (DESIGN.md section 5). */
+/** A hold not captured within 7 days is released: EXPIRED, no webhook. */
 export const authorizationExpiry: JobKind<PaymentRecord> = {
   kind: 'payment.authorization_expired',
   collection: Payments,

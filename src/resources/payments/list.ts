@@ -2,7 +2,7 @@ import type { ListSpec } from '../../http/list-query.js';
 import { paymentShape } from './present.js';
 import { PAYMENT_STATUSES, type PaymentRecord } from './records.js';
 
-/** What `GET /v1/payments` filters and sorts on (SPEC.md's table). */
+/** What `GET /v1/payments` filters and sorts on (the hosted API's query table). */
 export const paymentList: ListSpec<PaymentRecord> = {
   type: 'payments',
   filters: {

@@ -31,7 +31,7 @@ export function paymentAttributes(payment: PaymentRecord): Record<string, unknow
   };
 }
 
-/** Attributes of a list item unless `fields[payments]` says otherwise (SPEC.md). */
+/** Attributes of a list item unless `fields[payments]` says otherwise (the hosted API's five). */
 export const LIST_ATTRIBUTES = ['reference', 'amount', 'currency', 'status', 'paid'] as const;
 
 export const PAYMENT_ATTRIBUTES = [
@@ -57,7 +57,7 @@ export function presentPaymentSummary(payment: PaymentRecord, base: string) {
   return { id: Number(payment.id), ...paymentAttributes(payment), url: paymentUrl(base, payment) };
 }
 
-/** Capture and void answers (SPEC.md): an integer `id`, a few attributes and `meta.message`. */
+/** Capture and void answers: an integer `id`, a few attributes and `meta.message`. */
 export function presentAction(payment: PaymentRecord, base: string, extra: Record<string, unknown>, message: string) {
   return {
     data: {

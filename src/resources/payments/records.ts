@@ -8,7 +8,7 @@ import { scopeKey } from '../../lib/scope-key.js';
 export const PAYMENT_STATUSES = ['PAID', 'FAILED', 'AUTHORIZED', 'VOIDED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'EXPIRED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-/** Statuses that hold the reference: a new session for it is a 409 (DESIGN.md section 5). */
+/** Statuses that hold the reference: a new session for it is a 409. */
 export const SETTLED_STATUSES: ReadonlySet<PaymentStatus> = new Set(['PAID', 'AUTHORIZED', 'PARTIALLY_REFUNDED', 'REFUNDED']);
 
 /** One payment per reference; `id` is the integer payment id as a string. */

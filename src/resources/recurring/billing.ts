@@ -11,8 +11,8 @@ import { emitRecurringEvent } from './events.js';
 import { Recurring, type RecurringRecord } from './records.js';
 
 /**
- * Recurring billing, run by the scheduler at 00:00 UTC of each billing date (DESIGN.md
- * section 6). A success bills the next regular date after it and resets `retry_count`; a decline
+ * Recurring billing, run by the scheduler at 00:00 UTC of each billing date (or as soon as
+ * it falls due). A success bills the next regular date after it and resets `retry_count`; a decline
  * is retried 1, 3 and 5 days after the previous failure, and the fourth failure suspends the
  * schedule. A charge due on or after `end_date` is not made: the schedule is completed.
  */

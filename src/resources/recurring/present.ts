@@ -8,7 +8,7 @@ export const manageUrl = (base: string, schedule: RecurringRecord) => `${base}/m
 
 const date = (ms: number | null) => (ms === null ? null : formatDate(ms));
 
-/** The read shape (SPEC.md) plus the creation fields DESIGN.md section 6 adds. */
+/** The hosted API's read shape plus the creation fields payemu adds (docs/api.md). */
 export function recurringAttributes(schedule: RecurringRecord, base: string): Record<string, unknown> {
   return {
     reference: schedule.reference,
@@ -45,7 +45,7 @@ export function presentRecurring(schedule: RecurringRecord, base: string, fields
   return { id: schedule.reference, type: 'recurring-payments', attributes, links: { self: recurringUrl(base, schedule) } };
 }
 
-/** Mutation answers carry a subset of attributes (SPEC.md endpoints) and `meta.message`. */
+/** Mutation answers carry a subset of attributes (each endpoint its own) and `meta.message`. */
 export function presentMutation(schedule: RecurringRecord, base: string, fields: readonly string[], message: string) {
   return { data: presentRecurring(schedule, base, fields), meta: { message } };
 }

@@ -1,4 +1,4 @@
-/** JSON Schemas of the recurring-payment requests (SPEC.md's PATCH table; DESIGN.md section 6 for create). */
+/** JSON Schemas of the recurring-payment requests (the hosted API's PATCH table; payemu's create). */
 const frequency = { type: 'string', enum: ['daily', 'weekly', 'monthly', 'yearly'] } as const;
 const interval = { type: 'integer', minimum: 1, maximum: 365 } as const;
 const amount = { type: 'number', minimum: 0.01, maximum: 999999.99, money: true } as const;

@@ -34,7 +34,7 @@ function dateField(text: string, field: string, today: number, rule: 'today or l
   return date;
 }
 
-/** `POST /v1/recurring-payments` (DESIGN.md section 6): the first charge falls due at 00:00 UTC of `start_date`. */
+/** `POST /v1/recurring-payments`: the first charge falls due at 00:00 UTC of `start_date`. */
 export function createRecurring(tx: Transaction, scope: Scope, body: CreateRecurringBody, now: number, extra: Partial<RecurringRecord> = {}): RecurringRecord {
   const today = startOfDay(now);
   savedCard(tx, scope, body.payment_method);

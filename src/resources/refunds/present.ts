@@ -21,7 +21,7 @@ export function presentRefund(refund: RefundRecord, fields?: readonly string[]) 
   return { id: refund.id, type: 'refunds', attributes: pickAttributes(attributes, fields, refundShape) };
 }
 
-/** SPEC.md's `meta.payment` of refund answers: every amount a string. */
+/** The `meta.payment` of refund answers: every amount a string. */
 export function refundMeta(payment: PaymentRecord) {
   return {
     payment: {

@@ -12,7 +12,7 @@ import type { CreateRefundBody } from './schemas.js';
 export const refundable = (payment: PaymentRecord) => payment.amount - payment.refunded;
 
 /**
- * Refunds part or all of a paid payment (DESIGN.md section 5): from PAID or PARTIALLY_REFUNDED,
+ * Refunds part or all of a paid payment: from PAID or PARTIALLY_REFUNDED,
  * 0.01 up to what is left. Reaching zero sets REFUNDED. Runs in one synchronous transaction,
  * so concurrent refunds can never take more than the payment holds.
  */

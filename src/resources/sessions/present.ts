@@ -5,7 +5,7 @@ import { sessionStatus, type SessionRecord } from './records.js';
 
 export const checkoutUrl = (base: string, session: SessionRecord) => `${base}/checkout/${session.id}`;
 
-/** The creation answer: exactly SPEC.md's attributes (`amount` is a number there). */
+/** The creation answer: exactly the hosted API's five attributes (`amount` is a number there). */
 export function presentCreatedSession(session: SessionRecord, base: string) {
   const checkout = checkoutUrl(base, session);
   return {
@@ -33,7 +33,7 @@ export const sessionShape: ResourceShape = {
   ],
 };
 
-/** `GET /v1/sessions/{id}`: DESIGN.md section 5's attributes, plus the request's own fields. */
+/** `GET /v1/sessions/{id}`: the session's status and payment_status, plus the request's own fields. */
 export function presentSession(session: SessionRecord, base: string, now: number) {
   const checkout = checkoutUrl(base, session);
   const number = (minor: number | undefined) => (minor === undefined ? null : minorToNumber(minor));

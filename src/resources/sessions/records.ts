@@ -41,7 +41,7 @@ export interface SessionRecord {
 
 export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
-/** References are unique per mode across the merchant's Sources (DESIGN.md section 3). */
+/** References are unique per mode across the merchant's Sources (test and live are separate). */
 export const referenceKey = (mode: Mode, reference: string) => `${mode}:${reference}`;
 
 export const Sessions = collection<SessionRecord>('sessions', {

@@ -1,4 +1,4 @@
-/** JSON Schemas of the session requests (SPEC.md, Session resource). */
+/** JSON Schemas of the session requests (the hosted API's field table). */
 const money = (minimum: number, maximum?: number) => ({ type: 'number', minimum, ...(maximum ? { maximum } : {}), money: true });
 
 export const createSessionBody = {

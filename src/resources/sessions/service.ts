@@ -14,7 +14,7 @@ import { referenceKey, SESSION_LIFETIME_MS, Sessions, sessionStatus, type Sessio
 import type { CreateSessionBody } from './schemas.js';
 
 /**
- * The reference rules of DESIGN.md section 5: one payment per reference; a reference whose
+ * The reference rules: one payment per reference; a reference whose
  * payment succeeded (or is held) is taken; a reference used by another Source of the merchant
  * in this mode is taken too, and the answer says nothing more about it.
  */
@@ -36,7 +36,7 @@ export function createSession(tx: Transaction, scope: Scope, body: CreateSession
   let tax = body.tax && { amount: toMinor(body.tax.amount), ...(body.tax.lines ? { lines: body.tax.lines.map((l) => ({ ...l, amount: toMinor(l.amount) })) } : {}) };
   let subtotal = body.subtotal === undefined ? undefined : toMinor(body.subtotal);
   if (body.apply_tax) {
-    // SPEC.md: apply_tax overrides `tax`; exclusive adds the tax, inclusive extracts it.
+    // apply_tax overrides `tax`; exclusive adds the tax, inclusive extracts it.
     const settings = scope.source.tax;
     const rate = settings.enabled ? settings.rate : 0;
     const result = calculateTax(amount, rate, settings.inclusive);

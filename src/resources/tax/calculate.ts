@@ -1,7 +1,7 @@
 import type { Minor } from '../../lib/money.js';
 
 /**
- * Tax on integer minor units with half-up rounding (DESIGN.md section 6). Rates are percent
+ * Tax on integer minor units with half-up rounding to the minor unit. Rates are percent
  * (7.25 means 7.25 %), scaled to integers (x 10,000) so no float enters the arithmetic.
  *   exclusive: tax = round(net x r / 100), total = net + tax
  *   inclusive: tax = round(T x r / (100 + r)), net = T - tax

@@ -16,7 +16,7 @@ export const calculateTaxBody = {
 
 const taxSettingsShape: ResourceShape = { type: 'tax-settings', attributes: ['enabled', 'name', 'rate', 'inclusive'] };
 
-/** Tax settings of the Source and a calculator (DESIGN.md section 6). */
+/** Tax settings of the Source and a calculator (without a rate, the Source's). */
 export const taxRoutes = [
   v1({
     method: 'GET',

@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { EVENT_NAMES } from '../../bus/events.js';
 
-/** The `t` menu: every event of SPEC.md's list, made to happen through real state changes. */
+/** The `t` menu: every event of the API's list, made to happen through real state changes. */
 export function TriggerMenu(props: { index: number; height: number; source: string }) {
   const rows = Math.max(3, props.height - 1);
   const start = Math.min(Math.max(0, props.index - Math.floor(rows / 2)), Math.max(0, EVENT_NAMES.length - rows));
