@@ -1,0 +1,166 @@
+import { ApiError, Unreachable } from './errors.js';
+import { readEventStream } from './stream.js';
+import type {
+  AdvanceBy,
+  AdvanceResult,
+  Card,
+  ClockView,
+  CompleteResult,
+  EventFilter,
+  EventView,
+  InvoicePayResult,
+  LinkPayResult,
+  ResetResult,
+  StreamMessage,
+  TriggerResult,
+} from './types.js';
+
+export interface ClientOptions {
+  /** Where payemu listens, e.g. `http://127.0.0.1:4242` (a trailing slash is dropped). */
+  url: string;
+  /** The API key sent as `Authorization: Bearer KEY`; none is sent without one. */
+  key?: string | undefined;
+  /** The transport; Node's fetch unless a test passes another. */
+  fetch?: typeof fetch;
+}
+
+/** An answer of any status: the client reads it, the caller judges it. */
+export interface Answer<T = unknown> {
+  status: number;
+  headers: Headers;
+  /** The answer parsed as JSON, or its text when it is not JSON (an empty answer: ''). */
+  body: T;
+  text: string;
+}
+
+/**
+ * The one HTTP client of payemu's `/v1` API and `/_payemu` control plane. `request` answers
+ * whatever the status; every other method resolves with the answer's body when it is 2xx and
+ * rejects with an `ApiError` otherwise. All of them reject with `Unreachable` when nothing
+ * answers.
+ */
+export interface PayemuClient {
+  readonly url: string;
+  /**
+   * One request. A string body is sent as it is (JSON already, or deliberately not JSON); any
+   * other body as JSON, with `Content-Type: application/json` unless `headers` name one.
+   * Redirects are answered, not followed.
+   */
+  request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer<T>>;
+  /** One request whose 2xx body is the result; any other status rejects with an `ApiError`. */
+  call<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T>;
+  /** `GET /_payemu/health`: resolves once payemu serves requests (no key needed). */
+  health(): Promise<{ status: string }>;
+  clock(): Promise<ClockView>;
+  /** Moves the virtual clock forward and runs everything that falls due on the way. */
+  advanceClock(by: AdvanceBy): Promise<AdvanceResult>;
+  /** Empties the key's Source and mode; `{all: true}` everything, and puts the clock back. */
+  reset(options?: { all?: boolean }): Promise<ResetResult>;
+  /** Makes `event` happen through real API calls; `source` runs it as another Source of the merchant. */
+  trigger(event: string, data?: Record<string, unknown>, options?: { source?: string }): Promise<TriggerResult>;
+  /** The event log of the key's Source and mode, newest first. */
+  events(filter?: EventFilter): Promise<EventView[]>;
+  event(id: string): Promise<EventView>;
+  /** A new delivery of the event, with the same id. */
+  resendEvent(id: string): Promise<EventView>;
+  /**
+   * Opens `GET /_payemu/events/stream`: resolves once payemu accepted it (rejects as the other
+   * methods do when it did not), with the messages as they come; they end when payemu closes
+   * the stream or `signal` aborts it.
+   */
+  streamEvents(options?: { signal?: AbortSignal }): Promise<AsyncIterable<StreamMessage>>;
+  /** Pays a checkout session, or saves the card of a card-update session, as the hosted page would. */
+  completeSession(id: string, card: Card): Promise<CompleteResult>;
+  payInvoice(id: string, card: Card): Promise<InvoicePayResult>;
+  payLink(id: string | number, card: Card): Promise<LinkPayResult>;
+}
+
+/**
+ * A client of the payemu at `url`, acting with `key`.
+ *
+ * @example
+ * const payemu = createClient({ url: 'http://127.0.0.1:4242', key: 'sk_test_payemu_acme' });
+ * await payemu.advanceClock({ by: '30d' });
+ * try {
+ *   await payemu.resendEvent('nope');
+ * } catch (error) {
+ *   if (error instanceof ApiError) console.log(error.status, error.detail); // 404 No event with id "nope".
+ * }
+ */
+export function createClient(options: ClientOptions): PayemuClient {
+  const url = options.url.replace(/\/+$/, '');
+  const key = options.key;
+  const transport = options.fetch ?? fetch;
+  const auth = (): Record<string, string> => (key !== undefined ? { Authorization: `Bearer ${key}` } : {});
+
+  const send = async (path: string, init: RequestInit): Promise<Response> => {
+    try {
+      return await transport(`${url}${path}`, init);
+    } catch (error) {
+      // An abort is the caller's own doing, not an absent payemu.
+      if ((error as Error).name === 'AbortError') throw error;
+      throw new Unreachable(url, error);
+    }
+  };
+
+  const request = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> => {
+    const init: RequestInit = { method, headers: { ...auth(), ...headers }, redirect: 'manual' };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
+    }
+    const res = await send(path, init);
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: parse(text) as T, text };
+  };
+
+  const call = async <T>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T> => {
+    const answer = await request<T>(method, path, body, headers);
+    if (answer.status < 200 || answer.status > 299) throw new ApiError(answer.status, answer.body, answer.text);
+    return answer.body;
+  };
+
+  const id = (value: string | number) => encodeURIComponent(String(value));
+
+  return {
+    url,
+    request,
+    call,
+    health: () => call('GET', '/_payemu/health'),
+    clock: () => call('GET', '/_payemu/clock'),
+    advanceClock: (by) => call('POST', '/_payemu/clock/advance', by),
+    reset: (options = {}) => call('POST', '/_payemu/reset', options.all ? { all: true } : {}),
+    trigger: (event, data, options = {}) =>
+      call('POST', '/_payemu/trigger', { event, ...(data !== undefined ? { data } : {}), ...(options.source !== undefined ? { source: options.source } : {}) }),
+    async events(filter = {}) {
+      const query = new URLSearchParams();
+      for (const [name, value] of Object.entries(filter)) if (value !== undefined && value !== '') query.set(name, String(value));
+      const answer = await call<{ events: EventView[] }>('GET', `/_payemu/events${query.size ? `?${query}` : ''}`);
+      return answer.events;
+    },
+    event: (eventId) => call('GET', `/_payemu/events/${id(eventId)}`),
+    resendEvent: (eventId) => call('POST', `/_payemu/events/${id(eventId)}/resend`, {}),
+    async streamEvents(options = {}) {
+      const res = await send('/_payemu/events/stream', { headers: auth(), signal: options.signal });
+      if (!res.ok) {
+        const text = await res.text();
+        throw new ApiError(res.status, parse(text), text);
+      }
+      return res.body ? readEventStream(res.body) : empty();
+    },
+    completeSession: (sessionId, card) => call('POST', `/_payemu/sessions/${id(sessionId)}/complete`, card),
+    payInvoice: (invoiceId, card) => call('POST', `/_payemu/invoices/${id(invoiceId)}/pay`, card),
+    payLink: (linkId, card) => call('POST', `/_payemu/payment-links/${id(linkId)}/pay`, card),
+  };
+}
+
+/** JSON when it is JSON; the text otherwise (an HTML page, a proxy's message, nothing). */
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+async function* empty(): AsyncGenerator<StreamMessage> {}
