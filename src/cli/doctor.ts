@@ -3,7 +3,7 @@ import path from 'node:path';
 import { checkStore, repairStore, type Checkup, type Finding, type Repair } from '../store/doctor.js';
 import { describeDamage, looksLikeDataDir, repairCommand } from '../store/files.js';
 import { acquireLock, lockHolder } from '../store/lock.js';
-import { CliError, EXIT } from './client.js';
+import { CliError, EXIT } from './errors.js';
 import { output, type Output } from './output.js';
 
 export interface DoctorOptions {

@@ -1,4 +1,6 @@
-import { call, connection, unreachable, type Connection } from './client.js';
+import type { PayemuClient } from '../client/client.js';
+import type { EventView } from '../client/types.js';
+import { connect } from './client.js';
 import { output, type Output } from './output.js';
 
 export interface EventsOptions {
@@ -11,27 +13,12 @@ export interface EventsOptions {
   json?: boolean;
 }
 
-interface EventView {
-  id: string;
-  event: string;
-  reference: string | null;
-  created_at: string;
-  delivery_status: string;
-  /** `state`: `in_progress`, `interrupted`, `succeeded` or `failed`. */
-  attempts: { status: number | null; state?: string }[];
-  payload: { data: { amount?: number; currency?: string } };
-}
-
 /** `payemu events`: the event log, newest first; `--follow` streams new events and attempts. */
 export async function list(options: EventsOptions): Promise<void> {
-  const conn = connection(options);
+  const client = connect(options);
   const out = output(options);
-  if (options.follow) return follow(conn, out, options.event);
-  const query = new URLSearchParams();
-  if (options.event) query.set('event', options.event);
-  if (options.reference) query.set('reference', options.reference);
-  if (options.limit) query.set('limit', options.limit);
-  const { events } = await call<{ events: EventView[] }>(conn, 'GET', `/_payemu/events${query.size ? `?${query}` : ''}`);
+  if (options.follow) return follow(client, out, options.event);
+  const events = await client.events({ event: options.event, reference: options.reference, limit: options.limit });
   if (out.json) return out.line(JSON.stringify(events));
   if (events.length === 0) return out.line('no events yet');
   for (const e of events) out.line(describe(e, out));
@@ -40,7 +27,7 @@ export async function list(options: EventsOptions): Promise<void> {
 /** `payemu events resend <id>`: a new delivery of the event, with the same id. */
 export async function resend(id: string, options: EventsOptions): Promise<void> {
   const out = output(options);
-  const event = await call<EventView>(connection(options), 'POST', `/_payemu/events/${encodeURIComponent(id)}/resend`, {});
+  const event = await connect(options).resendEvent(id);
   out.result(event, () => `resending ${event.event} ${event.id}`);
 }
 
@@ -53,31 +40,17 @@ function describe(e: EventView, out: Output): string {
   return `${out.c.dim(e.created_at.slice(0, 19).replace('T', ' '))} ${out.c.cyan(e.event.padEnd(32))} ${e.reference ?? ''}${amount}  ${state}  ${out.c.dim(e.id)}`;
 }
 
-async function follow(conn: Connection, out: Output, only: string | undefined): Promise<void> {
-  let res: Response;
-  try {
-    res = await fetch(`${conn.url}/_payemu/events/stream`, { headers: { Authorization: `Bearer ${conn.key}` } });
-  } catch (error) {
-    throw unreachable(conn, error);
-  }
-  if (!res.ok || !res.body) return void (await call(conn, 'GET', '/_payemu/events/stream'));
-  if (!out.json) out.line(out.c.dim(`following events at ${conn.url} (Ctrl+C to stop)`));
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of res.body) {
-    buffer += decoder.decode(chunk as Uint8Array, { stream: true });
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) !== -1) {
-      const message = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const name = /^event: (.+)$/m.exec(message)?.[1];
-      const data = /^data: (.+)$/m.exec(message)?.[1];
-      if (!name || !data) continue;
-      const value = JSON.parse(data);
-      if (only && (name === 'event' ? value.event : value.event) !== only) continue;
-      if (out.json) out.line(JSON.stringify({ type: name, ...value }));
-      else if (name === 'event') out.line(describe(value, out));
-      else out.line(`  ${out.c.dim('attempt')} ${value.event} ${value.attempt?.status ?? value.attempt?.error ?? 'no endpoint'} -> ${value.delivery_status}`);
+async function follow(client: PayemuClient, out: Output, only: string | undefined): Promise<void> {
+  const messages = await client.streamEvents();
+  if (!out.json) out.line(out.c.dim(`following events at ${client.url} (Ctrl+C to stop)`));
+  for await (const message of messages) {
+    // Both kinds name their event: --event filters attempts as well as events.
+    if (only && message.data.event !== only) continue;
+    if (out.json) out.line(JSON.stringify({ type: message.type, ...message.data }));
+    else if (message.type === 'event') out.line(describe(message.data, out));
+    else {
+      const { event, attempt, delivery_status } = message.data;
+      out.line(`  ${out.c.dim('attempt')} ${event} ${attempt?.status ?? attempt?.error ?? 'no endpoint'} -> ${delivery_status}`);
     }
   }
 }

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { ConfigError, resolveConfigFile } from '../config/load.js';
 import { startEmulator } from '../emulator.js';
-import { CliError, EXIT } from './client.js';
+import { CliError, EXIT } from './errors.js';
 import type { StartOptions } from './start.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
-import { EXIT } from './client.js';
+import { EXIT, toCliError } from './errors.js';
 
 /**
  * The `payemu` command line. Each command lives in its own file and is imported only when it
@@ -79,7 +79,8 @@ export function main(argv: string[]): void {
     .option('--json', 'print the report as JSON')
     .action(async (options) => (await import('./doctor.js')).doctor(options));
 
-  program.parseAsync(argv).catch((error: Error & { exitCode?: number }) => {
+  program.parseAsync(argv).catch((thrown: unknown) => {
+    const error = toCliError(thrown) as Error & { exitCode?: number };
     process.stderr.write(`payemu: ${error.message}\n`);
     process.exit(error.exitCode ?? EXIT.refused);
   });

@@ -1,4 +1,7 @@
-import { call, CliError, connection, EXIT } from './client.js';
+import type { PayemuClient } from '../client/client.js';
+import type { Card, CompleteResult } from '../client/types.js';
+import { connect } from './client.js';
+import { CliError, EXIT } from './errors.js';
 import { output } from './output.js';
 
 export interface PayOptions {
@@ -9,16 +12,21 @@ export interface PayOptions {
   json?: boolean;
 }
 
+/** The fields printed of the three answers (a session's, an invoice's, a payment link's): each has some of them. */
+type PayAnswer = Pick<CompleteResult, 'payment' | 'updated' | 'payment_method' | 'failure_code' | 'failure_message'>;
+
+type Target = { pay: (client: PayemuClient, card: Card) => Promise<PayAnswer>; origin?: string };
+
 /**
  * `payemu pay <target>`: pays as the hosted page would. The target is a session id (`cs_...`)
  * or checkout / card-update URL, an invoice id (`inv_...`) or URL, or a payment link id or URL.
  * A URL also says where the emulator is.
  */
 export async function pay(target: string, options: PayOptions): Promise<void> {
-  const { path, origin } = resolve(target);
-  const conn = connection({ ...options, url: options.url ?? origin });
+  const { pay, origin } = resolve(target);
+  const client = connect({ ...options, url: options.url ?? origin });
   const out = output(options);
-  const result = await call(conn, 'POST', path, { card_number: options.card, ...(options['3ds'] ? { three_ds: options['3ds'] } : {}) });
+  const result = await pay(client, { card_number: options.card, ...(options['3ds'] ? { three_ds: options['3ds'] } : {}) });
   out.result(result, () => {
     if (result.payment) {
       const p = result.payment;
@@ -26,12 +34,12 @@ export async function pay(target: string, options: PayOptions): Promise<void> {
       const status = ok ? out.c.green(p.status) : out.c.red(p.status);
       return `${status} ${p.amount} ${p.currency} reference ${p.reference} (payment ${p.id})${p.failure_message ? `\n  ${p.failure_code}: ${p.failure_message}` : ''}`;
     }
-    return result.updated ? `${out.c.green('card updated')}: ${result.payment_method.card_brand} ending ${result.payment_method.card_last}` : `${out.c.red('card refused')}: ${result.failure_message}`;
+    return result.updated ? `${out.c.green('card updated')}: ${result.payment_method?.card_brand} ending ${result.payment_method?.card_last}` : `${out.c.red('card refused')}: ${result.failure_message}`;
   });
   if (result.payment?.status === 'FAILED' || result.updated === false) process.exitCode = EXIT.refused;
 }
 
-function resolve(target: string): { path: string; origin?: string } {
+function resolve(target: string): Target {
   let origin: string | undefined;
   let id = target;
   if (/^https?:\/\//.test(target)) {
@@ -41,8 +49,8 @@ function resolve(target: string): { path: string; origin?: string } {
     if (!match) throw new CliError(`${target} is not a checkout, card-update, invoice or payment link URL`, EXIT.usage);
     id = match[2]!;
   }
-  if (id.startsWith('cs_')) return { path: `/_payemu/sessions/${id}/complete`, origin };
-  if (id.startsWith('inv_')) return { path: `/_payemu/invoices/${id}/pay`, origin };
-  if (/^\d+$/.test(id)) return { path: `/_payemu/payment-links/${id}/pay`, origin };
+  if (id.startsWith('cs_')) return { pay: (client, card) => client.completeSession(id, card), origin };
+  if (id.startsWith('inv_')) return { pay: (client, card) => client.payInvoice(id, card), origin };
+  if (/^\d+$/.test(id)) return { pay: (client, card) => client.payLink(id, card), origin };
   throw new CliError(`cannot tell what "${target}" is: give a session id (cs_...), an invoice id (inv_...), a payment link id, or one of their URLs`, EXIT.usage);
 }

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { looksLikeDataDir } from '../store/files.js';
 import { acquireLock, lockHolder } from '../store/lock.js';
-import { call, CliError, connection, EXIT } from './client.js';
+import { connect } from './client.js';
+import { CliError, EXIT } from './errors.js';
 import { output, type Output } from './output.js';
 
 export interface ResetOptions {
@@ -21,7 +22,7 @@ export interface ResetOptions {
  */
 export async function reset(options: ResetOptions): Promise<void> {
   const out = output(options);
-  if (options.data === undefined) return resetAt(connection(options).url, options, out);
+  if (options.data === undefined) return resetAt(connect(options).url, options, out);
 
   const dir = path.resolve(options.data);
   const holder = lockHolder(dir);
@@ -41,6 +42,6 @@ export async function reset(options: ResetOptions): Promise<void> {
 }
 
 async function resetAt(url: string, options: ResetOptions, out: Output): Promise<void> {
-  const result = await call(connection({ url, key: options.key }), 'POST', '/_payemu/reset', options.all ? { all: true } : {});
+  const result = await connect({ url, key: options.key }).reset({ all: options.all === true });
   out.result({ ...result, url }, () => `reset ${result.scope === 'all' ? 'everything' : `${result.scope.source}/${result.scope.mode}`}: ${result.removed} records removed (${url})`);
 }

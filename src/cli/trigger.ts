@@ -1,6 +1,7 @@
 import { EVENT_NAMES } from '../bus/events.js';
 import { parseSet } from '../control/triggers/template.js';
-import { call, CliError, connection, EXIT } from './client.js';
+import { connect } from './client.js';
+import { CliError, EXIT } from './errors.js';
 import { output } from './output.js';
 
 export interface TriggerOptions {
@@ -23,9 +24,9 @@ export async function trigger(event: string, options: TriggerOptions): Promise<v
     throw new CliError((error as Error).message, EXIT.usage);
   }
   const out = output(options);
-  const result = await call(connection(options), 'POST', '/_payemu/trigger', { event, data, ...(options.source ? { source: options.source } : {}) });
+  const result = await connect(options).trigger(event, data, options.source ? { source: options.source } : {});
   out.result(result, () => {
-    const steps = (result.steps as { id: string; method: string; path: string; status: number; created: string | null }[])
+    const steps = result.steps
       .map((s) => `  ${out.c.dim(s.method.padEnd(6))} ${s.path} ${out.c.green(String(s.status))}${s.created ? ` ${out.c.cyan(s.created)}` : ''}`)
       .join('\n');
     return `${out.c.bold(event)} triggered on ${result.source}/${result.mode}\n${steps}\n  event id ${out.c.cyan(result.event_id ?? '(none)')}`;
