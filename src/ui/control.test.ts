@@ -32,3 +32,10 @@ t.test('resend, clock advance and trigger over HTTP; refusals become messages', 
   await t.rejects(control.resend({ id: '00000000-0000-4000-8000-000000000000', name: 'payment.completed', source: 'acme', mode: 'test' }), /No event with id/);
   await t.rejects(control.resend({ id: raised!.id, name: raised!.name, source: 'globex', mode: 'test' }), /No event with id/, "another Source's key does not see it");
 });
+
+t.test('no emulator at the URL: the rejection says so', async (t) => {
+  const emulator = await startEmulator({ port: 0, inMemory: true });
+  const { url, sources } = emulator;
+  await emulator.close();
+  await t.rejects(httpControl(url, sources).advanceClock(), { message: `no payemu at ${url}: nothing is listening there` });
+});

@@ -1,4 +1,6 @@
 import type { App } from '../../app.js';
+import { createClient } from '../../client/client.js';
+import { envelopeError } from '../../client/errors.js';
 import { formatDate } from '../../clock/format.js';
 import type { Mode } from '../../config/types.js';
 import type { Scope } from '../../http/auth.js';
@@ -48,7 +50,9 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
   if (!fixture) {
     throw Unprocessable.field('event', `Unknown event "${event}". Events: ${[...fixtures.keys()].join(', ')}.`);
   }
-  const key = scope.mode === 'test' ? scope.source.test_key : scope.source.live_key;
+  // Over HTTP, as the merchant's own code would call: each step goes through auth, validation,
+  // idempotency and the request log like any other request.
+  const client = createClient({ url: app.baseUrl(), key: scope.mode === 'test' ? scope.source.test_key : scope.source.live_key });
   const vars: Record<string, unknown> = {
     ...defaults,
     ...data,
@@ -73,17 +77,16 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
         continue;
       }
       const path = render(step.path, vars) as string;
+      // Rendered to JSON text here: the client sends a string as it is.
       const body = step.body === undefined ? undefined : JSON.stringify(render(step.body, vars));
-      const res = await fetch(`${app.baseUrl()}${path}`, {
-        method: step.method,
-        headers: { Authorization: `Bearer ${key}`, ...(body ? { 'Content-Type': 'application/json' } : {}) },
-        body,
-      });
-      const answer = (await res.json().catch(() => null)) as Record<string, any> | null;
+      const res = await client.request(step.method, path, body);
+      // A later step reads an earlier answer's fields: one that is not JSON has none.
+      const answer = res.body !== null && typeof res.body === 'object' ? (res.body as Record<string, any>) : null;
       steps.push({ id: step.id, method: step.method, path, status: res.status, created: createdId(answer) });
-      if (!res.ok) {
-        const detail = answer?.errors?.[0]?.detail ?? `HTTP ${res.status}`;
-        throw new HttpError(res.status >= 500 ? 500 : res.status, `The trigger's step "${step.id}" (${step.method} ${path}) was refused: ${detail}`, answer?.errors?.[0]?.meta);
+      if (res.status < 200 || res.status > 299) {
+        const error = envelopeError(answer);
+        const detail = error?.detail ?? `HTTP ${res.status}`;
+        throw new HttpError(res.status >= 500 ? 500 : res.status, `The trigger's step "${step.id}" (${step.method} ${path}) was refused: ${detail}`, error?.meta);
       }
       vars[step.id] = answer;
     }
