@@ -1,12 +1,8 @@
 import type { Test } from 'tap';
+import { createClient, type Answer as ClientAnswer } from '../../src/client/client.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js';
 
-export interface Answer<T = any> {
-  status: number;
-  headers: Headers;
-  body: T;
-  text: string;
-}
+export type Answer<T = any> = ClientAnswer<T>;
 
 export interface Client {
   request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer<T>>;
@@ -14,24 +10,10 @@ export interface Client {
   post<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer<T>>;
 }
 
-/** A real HTTP client for `url` authenticated with `key` (none when `key` is undefined). */
+/** A real HTTP client for `url` authenticated with `key` (none when `key` is undefined): payemu's own client. */
 export function client(url: string, key: string | undefined): Client {
-  const request = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const init: RequestInit = { method, headers: { ...(key ? { Authorization: `Bearer ${key}` } : {}), ...headers }, redirect: 'manual' };
-    if (body !== undefined) {
-      init.body = typeof body === 'string' ? body : JSON.stringify(body);
-      (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
-    }
-    const res = await fetch(`${url}${path}`, init);
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      /* not JSON: keep the text */
-    }
-    return { status: res.status, headers: res.headers, body: parsed as any, text };
-  };
+  const payemu = createClient({ url, key: key || undefined });
+  const request = <T>(method: string, path: string, body?: unknown, headers?: Record<string, string>) => payemu.request<T>(method, path, body, headers);
   return {
     request,
     get: (path, headers) => request('GET', path, undefined, headers),
