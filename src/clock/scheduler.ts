@@ -48,6 +48,27 @@ export interface RunReport {
   items: { kind: string; id: string; at: string }[];
 }
 
+/**
+ * Due work that is not a job: it is held outside the scheduler's records and ends
+ * asynchronously (webhook retries are HTTP requests). An advance runs it in time order with the
+ * jobs, and awaits each run before it moves the clock past it; outside advances it runs on its
+ * own timers.
+ */
+export interface AsyncDueWork {
+  /** An advance begins: resolves once the work already under way has ended. */
+  begin(): Promise<void>;
+  /** When the earliest pending work falls due (virtual epoch ms), if any. */
+  nextDue(): number | undefined;
+  /**
+   * Runs all the pending work due at or before `at`, where the clock now stands, and resolves
+   * once it has ended, with what ran (`at`: when each started). Work it runs may leave new work
+   * due later (a retry after a failure).
+   */
+  runDue(at: number): Promise<{ kind: string; id: string; at: number }[]>;
+  /** The advance has ended (or failed): the work runs on its own again. */
+  end(): void;
+}
+
 /** Called inside each batch's transaction, before its work: an advance moves and stores the clock there. */
 type BatchHook = (tx: Transaction, at: number) => void;
 
@@ -115,18 +136,46 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
    * Moves the clock forward to `target(now)` (now as of this advance's turn), running what falls
    * due on the way. The clock moves with each batch, and `save` writes it inside the batch's
    * transaction, so it commits with that batch's work.
+   *
+   * `work` (webhook retries) runs in the same time order: first the work already under way is
+   * awaited, then at each moment work falls due, the jobs due by then run, the clock moves there
+   * (and is stored), and the work due is run and awaited before the clock moves on. What it
+   * leaves due within the span runs in this advance too.
    */
-  advance(target: (now: number) => number, save: (tx: Transaction) => void): Promise<RunReport & { now: number }> {
+  advance(target: (now: number) => number, save: (tx: Transaction) => void, work?: AsyncDueWork): Promise<RunReport & { now: number }> {
     return this.inTurn(async () => {
       if (!this.app) throw new Error('the scheduler has not started: no clock to advance');
       const clock = this.app.clock;
       const to = target(clock.now());
-      const report = await this.runNow(to, (tx, at) => {
+      const moveAndSave: BatchHook = (tx, at) => {
         clock.moveTo(at);
         save(tx);
-      });
-      clock.moveTo(to);
-      this.store.transaction(save);
+      };
+      const report: RunReport = { ran: {}, items: [] };
+      try {
+        await work?.begin();
+        for (;;) {
+          const next = work?.nextDue();
+          const due = next !== undefined && next <= to ? next : undefined;
+          // The jobs due up to the work's due time (or to the end) run first.
+          merge(report, await this.runNow(due ?? to, moveAndSave));
+          if (due === undefined) {
+            // Work those jobs' effects left due within the span still runs in this advance.
+            const late = work?.nextDue();
+            if (late === undefined || late > to) break;
+            continue;
+          }
+          if (clock.now() < due) {
+            clock.moveTo(due);
+            this.store.transaction(save);
+          }
+          for (const item of await work!.runDue(clock.now())) count(report, item.kind, item.id, item.at);
+        }
+        clock.moveTo(to);
+        this.store.transaction(save);
+      } finally {
+        work?.end();
+      }
       // Where this advance left the clock: a run that takes the next turn may move it on
       // before the caller resumes.
       return { ...report, now: clock.now() };
@@ -135,7 +184,14 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
 
   /** Runs `work` once the runs before it are done: runs never overlap. */
   private inTurn<T>(work: () => Promise<T>): Promise<T> {
-    const run = this.turn.then(work);
+    const run = this.turn.then(async () => {
+      this.busy = true;
+      try {
+        return await work();
+      } finally {
+        this.busy = false;
+      }
+    });
     this.turn = run.catch(() => undefined);
     return run;
   }
@@ -144,18 +200,13 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
     const report: RunReport = { ran: {}, items: [] };
     const app = this.app;
     if (!app) return report;
-    this.busy = true;
-    try {
-      let slice = stopwatch();
-      for (let next = this.heap.peek(); next && next.at <= until; next = this.heap.peek()) {
-        this.runBatch(app, next.at, beforeBatch, report);
-        if (slice() >= YIELD_EVERY_MS) {
-          await new Promise<void>((resolve) => setImmediate(resolve));
-          slice = stopwatch();
-        }
+    let slice = stopwatch();
+    for (let next = this.heap.peek(); next && next.at <= until; next = this.heap.peek()) {
+      this.runBatch(app, next.at, beforeBatch, report);
+      if (slice() >= YIELD_EVERY_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        slice = stopwatch();
       }
-    } finally {
-      this.busy = false;
     }
     return report;
   }
@@ -179,8 +230,7 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
           app.bus.emit('server.error', { method: 'JOB', path: `${kind.kind} ${job.id}`, error: (error as Error).message, stack: (error as Error).stack });
           continue;
         }
-        report.ran[kind.kind] = (report.ran[kind.kind] ?? 0) + 1;
-        if (report.items.length < 100) report.items.push({ kind: kind.kind, id: job.id, at: formatTimestamp(stamp) });
+        count(report, kind.kind, job.id, stamp);
       }
     });
   }
@@ -214,6 +264,18 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
       if (app && this.timer) void this.runDue(() => app.clock.now());
     });
   }
+}
+
+const MAX_ITEMS = 100;
+
+function count(report: RunReport, kind: string, id: string, at: number): void {
+  report.ran[kind] = (report.ran[kind] ?? 0) + 1;
+  if (report.items.length < MAX_ITEMS) report.items.push({ kind, id, at: formatTimestamp(at) });
+}
+
+function merge(report: RunReport, more: RunReport): void {
+  for (const [kind, n] of Object.entries(more.ran)) report.ran[kind] = (report.ran[kind] ?? 0) + n;
+  for (const item of more.items) if (report.items.length < MAX_ITEMS) report.items.push(item);
 }
 
 function runsAt<C>(kind: JobKind<StoredRecord, C>, record: StoredRecord, due: number): number {

@@ -28,9 +28,17 @@ const MAX_ADVANCE_MS = MAX_ADVANCE_DAYS * 86_400_000;
  * timestamp. The clock moves and is stored with each batch of work, in the batch's own
  * transaction: a crash in the middle restarts at the last batch stored, with nothing lost and
  * nothing run twice. Between batches the event loop answers other requests.
+ *
+ * Webhook retries due within the span run in the same time order, each awaited (it ends with
+ * an answer or by `--webhook-timeout`) before the clock moves past it, after the attempts
+ * already out when the advance begins have ended; they are reported as `webhook.retry`.
  */
 export async function advanceClock(app: App, target: number | ((now: number) => number)): Promise<RunReport & { now: number }> {
-  const report = await app.scheduler.advance(typeof target === 'function' ? target : () => target, (tx) => tx.put(Meta, { id: 'clock', clock: app.clock.state() }));
+  const report = await app.scheduler.advance(
+    typeof target === 'function' ? target : () => target,
+    (tx) => tx.put(Meta, { id: 'clock', clock: app.clock.state() }),
+    app.webhooks.retries,
+  );
   app.bus.emit('clock.advanced', { now: report.now, ran: report.ran });
   return report;
 }

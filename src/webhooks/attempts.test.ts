@@ -44,33 +44,34 @@ t.test('a started attempt is logged in progress; the delivery state does not cha
 
 t.test('an ended attempt replaces its in-progress entry', async (t) => {
   const running = withStarted(event(), startedAttempt(URL, AT));
-  const done = settle(running, ended(200), BACKOFF);
+  const done = settle(running, ended(200), BACKOFF, AT + 40);
   t.same(done.attempts, [ended(200)]);
   t.match(done, { delivery_status: 'delivered', cycle_attempts: 1, next_attempt_at: null });
   t.equal(attemptState(done.attempts[0]!), 'succeeded');
 
-  const failed = settle(running, ended(500), BACKOFF);
-  t.match(failed, { delivery_status: 'retrying', cycle_attempts: 1, next_attempt_at: AT + 40 + 1_000 });
+  const failed = settle(running, ended(500), BACKOFF, AT + 40);
+  t.match(failed, { delivery_status: 'retrying', cycle_attempts: 1, next_attempt_at: AT + 40 + 1_000 }, 'the wait counts from the virtual end of the attempt');
+  t.match(settle(running, ended(500), BACKOFF, AT), { next_attempt_at: AT + 1_000 }, 'a frozen clock did not move while it ran: due exactly the wait after it');
   t.equal(attemptState(failed.attempts[0]!), 'failed');
 
-  t.equal(settle(event(), ended(200), BACKOFF).attempts.length, 1, 'nothing in progress: appended');
+  t.equal(settle(event(), ended(200), BACKOFF, AT).attempts.length, 1, 'nothing in progress: appended');
 });
 
 t.test('an interrupted attempt got no answer: it uses up no retry and is tried again at once', async (t) => {
   const cut = interrupted(startedAttempt(URL, AT));
   t.match(cut, { state: 'interrupted', error: 'interrupted', status: null, response_body: null });
   t.equal(attemptState(cut), 'interrupted');
-  const first = settle(withStarted(event(), startedAttempt(URL, AT)), cut, BACKOFF);
+  const first = settle(withStarted(event(), startedAttempt(URL, AT)), cut, BACKOFF, AT);
   t.match(first, { delivery_status: 'retrying', cycle_attempts: 0, next_attempt_at: AT });
   t.same(first.attempts, [cut]);
 
   const three = [ended(500), ended(500), ended(500)];
-  const last = settle(withStarted(event({ attempts: three, cycle_attempts: 3, delivery_status: 'retrying' }), startedAttempt(URL, AT)), cut, BACKOFF);
+  const last = settle(withStarted(event({ attempts: three, cycle_attempts: 3, delivery_status: 'retrying' }), startedAttempt(URL, AT)), cut, BACKOFF, AT);
   t.match(last, { delivery_status: 'retrying', cycle_attempts: 3, next_attempt_at: AT }, 'the last attempt of a cycle too');
   t.same(last.attempts.map(attemptState), ['failed', 'failed', 'failed', 'interrupted']);
 });
 
 t.test('a refusal by --strict-webhook-urls is not retried', async (t) => {
-  const refused = settle(withStarted(event(), startedAttempt(URL, AT)), ended(null, 'blocked by --strict-webhook-urls: loopback'), BACKOFF);
+  const refused = settle(withStarted(event(), startedAttempt(URL, AT)), ended(null, 'blocked by --strict-webhook-urls: loopback'), BACKOFF, AT);
   t.match(refused, { delivery_status: 'failed', next_attempt_at: null });
 });

@@ -30,12 +30,17 @@ export function inProgress(event: EventRecord): Attempt | undefined {
 
 /**
  * The event once its attempt in progress has ended as `ended` (which replaces it; appended if
- * none is in progress): delivered on a 2xx, else retried after the cycle's next wait, else
- * failed. A refusal by --strict-webhook-urls will not change on retry and is not retried. An
- * interrupted attempt got no answer, so it uses up none of the retries: it is tried again at
- * once (the receiver may or may not have got it; the event id lets it tell).
+ * none is in progress), `now` being the virtual time it ended: delivered on a 2xx, else retried
+ * the cycle's next wait after `now`, else failed. A refusal by --strict-webhook-urls will not
+ * change on retry and is not retried. An interrupted attempt got no answer, so it uses up none
+ * of the retries: it is tried again at once (the receiver may or may not have got it; the event
+ * id lets it tell).
+ *
+ * The wait counts on the virtual clock from the end of the failed attempt: with a frozen clock
+ * (or during an advance, where the clock stands at the attempt's due time) that is the moment
+ * the attempt was made, so retries fall due exactly 1 s, then 5 s, then 25 s after each other.
  */
-export function settle(event: EventRecord, ended: Attempt, backoffMs: readonly number[]): EventRecord {
+export function settle(event: EventRecord, ended: Attempt, backoffMs: readonly number[], now: number): EventRecord {
   const ok = attemptState(ended) === 'succeeded';
   const cut = ended.state === 'interrupted';
   const cycle = event.cycle_attempts + (cut ? 0 : 1);
@@ -49,6 +54,6 @@ export function settle(event: EventRecord, ended: Attempt, backoffMs: readonly n
     attempts,
     cycle_attempts: cycle,
     delivery_status: ok ? 'delivered' : retry ? 'retrying' : 'failed',
-    next_attempt_at: retry ? ended.at + ended.duration_ms + wait : null,
+    next_attempt_at: retry ? now + wait : null,
   };
 }

@@ -1,5 +1,7 @@
 import type { Bus } from '../bus/bus.js';
 import { stopwatch, wallClock, type Clock } from '../clock/clock.js';
+import { MinHeap } from '../clock/heap.js';
+import type { AsyncDueWork } from '../clock/scheduler.js';
 import type { PayemuConfig } from '../config/types.js';
 import type { Store } from '../store/store.js';
 import { inProgress, interrupted, settle, startedAttempt, withStarted } from './attempts.js';
@@ -33,11 +35,26 @@ type Outcome = Pick<Attempt, 'status' | 'response_body' | 'error'>;
  */
 export const MAX_IN_FLIGHT_PER_SOURCE = 64;
 
-/** One Source's deliveries: how many are in flight, and the ids waiting for a free slot. */
+/** How a clock advance reports the retries it ran (in `ran` and `items`). */
+export const RETRY_KIND = 'webhook.retry';
+
+/**
+ * One Source's deliveries: how many are in flight, the ids waiting for a free slot, and the
+ * retries a clock advance is waiting to run (each is handed the next free slot, ahead of
+ * `waiting`: the advance cannot move on until they have ended).
+ */
 interface Lane {
   active: number;
   waiting: string[];
   head: number;
+  urgent: (() => void)[];
+}
+
+/** What an attempt needs once it may go: the event as it stands, its Source and where it goes. */
+interface Target {
+  event: EventRecord;
+  source: PayemuConfig['sources'][number];
+  url: string;
 }
 
 /**
@@ -45,12 +62,24 @@ interface Lane {
  * these are ours), a non-2xx answer, a timeout or a refused connection retried after each wait
  * of the backoff. Every attempt is stored on the event when it starts, before its request goes
  * out, and again when it ends; one cut off by a stop or a crash is marked interrupted at the
- * next start and retried like any failure. Retries are due on the virtual clock, so advancing
- * it sends them at once; otherwise a timer sends them when the wait has passed.
- * Deliveries never block each other: first attempts start in event order and run concurrently.
+ * next start and retried like any failure. Deliveries never block each other: first attempts
+ * start in event order and run concurrently.
+ *
+ * Retries are due on the virtual clock: the wait counts from the virtual time the failed attempt
+ * ended. A clock advance runs, in time order, every retry that falls due within its span
+ * (`retries`, handed to the scheduler's advance), awaiting each before the clock moves past it;
+ * otherwise a timer sends a retry when its time comes. A frozen clock only moves on advance, so
+ * with it a retry due later waits for an advance that reaches it.
  */
 export class Dispatcher {
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Attempts scheduled for later (retries; pending deliveries found at start): id -> virtual due time. */
+  private readonly due = new Map<string, number>();
+  /** The same, by due time; entries no longer in `due` (ran, rescheduled, cancelled) are skipped. */
+  private readonly dueOrder = new MinHeap<{ at: number; seq: number; id: string }>();
+  private dueSeq = 0;
+  /** A clock advance is running the due retries: timers leave them to it. */
+  private advancing = false;
   private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
   private readonly lanes = new Map<string, Lane>();
   private closed = false;
@@ -85,7 +114,6 @@ export class Dispatcher {
       // After every other listener has heard of the event (a stream shows the event before its
       // first attempt); microtasks keep first attempts in event order.
       this.bus.on('domain', (event) => this.enqueue(event.id)),
-      this.bus.on('clock.advanced', () => this.runDue()),
     );
     for (const event of this.store.all(Events)) if (event.next_attempt_at !== null) this.schedule(event);
   }
@@ -100,7 +128,7 @@ export class Dispatcher {
     for (const event of this.store.all(Events)) if (inProgress(event)) cut.push(event);
     if (cut.length === 0) return;
     this.store.transaction((tx) => {
-      for (const event of cut) tx.put(Events, settle(event, interrupted(inProgress(event)!), this.options.backoffMs));
+      for (const event of cut) tx.put(Events, settle(event, interrupted(inProgress(event)!), this.options.backoffMs, this.clock.now()));
     });
   }
 
@@ -147,6 +175,15 @@ export class Dispatcher {
     for (const off of this.unsubscribe) off();
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
+    this.due.clear();
+    this.dueOrder.clear();
+    // Retries an advance waits to run are let go: they see the dispatcher closed and end at once.
+    for (const lane of this.lanes.values()) {
+      for (const go of lane.urgent.splice(0)) {
+        lane.active++;
+        go();
+      }
+    }
     this.lanes.clear();
     // An attempt cut short stays in the store as in progress: the next start marks it
     // interrupted and retries it (the same as after a crash).
@@ -154,55 +191,142 @@ export class Dispatcher {
     await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
   }
 
+  /** The event's next attempt is due at `next_attempt_at`: kept for an advance, and timed. */
   private schedule(event: EventRecord): void {
     if (this.closed || event.next_attempt_at === null) return;
     this.cancel(event.id);
-    const delay = Math.max(0, event.next_attempt_at - this.clock.now());
+    this.due.set(event.id, event.next_attempt_at);
+    this.dueOrder.push({ at: event.next_attempt_at, seq: this.dueSeq++, id: event.id });
+    // Entries left behind by attempts that ran on their timers: dropped now and then.
+    if (this.dueOrder.size > 2 * this.due.size + 1024) {
+      this.dueOrder.clear();
+      for (const [id, at] of this.due) this.dueOrder.push({ at, seq: this.dueSeq++, id });
+    }
+    this.arm(event.id, event.next_attempt_at);
+  }
+
+  /**
+   * A timer that sends the attempt when its time comes on the real-time path. Not during an
+   * advance (which runs what falls due and re-arms the rest when it ends), and not for a later
+   * time on a frozen clock, which gets there only by an advance.
+   */
+  private arm(id: string, at: number): void {
+    clearTimeout(this.timers.get(id));
+    this.timers.delete(id);
+    const now = this.clock.now();
+    if (this.closed || this.advancing || (this.clock.frozen() && at > now)) return;
     const timer = setTimeout(() => {
-      this.timers.delete(event.id);
-      void this.attempt(event.id);
-    }, delay);
+      this.timers.delete(id);
+      if (this.advancing) return; // still in `due`: the advance runs it, or re-arms it
+      this.due.delete(id);
+      void this.attempt(id);
+    }, Math.max(0, at - now));
     timer.unref();
-    this.timers.set(event.id, timer);
+    this.timers.set(id, timer);
   }
 
   private cancel(id: string): void {
     clearTimeout(this.timers.get(id));
     this.timers.delete(id);
+    this.due.delete(id);
   }
 
-  /** After a clock advance: every retry now due goes out. */
-  private runDue(): void {
-    const now = this.clock.now();
-    for (const id of [...this.timers.keys()]) {
-      const event = this.store.get(Events, id);
-      if (event?.next_attempt_at !== null && event?.next_attempt_at !== undefined && event.next_attempt_at <= now) {
-        this.cancel(id);
-        void this.attempt(id);
-      }
+  /** The earliest entry of `dueOrder` still scheduled, stale ones dropped. */
+  private nextScheduled(): { at: number; id: string } | undefined {
+    for (let top = this.dueOrder.peek(); top; top = this.dueOrder.peek()) {
+      if (this.due.get(top.id) === top.at) return top;
+      this.dueOrder.pop();
     }
+    return undefined;
   }
 
-  private async attempt(id: string): Promise<void> {
-    if (this.closed || this.inFlight.has(id)) return;
+  /**
+   * The retries as the scheduler's advance runs them (see `Scheduler.advance`): it awaits the
+   * attempts already out (one that fails may be retried within the span), then runs each retry
+   * at its due time, awaiting its end before the clock moves on. A retry that fails schedules the
+   * next one, which runs in the same advance if it is due within the span. First attempts of the
+   * events the advance raises are not awaited: they go out as the events are raised (an advance
+   * of a year raises hundreds of thousands); their retries run in the advance if they have
+   * failed by the time the advance gets to their due time.
+   */
+  readonly retries: AsyncDueWork = {
+    begin: async () => {
+      this.advancing = true;
+      // First attempts queued but not started yet start now, so they count as out.
+      if (this.firstAttempts.length > 0) this.drainFirstAttempts();
+      await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+    },
+    nextDue: () => this.nextScheduled()?.at,
+    runDue: async (at) => {
+      const ids: string[] = [];
+      for (let top = this.nextScheduled(); top && top.at <= at; top = this.nextScheduled()) {
+        this.dueOrder.pop();
+        this.cancel(top.id);
+        ids.push(top.id);
+      }
+      // Started together, in due order, each in a slot of its Source; all awaited.
+      const started = await Promise.all(ids.map((id) => this.attempt(id, true)));
+      const ran: { kind: string; id: string; at: number }[] = [];
+      started.forEach((startedAt, i) => startedAt !== undefined && ran.push({ kind: RETRY_KIND, id: ids[i]!, at: startedAt }));
+      return ran;
+    },
+    end: () => {
+      this.advancing = false;
+      for (const [id, at] of this.due) this.arm(id, at);
+    },
+  };
+
+  /**
+   * Makes the event's next attempt, if it still needs one, in a slot of its Source: at once when
+   * one is free, else it waits its turn in the lane and this resolves at once. An attempt of an
+   * advance (`forAdvance`) waits for the next free slot, ahead of the lane, and this resolves
+   * when it has ended, with the virtual time it started (undefined when none was made).
+   */
+  private async attempt(id: string, forAdvance = false): Promise<number | undefined> {
+    const target = this.target(id);
+    if (!target) return undefined;
+    const lane = this.lane(target.source.slug);
+    if (lane.active < MAX_IN_FLIGHT_PER_SOURCE) {
+      lane.active++;
+      return this.deliver(lane, id, target);
+    }
+    if (!forAdvance) {
+      lane.waiting.push(id);
+      return undefined;
+    }
+    // Resolved by startWaiting (or close) with a slot taken for this attempt.
+    await new Promise<void>((resolve) => lane.urgent.push(resolve));
+    return this.deliver(lane, id, this.target(id));
+  }
+
+  /**
+   * Where the event's next attempt goes, when it needs one now and is not already out. An event
+   * whose Source has no endpoint is settled as `no_endpoint`.
+   */
+  private target(id: string): Target | undefined {
+    if (this.closed || this.inFlight.has(id)) return undefined;
     const event = this.store.get(Events, id);
     if (event?.delivery_status === 'no_endpoint' && event.attempts.length === 0 && this.bus.has('webhook.attempt')) {
       this.bus.emit('webhook.attempt', { event, attempt: null });
     }
-    if (!event || event.next_attempt_at === null) return;
+    if (!event || event.next_attempt_at === null) return undefined;
     const source = this.config().sources.find((s) => s.slug === event.source);
     const url = source ? this.endpointFor(source) : null;
     if (!url || !source) {
       const updated = this.store.transaction((tx) => tx.put(Events, { ...event, delivery_status: 'no_endpoint', next_attempt_at: null }));
       this.bus.emit('webhook.attempt', { event: updated, attempt: null });
-      return;
+      return undefined;
     }
-    const lane = this.lane(source.slug);
-    if (lane.active >= MAX_IN_FLIGHT_PER_SOURCE) {
-      lane.waiting.push(id);
-      return;
+    return { event, source, url };
+  }
+
+  /** One attempt, in a slot of `lane` already taken for it (given back when it ends); resolves with its virtual start. */
+  private async deliver(lane: Lane, id: string, target: Target | undefined): Promise<number | undefined> {
+    if (!target) {
+      this.release(lane);
+      return undefined;
     }
-    lane.active++;
+    const { event, source, url } = target;
     const abort = new AbortController();
     let finish = () => {};
     const done = new Promise<void>((resolve) => (finish = resolve));
@@ -213,25 +337,36 @@ export class Dispatcher {
       this.store.transaction((tx) => tx.put(Events, withStarted(event, started)));
       const elapsed = stopwatch();
       const outcome = await this.send(event, url, source.webhook_secret, abort.signal);
-      if (abort.signal.aborted) return;
+      if (abort.signal.aborted) return undefined;
       this.record(id, { ...outcome, duration_ms: Math.round(elapsed()), at: started.at, url });
+      return started.at;
     } finally {
       this.inFlight.delete(id);
-      lane.active--;
       finish();
-      this.startWaiting(lane);
+      this.release(lane);
     }
+  }
+
+  private release(lane: Lane): void {
+    lane.active--;
+    this.startWaiting(lane);
   }
 
   private lane(source: string): Lane {
     let lane = this.lanes.get(source);
-    if (!lane) this.lanes.set(source, (lane = { active: 0, waiting: [], head: 0 }));
+    if (!lane) this.lanes.set(source, (lane = { active: 0, waiting: [], head: 0, urgent: [] }));
     return lane;
   }
 
-  /** Fills the free slots from the waiting ids, oldest first. An id whose event no longer
-   * needs an attempt (delivered meanwhile, removed by a reset) takes no slot. */
+  /** Fills the free slots: first the retries an advance waits for, then the waiting ids, oldest
+   * first. An id whose event no longer needs an attempt (delivered meanwhile, removed by a
+   * reset) takes no slot. */
   private startWaiting(lane: Lane): void {
+    // The slot is taken here, for the advance's attempt that resumes on the next microtask.
+    while (!this.closed && lane.active < MAX_IN_FLIGHT_PER_SOURCE && lane.urgent.length > 0) {
+      lane.active++;
+      lane.urgent.shift()!();
+    }
     // attempt() takes its slot before its first await, so `active` is current in this loop.
     while (!this.closed && lane.active < MAX_IN_FLIGHT_PER_SOURCE && lane.head < lane.waiting.length) {
       void this.attempt(lane.waiting[lane.head++]!);
@@ -284,7 +419,7 @@ export class Dispatcher {
   private record(id: string, attempt: Attempt): void {
     const current = this.store.get(Events, id);
     if (!current) return; // reset while the attempt ran
-    const updated = this.store.transaction((tx) => tx.put(Events, settle(current, attempt, this.options.backoffMs)));
+    const updated = this.store.transaction((tx) => tx.put(Events, settle(current, attempt, this.options.backoffMs, this.clock.now())));
     this.bus.emit('webhook.attempt', { event: updated, attempt });
     if (updated.next_attempt_at !== null) this.schedule(updated);
   }
