@@ -130,7 +130,10 @@ t.test('--host sets the listening address and the printed URL', async (t) => {
       t.equal((await client(url, TEST_KEY).get('/v1/me')).status, 200, 'served on the host');
       const elsewhere = await new Promise<string>((resolve) => {
         const socket = net.connect({ port, host: '127.0.0.1' });
-        socket.once('connect', () => (socket.destroy(), resolve('connected')));
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve('connected');
+        });
         socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? 'error'));
       });
       t.equal(elsewhere, 'ECONNREFUSED', 'not listening on 127.0.0.1');

@@ -130,7 +130,7 @@ t.test('SIGINT or SIGTERM the instant the readiness line arrives: exit 0 every t
   for (let round = 0; round < rounds; round++) {
     const signal: NodeJS.Signals = round % 2 === 0 ? 'SIGINT' : 'SIGTERM';
     // Every round starts on the same data directory: each one is a restart after the last.
-    const proc = spawnPlain(t, ['start', '--port', '0', '--no-ui', '--data', dir], (line, p) => p.lines.length === 1 && p.child.kill(signal));
+    const proc = spawnPlain(t, ['start', '--port', '0', '--no-ui', '--data', dir], (_line, p) => p.lines.length === 1 && p.child.kill(signal));
     const exit = await proc.exit();
     t.match(proc.lines[0], READY, `round ${round}: the readiness line`);
     t.same(exit, { code: 0, signal: null }, `round ${round}: ${signal} right after readiness exits 0, not by the signal ${proc.stderr}`);
@@ -147,7 +147,7 @@ t.test('SIGINT or SIGTERM the instant the readiness line arrives: exit 0 every t
 t.test('the same with --json', async (t) => {
   const dir = tempDir(t);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    const proc = spawnPlain(t, ['start', '--port', '0', '--no-ui', '--json', '--data', dir], (line, p) => p.lines.length === 1 && p.child.kill(signal));
+    const proc = spawnPlain(t, ['start', '--port', '0', '--no-ui', '--json', '--data', dir], (_line, p) => p.lines.length === 1 && p.child.kill(signal));
     t.same(await proc.exit(), { code: 0, signal: null }, `${signal}: exit 0 ${proc.stderr}`);
     t.match(JSON.parse(proc.lines[0]!), { type: 'listening' });
     t.match(JSON.parse(proc.lines.at(-1)!), { type: 'stopped' });

@@ -94,7 +94,7 @@ t.test('the live view: an event from outside appears, opens, is resent; q stops 
   screen = await pane.waitFor(/Payload/, 'the detail view');
   t.match(screen, /"reference": "tmux-order-1"/);
   t.match(screen, /"amount": 10,/);
-  t.match(screen, /delivery delivered 200  1 attempt kept/);
+  t.match(screen, /delivery delivered 200 {2}1 attempt kept/);
   t.match(screen, /1\s+\d\d:\d\d:\d\d\s+200\s+\d+ ms\s+ok/, 'the attempt: status, duration, response body');
 
   await pane.keys('r');

@@ -114,7 +114,10 @@ t.test('a config reload with such a webhook_url is refused and the last valid co
   const e = await startEmulator({ port: 0, inMemory: true, config: file });
   t.teardown(() => e.close());
   const rejected = new Promise<{ error: string }>((resolve) => {
-    const off = e.bus.on('config.rejected', (event) => (off(), resolve(event)));
+    const off = e.bus.on('config.rejected', (event) => {
+      off();
+      resolve(event);
+    });
   });
   fs.writeFileSync(file, JSON.stringify({ sources: [{ slug: 'acme', webhook_url: 'ftp://x' }] }));
   t.match((await rejected).error, /sources\.0\.webhook_url/);

@@ -28,7 +28,7 @@ export async function exec(command: string[], options: Partial<StartOptions> & {
   process.on('SIGTERM', () => onSignal('SIGTERM'));
 
   if (command.length === 0) throw new CliError('payemu exec needs a command after --, e.g. payemu exec -- npm test', EXIT.usage);
-  let emulator;
+  let emulator: Awaited<ReturnType<typeof startEmulator>>;
   try {
     emulator = await startEmulator({
       port: given.has('port') ? options.port : 0,

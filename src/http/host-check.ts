@@ -52,7 +52,7 @@ export function normalizeAllowedHost(name: string): string | undefined {
 /** The host name of a Host header without its port, lower case; undefined when malformed. */
 function hostNameOf(header: string): string | undefined {
   const match = /^(\[[0-9a-f:.]+\]|[^:[\]]+)(?::\d*)?$/i.exec(header.trim());
-  return match?.[1]!.toLowerCase();
+  return match?.[1]?.toLowerCase();
 }
 
 function asHostName(address: string): string {

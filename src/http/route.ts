@@ -41,7 +41,8 @@ export interface ApiRoute extends RouteBase {
   idempotent?: boolean;
   /** Also accepts the key as `?key=` (EventSource cannot set headers). */
   keyInQuery?: boolean;
-  handle(ctx: ApiContext<any, any>): Reply | Promise<Reply>;
+  /** Each route reads its own Body and Query: method syntax keeps the parameter bivariant. */
+  handle(ctx: ApiContext<unknown, unknown>): Reply | Promise<Reply>;
 }
 
 /** A route anyone may call: health, and the hosted pages (the session id is the capability). */

@@ -70,6 +70,7 @@ function decodes(part: string): boolean {
   try {
     // Node hands over raw bytes of the request line as latin1 characters: re-read them as
     // UTF-8 so a raw, unescaped byte sequence is judged like its escaped form.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the range starts at NUL on purpose: any character outside ASCII.
     const escaped = /[^\x00-\x7e]/.test(part) ? escapeRaw(part) : part;
     decodeURIComponent(escaped.replace(LONE_PERCENT, '%25'));
     return true;

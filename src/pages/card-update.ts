@@ -52,7 +52,7 @@ async function submit(ctx: OpenContext, session: MethodSessionRecord): Promise<R
   if (!threeDs && evaluateCard(values.card_number, session.mode).outcome === 'three_ds') {
     return challengePage(`/card-update/${session.id}/3ds`, html`Your bank asks you to confirm that this card may be saved.`, values, session.mode);
   }
-  let result;
+  let result: ReturnType<typeof attemptMethodUpdate>;
   try {
     result = ctx.app.store.transaction((tx) => attemptMethodUpdate(tx, session.id, { cardNumber: values.card_number, threeDs }, ctx.now));
   } catch (error) {

@@ -75,7 +75,7 @@ async function pay(ctx: OpenContext, session: SessionRecord): Promise<Reply> {
       values,
       session.mode,
     );
-  let result;
+  let result: ReturnType<typeof attemptPayment>;
   try {
     result = ctx.app.store.transaction((tx) => attemptPayment(tx, session.id, { cardNumber: values.card_number, threeDs }, ctx.now, ctx.app.config()));
   } catch (error) {

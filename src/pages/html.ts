@@ -6,7 +6,7 @@ import { open, type OpenRoute } from '../http/route.js';
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** Escapes text for HTML content and attribute values. */
-export function escape(value: unknown): string {
+export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 }
 
@@ -31,7 +31,7 @@ export const raw = (value: string) => new Raw(value);
 function render(value: unknown): string {
   if (value instanceof Raw) return value.value;
   if (value === undefined || value === null || value === false) return '';
-  return escape(value);
+  return escapeHtml(value);
 }
 
 const STYLE = `
@@ -92,6 +92,6 @@ export function page(title: string, body: Raw, mode?: 'test' | 'live'): string {
   const badge = mode === 'live' ? html`<span class="badge live">Live mode</span>` : html`<span class="badge">Test mode</span>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escape(title)} · payemu</title><style>${STYLE}</style></head>
+<title>${escapeHtml(title)} · payemu</title><style>${STYLE}</style></head>
 <body><main>${mode ? badge.value : ''}${body.value}</main></body></html>`;
 }

@@ -57,7 +57,7 @@ async function pay(ctx: OpenContext, invoice: InvoiceRecord): Promise<Reply> {
   if (!threeDs && evaluateCard(values.card_number, invoice.mode).outcome === 'three_ds') {
     return challengePage(`/invoices/${invoice.id}/3ds`, html`Your bank asks you to confirm the payment of invoice ${invoice.number}.`, values, invoice.mode);
   }
-  let result;
+  let result: ReturnType<typeof payInvoice>;
   try {
     result = ctx.app.store.transaction((tx) => payInvoice(tx, invoice.id, { cardNumber: values.card_number, threeDs }, ctx.now));
   } catch (error) {

@@ -120,7 +120,7 @@ function examine(dir: string): Examination {
     const before = damage.length;
     let lines = 0;
     const { tail } = readLines(file, (text, line, offset) => {
-      let changes;
+      let changes: ReturnType<typeof decodeLine>;
       try {
         changes = decodeLine(text);
       } catch (error) {

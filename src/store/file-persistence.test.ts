@@ -3,14 +3,12 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import t, { type Test } from 'tap';
-import { collection, type Change } from './collection.js';
-import { filePersistence, type FilePersistenceOptions } from './file-persistence.js';
+import t from 'tap';
+import { filePersistence } from './file-persistence.js';
 import { encodeChanges, listSegments, segmentPath, snapshotPath } from './files.js';
 import { lockHolder, recordLockUrl } from './lock.js';
-import { memoryPersistence } from './persistence.js';
-import { Store, type RaisedEvent } from './store.js';
-import { Thing, Other, Things, Others, COLLECTIONS, memoryStore, openFileStore, dump, ids, journalBytes, lastSegment, writeHistory } from './store.test-support.js';
+import { Store } from './store.js';
+import { type Thing, type Other, Things, Others, COLLECTIONS, openFileStore, dump, ids, lastSegment, writeHistory } from './store.test-support.js';
 
 t.test('file persistence: what is written is there after close and reopen', async (t) => {
   const dir = t.testdir();
@@ -56,7 +54,9 @@ t.test('a torn last line (a crash inside a write) is dropped and cut off; the ne
   reopened.transaction((tx) => tx.put(Things, { id: 'after', color: 'red', n: 7 }));
   const lines = fs.readFileSync(segment, 'utf8').split('\n');
   t.equal(lines.at(-1), '', 'the file ends with a newline');
-  t.doesNotThrow(() => lines.slice(0, -1).forEach((line) => JSON.parse(line)), 'every line is whole JSON');
+  t.doesNotThrow(() => {
+    for (const line of lines.slice(0, -1)) JSON.parse(line);
+  }, 'every line is whole JSON');
   await reopened.closeOnce();
 
   const third = await openFileStore(t, dir);

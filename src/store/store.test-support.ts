@@ -1,15 +1,11 @@
 // Shared by the store tests (store.test.ts, file-persistence.test.ts); not a test itself.
-import { fork, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
-import { collection, type Change } from './collection.js';
+import { collection } from './collection.js';
 import { filePersistence, type FilePersistenceOptions } from './file-persistence.js';
-import { encodeChanges, listSegments, segmentPath, snapshotPath } from './files.js';
+import { listSegments, segmentPath } from './files.js';
 import { memoryPersistence } from './persistence.js';
-import { Store, type RaisedEvent } from './store.js';
+import { Store } from './store.js';
 
 /**
  * The store and its file persistence, used directly (no HTTP): transactions, indexes, commit

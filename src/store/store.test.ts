@@ -1,15 +1,8 @@
-import { fork, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import t, { type Test } from 'tap';
+import t from 'tap';
 import { collection, type Change } from './collection.js';
-import { filePersistence, type FilePersistenceOptions } from './file-persistence.js';
-import { encodeChanges, listSegments, segmentPath, snapshotPath } from './files.js';
-import { memoryPersistence } from './persistence.js';
-import { Store, type RaisedEvent } from './store.js';
-import { Thing, Other, Things, Others, COLLECTIONS, memoryStore, openFileStore, dump, ids, journalBytes, lastSegment, writeHistory } from './store.test-support.js';
+import type { RaisedEvent } from './store.js';
+import { type Thing, type Other, Things, Others, memoryStore, openFileStore, dump, ids, journalBytes, lastSegment, writeHistory } from './store.test-support.js';
 
 t.test('a transaction commits all its writes at once, and reads inside it see its own writes', async (t) => {
   const store = memoryStore();

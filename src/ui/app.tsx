@@ -117,14 +117,17 @@ export function App(props: AppProps) {
 /** The output's size, redrawn when the terminal is resized. */
 function useTerminalSize(): { rows: number; columns: number } {
   const { stdout } = useStdout();
-  const read = () => ({ rows: stdout.rows || 30, columns: stdout.columns || 100 });
-  const [size, setSize] = useState(read);
+  const [size, setSize] = useState(() => sizeOf(stdout));
   useEffect(() => {
-    const onResize = () => setSize(read());
+    const onResize = () => setSize(sizeOf(stdout));
     stdout.on('resize', onResize);
     return () => void stdout.off('resize', onResize);
   }, [stdout]);
   return size;
+}
+
+function sizeOf(stdout: NodeJS.WriteStream): { rows: number; columns: number } {
+  return { rows: stdout.rows || 30, columns: stdout.columns || 100 };
 }
 
 function useTick(ms: number): void {

@@ -90,7 +90,10 @@ export class PayemuProcess {
       if (left <= 0) throw new Error(`payemu printed no line for ${WAIT_LIMIT_MS / 1000} s.\n${this.output()}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
-        this.waiters.push(() => (clearTimeout(timer), resolve()));
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
       });
     }
   }

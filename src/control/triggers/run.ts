@@ -121,7 +121,15 @@ function cardOverrides(cards: unknown): Record<string, string> {
   return Object.fromEntries(Object.entries(cards).map(([name, number]) => [name, String(number)]));
 }
 
-function createdId(answer: Record<string, any> | null): string | null {
+/** What a step reads of an answer: the envelope's first error, or the id of what it created. */
+interface StepAnswer {
+  errors?: { detail?: string; meta?: Record<string, unknown> }[];
+  data?: { id?: unknown };
+  payment?: { id?: unknown };
+  session?: { id?: unknown };
+}
+
+function createdId(answer: StepAnswer | null): string | null {
   const id = answer?.data?.id ?? answer?.payment?.id ?? answer?.session?.id ?? null;
   return id === null || id === undefined ? null : String(id);
 }

@@ -25,7 +25,10 @@ export const recurringBilling: JobKind<RecurringRecord, App> = {
 };
 
 function bill(tx: Transaction, schedule: RecurringRecord, at: number, app: App): void {
-  if (schedule.end_date !== null && at >= schedule.end_date) return complete(tx, schedule, at);
+  if (schedule.end_date !== null && at >= schedule.end_date) {
+    complete(tx, schedule, at);
+    return;
+  }
 
   const source = app.config().sources.find((s) => s.slug === schedule.source);
   let amount = schedule.amount;

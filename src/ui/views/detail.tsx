@@ -40,21 +40,23 @@ export function EventDetail(props: { event: EventRow | undefined; scroll: number
       />
       <Line width={width} spans={[{ text: 'Payload', style: 'bold' }]} />
       {shown.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a payload line is its place in the payload; lines may repeat.
         <Line key={i} width={width} spans={[{ text: `  ${line}` }]} />
       ))}
       <Line width={width} spans={[{ text: 'Attempts', style: 'bold' }]} />
       <Line
         width={width}
-        spans={[{ text: attempts.length === 0 ? '  none yet' : '  ' + cell('#', 4) + cell('time', 10) + cell('status', 14) + cell('duration', 10) + 'response', style: 'dim' }]}
+        spans={[{ text: attempts.length === 0 ? '  none yet' : `  ${cell('#', 4)}${cell('time', 10)}${cell('status', 14)}${cell('duration', 10)}response`, style: 'dim' }]}
       />
       {attempts.slice(firstShown).map((a, i) => (
         <Line
+          // biome-ignore lint/suspicious/noArrayIndexKey: the attempt's number, which never changes: attempts are only appended.
           key={firstShown + i}
           width={width}
           spans={[
-            { text: '  ' + cell(String(firstShown + i + 1), 4) + cell(clockTime(a.at), 10) },
+            { text: `  ${cell(String(firstShown + i + 1), 4)}${cell(clockTime(a.at), 10)}` },
             { text: cell(outcome(a), 14), style: attemptTone(a) },
-            { text: cell(durationText(a), 10) + oneLine(a.response_body ?? a.error, bodyWidth) },
+            { text: `${cell(durationText(a), 10)}${oneLine(a.response_body ?? a.error, bodyWidth)}` },
           ]}
         />
       ))}

@@ -25,7 +25,7 @@ export function EventList(props: { events: readonly EventRow[]; seen: number; se
       <Line width={width} spans={[{ text: 'Events ', style: 'bold' }, { text: `(${events.length === 0 ? 'none yet: trigger one with t' : `${events.length}${kept}`})`, style: 'dim' }]} />
       <Line
         width={width}
-        spans={[{ text: cell('', col.mark) + cell('time', col.time) + cell('event', col.event) + cell('source', col.source) + cell('reference', col.reference) + cell('amount', col.amount) + 'delivery', style: 'dim' }]}
+        spans={[{ text: `${cell('', col.mark)}${cell('time', col.time)}${cell('event', col.event)}${cell('source', col.source)}${cell('reference', col.reference)}${cell('amount', col.amount)}delivery`, style: 'dim' }]}
       />
       {visible.map((row) => {
         const selected = row.id === props.selected;
