@@ -43,7 +43,7 @@ const server = http.createServer((req, res) => {
 });
 
 server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
-  const { port } = server.address();
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
   process.stdout.write(`bare listening on http://127.0.0.1:${port}\n`);
 });
 

@@ -19,11 +19,29 @@ export function freePort() {
     const probe = net.createServer();
     probe.once('error', reject);
     probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
+      const { port } = /** @type {net.AddressInfo} */ (probe.address());
       probe.close(() => resolve(port));
     });
   });
 }
+
+/**
+ * @typedef {object} BenchServer A server started by startServer.
+ * @property {string} kind
+ * @property {number} spawnedAt
+ * @property {import('node:child_process').ChildProcessByStdio<null, import('node:stream').Readable, import('node:stream').Readable>} child
+ * @property {number | undefined} pid
+ * @property {string} url
+ * @property {number} port
+ * @property {number | undefined} readyLineMs
+ * @property {number | undefined} startupMs
+ * @property {number | undefined} [startupCpuMs]
+ * @property {number} stdoutLines
+ * @property {{ atMs: number, line: string }[]} compactions
+ * @property {string} stderr
+ * @property {boolean} exited
+ * @property {() => Promise<{ code: number | null, signal: NodeJS.Signals | null }>} stop
+ */
 
 /**
  * Starts a server in a child process and measures start-up: from just before `spawn` to the
@@ -33,8 +51,13 @@ export function freePort() {
  *
  * kind: 'bare' | 'payemu'; payemu options: { dataDir, inMemory, nodeArgs }
  */
+/**
+ * @param {'bare' | 'payemu'} kind
+ * @param {{ dataDir?: string, inMemory?: boolean, nodeArgs?: string[] }} [options]
+ * @returns {Promise<BenchServer>}
+ */
 export async function startServer(kind, options = {}) {
-  const port = await freePort();
+  const port = /** @type {number} */ (await freePort());
   const nodeArgs = options.nodeArgs ?? [];
   const args =
     kind === 'bare'
@@ -46,12 +69,13 @@ export async function startServer(kind, options = {}) {
           '--port',
           String(port),
           '--no-ui',
-          ...(options.inMemory ? ['--in-memory'] : ['--data', options.dataDir]),
+          ...(options.inMemory ? ['--in-memory'] : ['--data', /** @type {string} */ (options.dataDir)]),
         ];
   const probePath = kind === 'bare' ? '/' : '/_payemu/health';
 
   const t0 = performance.now();
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
+  /** @type {BenchServer} */
   const server = {
     kind,
     spawnedAt: t0,
@@ -65,6 +89,7 @@ export async function startServer(kind, options = {}) {
     compactions: [],
     stderr: '',
     exited: false,
+    stop: async () => ({ code: null, signal: null }), // replaced below, once the child's exit is awaited
   };
 
   let first = true;
@@ -88,6 +113,7 @@ export async function startServer(kind, options = {}) {
   });
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk) => (server.stderr += chunk));
+  /** @type {Promise<{ code: number | null, signal: NodeJS.Signals | null }>} */
   const exit = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   exit.then(() => (server.exited = true));
 
@@ -115,6 +141,7 @@ export async function startServer(kind, options = {}) {
  * every process), which would measure the environment rather than the server.
  */
 function childEnv() {
+  /** @type {NodeJS.ProcessEnv} */
   const env = { ...process.env, NO_COLOR: '1' };
   if (!process.env.BENCH_KEEP_NODE_ENV) delete env.NODE_EXTRA_CA_CERTS;
   return env;
@@ -159,11 +186,15 @@ export function cpuMs(pid) {
 }
 const CLOCK_TICKS = 100;
 
+/** The time between two readings of cpuMs or machineBusyMs: NaN when either could not be read. */
+export const elapsedMs = (before, after) => (after ?? Number.NaN) - (before ?? Number.NaN);
+
 /** CPU time all processes of the machine have used so far, in ms (/proc/stat). */
 export function machineBusyMs() {
   try {
-    const [, ...ticks] = fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0].trim().split(/\s+/).map(Number);
-    const [user, nice, system, , , irq, softirq, steal] = ticks;
+    const [, ...ticks] = (fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '').trim().split(/\s+/).map(Number);
+    // The `cpu` line of /proc/stat has these eight counters and more.
+    const [user, nice, system, , , irq, softirq, steal] = /** @type {[number, number, number, number, number, number, number, number]} */ (ticks);
     return ((user + nice + system + irq + softirq + steal) * 1000) / CLOCK_TICKS;
   } catch {
     return undefined;
@@ -202,7 +233,10 @@ export function sessionRequests(prefix) {
   ];
 }
 
-/** Runs autocannon and keeps the numbers the report needs. */
+/**
+ * Runs autocannon and keeps the numbers the report needs: for `seconds`, or until `amount` requests are answered.
+ * @param {{ url: string, requests: object[], connections: number, seconds?: number, amount?: number }} options
+ */
 export async function load({ url, requests, connections, seconds, amount }) {
   const result = await autocannon({
     url,

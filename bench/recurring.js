@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startEmulator } from '../dist/index.js';
+import { startEmulator } from 'payemu';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -17,6 +17,7 @@ const dataDir = file ? fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-recurring-'
 
 const payemu = await startEmulator({ clockStart: '2027-01-01T12:00:00Z', freezeClock: true, inMemory: !file, dataDir });
 const headers = { Authorization: `Bearer ${payemu.keys.test}`, 'Content-Type': 'application/json' };
+/** @returns {Promise<any>} the answer's JSON */
 const post = async (p, body) => (await fetch(`${payemu.url}${p}`, { method: 'POST', headers, body: JSON.stringify(body) })).json();
 const session = await post('/v1/sessions', { amount: 1, save_payment_method: true });
 const card = (await post(`/_payemu/sessions/${session.data.id}/complete`, { card_number: '4242424242424242' })).payment.payment_method;

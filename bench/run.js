@@ -19,7 +19,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { AUTH, ROOT, cpuMs, load, machineBusyMs, median, request, rssMb, sessionRequests, sleep, startServer } from './lib.js';
+import { AUTH, ROOT, cpuMs, elapsedMs, load, machineBusyMs, median, request, rssMb, sessionRequests, sleep, startServer } from './lib.js';
 
 const env = process.env;
 const SECONDS = Number(env.BENCH_SECONDS ?? 10);
@@ -83,6 +83,7 @@ async function timedStarts(kind, options, runs) {
     if (server.startupCpuMs !== undefined) startupCpu.push(Math.round(server.startupCpuMs));
     if (server.readyLineMs !== undefined) readyLines.push(round1(server.readyLineMs));
   }
+  if (!server) throw new Error('timedStarts: no start (runs < 1)');
   return {
     server,
     startup: {
@@ -113,7 +114,7 @@ async function othersCores(server) {
   const self = process.cpuUsage();
   await sleep(1000);
   const selfUsage = process.cpuUsage(self);
-  return Math.max(0, machineBusyMs() - machine - (cpuMs(server.pid) - mine) - (selfUsage.user + selfUsage.system) / 1000) / 1000;
+  return Math.max(0, elapsedMs(machine, machineBusyMs()) - elapsedMs(mine, cpuMs(server.pid)) - (selfUsage.user + selfUsage.system) / 1000) / 1000;
 }
 
 async function waitForQuiet(server) {
@@ -133,7 +134,7 @@ async function measure(server, label, requests) {
   const selfBefore = process.cpuUsage();
   const machineBefore = machineBusyMs();
   const result = await load({ url: server.url, requests, connections: CONNECTIONS, seconds: SECONDS });
-  const serverMs = cpuMs(server.pid) - cpuBefore;
+  const serverMs = elapsedMs(cpuBefore, cpuMs(server.pid));
   const selfUsage = process.cpuUsage(selfBefore);
   const selfMs = (selfUsage.user + selfUsage.system) / 1000;
   // CPU the server spent per answered request: steadier than req/s on a shared, noisy machine.
@@ -141,7 +142,7 @@ async function measure(server, label, requests) {
   result.serverCpuCores = round2(serverMs / 1000 / result.seconds);
   result.loadCpuCores = round2(selfMs / 1000 / result.seconds);
   // Everything else on the machine (other people's builds and tests, a compaction child...).
-  result.otherCpuCores = round2(Math.max(0, machineBusyMs() - machineBefore - serverMs - selfMs) / 1000 / result.seconds);
+  result.otherCpuCores = round2(Math.max(0, elapsedMs(machineBefore, machineBusyMs()) - serverMs - selfMs) / 1000 / result.seconds);
   log(
     `  ${label}: ${result.rps} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ` +
       `CPU cores: server ${result.serverCpuCores} (${result.serverCpuUsPerRequest} µs/request), autocannon ${result.loadCpuCores}, others ${result.otherCpuCores}` +

@@ -8,8 +8,11 @@ export interface CardFormState {
   problems?: Record<string, string>;
 }
 
+/** The card form's fields as submitted, a missing one as ''. */
+export type CardValues = Record<'card_number' | 'expiry' | 'cvc' | 'name', string>;
+
 export interface CardInput {
-  values: Record<string, string>;
+  values: CardValues;
   /** Problems to show on the fields before any attempt (expiry, CVC, number format). */
   problems: Record<string, string>;
   threeDs: 'pass' | 'fail' | undefined;
@@ -17,7 +20,7 @@ export interface CardInput {
 
 /** Reads the submitted form and checks what the page checks before an attempt. */
 export function readCardForm(form: Record<string, string>, now: number): CardInput {
-  const values = { card_number: form.card_number ?? '', expiry: form.expiry ?? '', cvc: form.cvc ?? '', name: form.name ?? '' };
+  const values: CardValues = { card_number: form.card_number ?? '', expiry: form.expiry ?? '', cvc: form.cvc ?? '', name: form.name ?? '' };
   const problems = checkCardDetails(values.card_number, parseExpiry(values.expiry), values.cvc, now);
   const threeDs = form.three_ds === 'pass' || form.three_ds === 'fail' ? form.three_ds : undefined;
   return { values, problems, threeDs };
