@@ -1,0 +1,243 @@
+// The layout of src/ holds: no import breaks a "never" pair of test/layout.json (a copy of the
+// parts and nevers of the architecture whiteboard, ../shared/architecture.json, which users do
+// not have), no engine part imports the composition root, and no file-level import circles.
+// Imports are read with TypeScript's parser: `import`, `import type`, `export ... from`, bare
+// `import './x.js'` and `import('./x.js')`, relative specifiers only (packages are not parts).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import ts from 'typescript';
+
+interface Layout {
+  parts: Record<string, string[]>;
+  never: [from: string, to: string, reason: string][];
+  root: { files: string[]; closedTo: string[]; reason: string };
+}
+
+/** One import of one file: `file` (repository-relative, / separators) says `specifier`, which is `target`. */
+interface Edge {
+  file: string;
+  specifier: string;
+  target: string;
+  typeOnly: boolean;
+}
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const LAYOUT: Layout = JSON.parse(fs.readFileSync(new URL('./layout.json', import.meta.url), 'utf8'));
+
+/** Source files of src/: .ts and .tsx, without the tests and their support files. */
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true })) {
+    const rel = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) out.push(...sourceFiles(rel));
+    else if (/\.tsx?$/.test(entry.name) && !/\.test(-support)?\.tsx?$/.test(entry.name)) out.push(rel);
+  }
+  return out.sort();
+}
+
+/** The module specifiers of a source text, with whether each is erased at run time. */
+export function specifiers(fileName: string, text: string): { specifier: string; typeOnly: boolean }[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, false, fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const found: { specifier: string; typeOnly: boolean }[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) && ts.isStringLiteral(node.moduleSpecifier)) {
+      found.push({ specifier: node.moduleSpecifier.text, typeOnly: node.importClause?.isTypeOnly ?? false });
+    } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
+      found.push({ specifier: node.moduleSpecifier.text, typeOnly: node.isTypeOnly });
+    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [arg] = node.arguments;
+      if (arg && ts.isStringLiteralLike(arg)) found.push({ specifier: arg.text, typeOnly: false });
+    } else if (ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)) {
+      // `import('./x.js').Thing` in a type.
+      found.push({ specifier: node.argument.literal.text, typeOnly: true });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/** The file a relative specifier names: `./x.js` is x.ts or x.tsx (NodeNext), `./x.json` itself. */
+function resolve(from: string, specifier: string, exists: (file: string) => boolean): string | undefined {
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
+  const stem = base.replace(/\.(m|c)?jsx?$/, '');
+  const candidates = [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.d.ts`];
+  return candidates.find(exists);
+}
+
+/** The part a file belongs to (the longest folder that holds it), or undefined: root or shared. */
+export function partOf(file: string, layout: Pick<Layout, 'parts'>): string | undefined {
+  let best: { part: string; length: number } | undefined;
+  for (const [part, folders] of Object.entries(layout.parts)) {
+    for (const folder of folders) {
+      if (file.startsWith(folder) && folder.length > (best?.length ?? -1)) best = { part, length: folder.length };
+    }
+  }
+  return best?.part;
+}
+
+/** The import edges of a set of files (name -> text); a relative specifier that names no file is a problem too. */
+export function edgesOf(files: Map<string, string>, exists: (file: string) => boolean): { edges: Edge[]; unresolved: string[] } {
+  const edges: Edge[] = [];
+  const unresolved: string[] = [];
+  for (const [file, text] of files) {
+    for (const { specifier, typeOnly } of specifiers(file, text)) {
+      if (!specifier.startsWith('.')) continue;
+      const target = resolve(file, specifier, exists);
+      if (target === undefined) unresolved.push(`${file}: '${specifier}' names no file`);
+      else edges.push({ file, specifier, target, typeOnly });
+    }
+  }
+  return { edges, unresolved };
+}
+
+/** Every import that breaks a never pair or reaches the composition root from a closed part. */
+export function violations(edges: Edge[], layout: Layout): string[] {
+  const never = new Map(layout.never.map(([from, to, reason]) => [`${from} -> ${to}`, reason]));
+  const found: string[] = [];
+  for (const edge of edges) {
+    const from = partOf(edge.file, layout);
+    if (from === undefined) continue;
+    const how = `${edge.file} imports${edge.typeOnly ? ' type' : ''} '${edge.specifier}' (${edge.target})`;
+    const to = partOf(edge.target, layout);
+    const reason = to === undefined ? undefined : never.get(`${from} -> ${to}`);
+    if (reason !== undefined) found.push(`${how}: ${from} never imports ${to}, ${reason}`);
+    if (layout.root.closedTo.includes(from) && layout.root.files.includes(edge.target)) {
+      found.push(`${how}: ${from} never imports the composition root, ${layout.root.reason}`);
+    }
+  }
+  return found;
+}
+
+/**
+ * The import circles: one per strongly connected group of files (Tarjan), named by a shortest
+ * circle through its first file, `a.ts -> b.ts -> a.ts`.
+ */
+export function circles(edges: Edge[]): string[] {
+  const next = new Map<string, string[]>();
+  for (const { file, target } of edges) {
+    const list = next.get(file) ?? [];
+    if (!list.includes(target)) list.push(target);
+    next.set(file, list);
+  }
+  const nodes = [...new Set(edges.flatMap((e) => [e.file, e.target]))].sort();
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const groups: string[][] = [];
+  let counter = 0;
+  const connect = (v: string): void => {
+    index.set(v, counter);
+    low.set(v, counter);
+    counter++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) {
+        low.set(v, Math.min(low.get(v)!, index.get(w)!));
+      }
+    }
+    if (low.get(v) === index.get(v)) {
+      const group: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        group.push(w);
+      } while (w !== v);
+      if (group.length > 1 || (next.get(v) ?? []).includes(v)) groups.push(group.sort());
+    }
+  };
+  for (const v of nodes) if (!index.has(v)) connect(v);
+
+  return groups
+    .map((group) => {
+      const inGroup = new Set(group);
+      const start = group[0]!;
+      // Breadth-first from start back to start, inside the group.
+      const cameFrom = new Map<string, string>();
+      const queue = [start];
+      for (let i = 0; i < queue.length; i++) {
+        const v = queue[i]!;
+        for (const w of next.get(v) ?? []) {
+          if (!inGroup.has(w)) continue;
+          if (w === start) {
+            const chain: string[] = [];
+            for (let at: string | undefined = v; at !== undefined && at !== start; at = cameFrom.get(at)) chain.unshift(at);
+            const more = group.length > chain.length + 1 ? ` (and ${group.length - chain.length - 1} more files in circles with these)` : '';
+            return `${[start, ...chain, start].join(' -> ')}${more}`;
+          }
+          if (!cameFrom.has(w)) {
+            cameFrom.set(w, v);
+            queue.push(w);
+          }
+        }
+      }
+      return `${group.join(', ')} (a circle)`;
+    })
+    .sort();
+}
+
+const exists = (file: string) => fs.existsSync(path.join(ROOT, file)) && fs.statSync(path.join(ROOT, file)).isFile();
+const files = new Map(sourceFiles('src').map((file) => [file, fs.readFileSync(path.join(ROOT, file), 'utf8')]));
+const { edges, unresolved } = edgesOf(files, exists);
+
+t.test('the layout table names the folders of src/', async (t) => {
+  t.ok(files.size > 50, `${files.size} source files read`);
+  const partNames = new Set(Object.keys(LAYOUT.parts));
+  for (const [from, to] of LAYOUT.never) t.ok(partNames.has(from) && partNames.has(to), `never ${from} -> ${to}: both are parts`);
+  for (const part of LAYOUT.root.closedTo) t.ok(partNames.has(part), `${part} is a part`);
+  for (const file of LAYOUT.root.files) t.ok(exists(file), `${file} exists`);
+  // A part whose folder is not there yet (src/client/ while it is built) has no files: nothing to check.
+  for (const [part, folders] of Object.entries(LAYOUT.parts)) {
+    const missing = folders.filter((folder) => !fs.existsSync(path.join(ROOT, folder)));
+    if (missing.length > 0) t.comment(`${part}: ${missing.join(', ')} not there yet`);
+  }
+  t.same(unresolved, [], 'every relative import names a file');
+});
+
+t.test('no import breaks the layout', async (t) => {
+  const found = violations(edges, LAYOUT);
+  for (const problem of found) t.fail(problem);
+  if (found.length === 0) t.pass(`${edges.length} imports between ${files.size} files keep the layout`);
+});
+
+t.test('no import circles in src/', async (t) => {
+  const found = circles(edges);
+  for (const circle of found) t.fail(`import circle: ${circle}`);
+  if (found.length === 0) t.pass(`no circle among ${files.size} files`);
+});
+
+t.test('the checks find what they look for', async (t) => {
+  // A small made-up tree: the store reaching HTTP and the app, a type-only circle, a missing file.
+  const fake = new Map([
+    ['src/store/a.ts', "import { x } from '../http/b.js';\nimport type { App } from '../app.js';\n// import { y } from '../resources/c.js';\n"],
+    ['src/http/b.ts', "export { z } from './c.js';\nexport const x = 1;\n"],
+    ['src/http/c.ts', "import type { x } from './b.js';\nconst later = () => import('../lib/d.js');\n"],
+    ['src/app.ts', "import './store/a.js';\n"],
+  ]);
+  const { edges, unresolved } = edgesOf(fake, (file) => fake.has(file));
+  t.same(unresolved, ["src/http/c.ts: '../lib/d.js' names no file"], 'a dynamic import is read, and a missing file is named');
+  t.same(
+    violations(edges, LAYOUT),
+    [
+      "src/store/a.ts imports '../http/b.js' (src/http/b.ts): Store never imports HTTP, storage knows nothing of HTTP",
+      "src/store/a.ts imports type '../app.js' (src/app.ts): Store never imports the composition root, the engine is composed by the root, it does not reach back into it",
+    ],
+    'a never pair and the composition root, type-only too; a commented-out import is not read',
+  );
+  t.same(
+    circles(edges),
+    ['src/app.ts -> src/store/a.ts -> src/app.ts', 'src/http/b.ts -> src/http/c.ts -> src/http/b.ts'],
+    'both circles, a type-only one too',
+  );
+  t.equal(partOf('src/clientele/x.ts', { parts: { Client: ['src/client/'] } }), undefined, 'a folder is matched whole');
+  t.equal(partOf('src/bus/events.ts', LAYOUT), 'Bus');
+  t.equal(partOf('src/lib/money.ts', LAYOUT), undefined, 'src/lib/ is shared');
+});
