@@ -86,7 +86,9 @@ t.test('an advance runs only the retries due within its span; the next advance g
 t.test('a receiver that hangs: the advance still finishes, each attempt cut off by the timeout', async (t) => {
   const held: ServerResponse[] = [];
   const r = await receiver(t, (_req, res) => held.push(res));
-  t.teardown(() => held.forEach((res) => res.end()));
+  t.teardown(() => {
+    for (const res of held) res.end();
+  });
   const e = await emulator(t, { ...options, webhookTimeout: 100, webhookUrl: r.url });
   await pay(e, { amount: 10, reference: 'hang' });
   const res = await e.api.post('/_payemu/clock/advance', { by: '1h' });
@@ -121,7 +123,9 @@ t.test('retries of many events in one advance: the per-Source cap holds, and non
     held.push(res);
     if (held.length === MAX_IN_FLIGHT_PER_SOURCE) full();
   });
-  t.teardown(() => held.forEach((res) => res.end()));
+  t.teardown(() => {
+    for (const res of held) res.end();
+  });
   const e = await emulator(t, { ...options, webhookUrl: r.url });
   for (let i = 0; i < count; i++) await pay(e, { amount: 1, reference: `many-${i}` });
   const advancing = e.api.post('/_payemu/clock/advance', { by: '2s' });

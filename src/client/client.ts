@@ -46,8 +46,10 @@ export interface PayemuClient {
    * other body as JSON, with `Content-Type: application/json` unless `headers` name one.
    * Redirects are answered, not followed.
    */
+  // biome-ignore lint/suspicious/noExplicitAny: by default an answer is untyped JSON, as it arrives; callers that read it name its shape.
   request<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer<T>>;
   /** One request whose 2xx body is the result; any other status rejects with an `ApiError`. */
+  // biome-ignore lint/suspicious/noExplicitAny: as request's: untyped JSON unless the caller names its shape.
   call<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T>;
   /** `GET /_payemu/health`: resolves once payemu serves requests (no key needed). */
   health(): Promise<{ status: string }>;

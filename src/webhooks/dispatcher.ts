@@ -267,7 +267,9 @@ export class Dispatcher {
       // Started together, in due order, each in a slot of its Source; all awaited.
       const started = await Promise.all(ids.map((id) => this.attempt(id, true)));
       const ran: { kind: string; id: string; at: number }[] = [];
-      started.forEach((startedAt, i) => startedAt !== undefined && ran.push({ kind: RETRY_KIND, id: ids[i]!, at: startedAt }));
+      started.forEach((startedAt, i) => {
+        if (startedAt !== undefined) ran.push({ kind: RETRY_KIND, id: ids[i]!, at: startedAt });
+      });
       return ran;
     },
     end: () => {

@@ -81,12 +81,12 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
       const body = step.body === undefined ? undefined : JSON.stringify(render(step.body, vars));
       const res = await client.request(step.method, path, body);
       // A later step reads an earlier answer's fields: one that is not JSON has none.
-      const answer = res.body !== null && typeof res.body === 'object' ? (res.body as Record<string, any>) : null;
+      const answer = res.body !== null && typeof res.body === 'object' ? (res.body as Record<string, unknown>) : null;
       steps.push({ id: step.id, method: step.method, path, status: res.status, created: createdId(answer) });
       if (res.status < 200 || res.status > 299) {
         const error = envelopeError(answer);
         const detail = error?.detail ?? `HTTP ${res.status}`;
-        throw new HttpError(res.status >= 500 ? 500 : res.status, `The trigger's step "${step.id}" (${step.method} ${path}) was refused: ${detail}`, error?.meta);
+        throw new HttpError(Math.min(res.status, 500), `The trigger's step "${step.id}" (${step.method} ${path}) was refused: ${detail}`, error?.meta);
       }
       vars[step.id] = answer;
     }
