@@ -1,6 +1,7 @@
 import type { Bus } from './bus/bus.js';
 import type { Clock } from './clock/clock.js';
 import type { Scheduler } from './clock/scheduler.js';
+import type { Timers } from './clock/timers.js';
 import type { PayemuConfig } from './config/types.js';
 import type { Keyring } from './http/auth.js';
 import type { RateLimiter } from './http/rate-limit.js';
@@ -17,6 +18,8 @@ export interface App {
   rateLimiter: RateLimiter;
   config(): PayemuConfig;
   webhooks: Dispatcher;
+  /** Every real-time wait (timers, yields) and the work in flight, for `idle()`. */
+  timers: Timers;
   /** Aborted when payemu stops: long-lived answers (event streams) end then. */
   shutdown: AbortSignal;
   /** `http://HOST:PORT`, known once the server listens. */

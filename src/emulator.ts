@@ -14,6 +14,7 @@ import { parseDuration } from './clock/duration.js';
 import { formatTimestamp, parseTimestamp } from './clock/format.js';
 import { advanceClock, advanceSpan } from './control/clock.js';
 import { Scheduler } from './clock/scheduler.js';
+import { Timers } from './clock/timers.js';
 import { buildConfig, ConfigError, loadConfig } from './config/load.js';
 import type { PayemuConfig } from './config/types.js';
 import { watchConfig } from './config/watch.js';
@@ -103,6 +104,12 @@ export interface Emulator {
   /** The event bus: domain events, requests, clock advances, config reloads. */
   bus: Bus;
   dataDir: string | undefined;
+  /**
+   * Resolves when no work is due or in flight: no clock advance or run of due work, no webhook
+   * attempt queued or out, no retry due now. Work due later (a retry on a frozen clock that only
+   * an advance reaches) does not hold it. Await it instead of waiting for events.
+   */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -141,11 +148,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await store.close(); // an invalid --clock-start must not leave the data directory locked
     throw error;
   }
-  const scheduler = new Scheduler<App>(store, JOB_KINDS);
+  const timers = new Timers();
+  const scheduler = new Scheduler<App>(store, JOB_KINDS, timers);
   scheduler.rebuild();
   const keyring = new Keyring(config);
   const shutdown = new AbortController();
-  const webhooks = new Dispatcher(store, clock, bus, () => config, webhookOptions(options));
+  const webhooks = new Dispatcher(store, clock, bus, () => config, webhookOptions(options), timers);
   keepRecentEvents(store);
   let baseUrl = '';
   const app: App = {
@@ -156,6 +164,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     keyring,
     rateLimiter: new RateLimiter(wallClock.now, options.rateLimit ?? false),
     webhooks,
+    timers,
     shutdown: shutdown.signal,
     config: () => config,
     baseUrl: () => baseUrl,
@@ -250,6 +259,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     bus,
     dataDir,
+    idle: () => timers.idle(),
     close: () =>
       (closing ??= (async () => {
         scheduler.stop();
@@ -263,6 +273,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           server.closeIdleConnections();
         });
         await webhooks.close();
+        timers.cancelAll();
         await store.close();
       })()),
   };

@@ -241,3 +241,32 @@ t.test('the checks find what they look for', async (t) => {
   t.equal(partOf('src/bus/events.ts', LAYOUT), 'Bus');
   t.equal(partOf('src/lib/money.ts', LAYOUT), undefined, 'src/lib/ is shared');
 });
+
+/** Real-time waits are made in src/clock/ only (timers.ts), so `idle()` knows about them; src/ui/ is not moved yet. */
+const TIMER_CALLS = new Set(['setTimeout', 'setInterval', 'setImmediate']);
+const MAY_WAIT = ['src/clock/', 'src/ui/'];
+
+/** Where a source text names a real-time timer function (comments and strings are not read). */
+export function timerCalls(fileName: string, text: string): string[] {
+  const source = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isIdentifier(node) && TIMER_CALLS.has(node.text)) {
+      found.push(`${fileName}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${node.text}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+t.test('no timer outside src/clock/ (src/ui/ for now): every real-time wait goes through Timers', async (t) => {
+  const found = [...files].filter(([file]) => !MAY_WAIT.some((folder) => file.startsWith(folder))).flatMap(([file, text]) => timerCalls(file, text));
+  for (const call of found) t.fail(`${call}: use the Timers of src/clock/timers.ts (app.timers)`);
+  if (found.length === 0) t.pass('no setTimeout, setInterval or setImmediate outside src/clock/ and src/ui/');
+  t.same(
+    timerCalls('src/x.ts', "// setTimeout(f)\nconst s = 'setImmediate(f)';\nglobalThis.setInterval(f, 1);\nsetTimeout(f, 0).unref();\n"),
+    ['src/x.ts:3 setInterval', 'src/x.ts:4 setTimeout'],
+    'the check finds calls, not comments or strings',
+  );
+});

@@ -4,6 +4,7 @@ import type { Store, Transaction } from '../store/store.js';
 import { stopwatch, type Clock } from './clock.js';
 import { formatTimestamp } from './format.js';
 import { MinHeap } from './heap.js';
+import type { TimerHandle, Timers } from './timers.js';
 
 /**
  * A kind of time-based work, derived from a collection's records: a record is due at
@@ -87,7 +88,7 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
   private readonly heap = new MinHeap<Job<C>>();
   private readonly byCollection = new Map<string, JobKind<StoredRecord, C>[]>();
   private seq = 0;
-  private timer: NodeJS.Timeout | undefined;
+  private timer: TimerHandle | undefined;
   private app: C | undefined;
   /** The run in progress (or the last one): the next run starts after it. */
   private turn: Promise<unknown> = Promise.resolve();
@@ -96,6 +97,7 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
   constructor(
     private readonly store: Store,
     kinds: readonly JobKind<never, C>[],
+    private readonly timers: Timers,
   ) {
     for (const kind of kinds as unknown as JobKind<StoredRecord, C>[]) {
       const list = this.byCollection.get(kind.collection.name) ?? [];
@@ -103,6 +105,19 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
       this.byCollection.set(kind.collection.name, list);
     }
     store.onCommit((changes) => this.observe(changes));
+    timers.due(() => this.dueNow());
+  }
+
+  /**
+   * For `Timers.idle()`: a run in progress, or a job due at or before the virtual now (which a
+   * kick runs at once rather than the next tick). Stale heap entries count until a run drops them.
+   */
+  private dueNow(): boolean {
+    if (this.busy) return true;
+    const next = this.heap.peek();
+    if (!this.app || !this.timer || !next || next.at > this.app.clock.now()) return false;
+    this.kick();
+    return true;
   }
 
   /** Schedules what the loaded records have pending; called once after the store opens. */
@@ -116,14 +131,13 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
   /** Starts the real-time tick; `now` is the virtual clock. */
   start(app: C, intervalMs = 1000): void {
     this.app = app;
-    this.timer = setInterval(() => {
+    this.timer = this.timers.every(intervalMs, () => {
       if (!this.busy) void this.runDue(app.clock.now());
-    }, intervalMs);
-    this.timer.unref();
+    });
   }
 
   stop(): void {
-    clearInterval(this.timer);
+    this.timer?.cancel();
     this.timer = undefined;
   }
 
@@ -193,6 +207,8 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
       }
     });
     this.turn = run.catch(() => undefined);
+    // In flight from the moment it is queued: `idle()` waits for it (an advance included).
+    this.timers.track(this.turn);
     return run;
   }
 
@@ -204,7 +220,7 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
     for (let next = this.heap.peek(); next && next.at <= until; next = this.heap.peek()) {
       this.runBatch(app, next.at, beforeBatch, report);
       if (slice() >= YIELD_EVERY_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await this.timers.yield();
         slice = stopwatch();
       }
     }
@@ -258,7 +274,7 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
   private kick(): void {
     if (this.kicked) return;
     this.kicked = true;
-    setImmediate(() => {
+    this.timers.soon(() => {
       this.kicked = false;
       const app = this.app;
       if (app && this.timer) void this.runDue(() => app.clock.now());

@@ -88,11 +88,10 @@ function stream(ctx: ApiContext): Promise<Reply> {
       if (mine(event.source, event.mode)) send('attempt', { event_id: event.id, event: event.event, delivery_status: event.delivery_status, attempt: attempt && presentAttempt(attempt) });
     }),
   ];
-  const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 15_000);
-  keepAlive.unref();
+  const keepAlive = app.timers.every(15_000, () => res.write(': keep-alive\n\n'));
   return new Promise((resolve) => {
     const end = () => {
-      clearInterval(keepAlive);
+      keepAlive.cancel();
       for (const unsubscribe of off) unsubscribe();
       app.shutdown.removeEventListener('abort', end);
       if (!res.writableEnded) res.end();

@@ -3,6 +3,7 @@ import type { Duplex } from 'node:stream';
 import polka, { type Request } from 'polka';
 import type { App } from '../app.js';
 import { stopwatch } from '../clock/clock.js';
+import type { Timers } from '../clock/timers.js';
 import { readJson } from './body.js';
 import { send, sendError } from './envelope.js';
 import { HttpError, MethodNotAllowed, NotFound } from './errors.js';
@@ -73,7 +74,7 @@ export function createServer(app: App, routes: readonly Route[], options: { chec
   });
   // CONNECT (a proxy tunnel) never reaches the router; without this Node drops the connection.
   server.on('connect', (_req, socket: Duplex) => socket.end(rawError(405, 'The CONNECT method is not supported: payemu is not a proxy.')));
-  server.once('listening', () => compileInBackground(validators));
+  server.once('listening', () => compileInBackground(validators, app.timers));
   return server;
 }
 
@@ -92,14 +93,15 @@ function lazily<T>(make: () => T, pending: (() => unknown)[]): () => T {
   return get;
 }
 
-function compileInBackground(pending: (() => unknown)[]): void {
+function compileInBackground(pending: (() => unknown)[], timers: Timers): void {
+  // Background work: `idle()` does not wait for it.
   const next = () => {
     const get = pending.shift();
     if (!get) return;
     get();
-    setImmediate(next).unref();
+    timers.soon(next, { background: true });
   };
-  setTimeout(next, 200).unref();
+  timers.after(200, next);
 }
 
 /** A whole HTTP response with the envelope, for sockets that have no ServerResponse. */

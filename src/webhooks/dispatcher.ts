@@ -2,6 +2,7 @@ import type { Bus } from '../bus/bus.js';
 import { stopwatch, wallClock, type Clock } from '../clock/clock.js';
 import { MinHeap } from '../clock/heap.js';
 import type { AsyncDueWork } from '../clock/scheduler.js';
+import type { TimerHandle, Timers } from '../clock/timers.js';
 import type { PayemuConfig } from '../config/types.js';
 import type { Store } from '../store/store.js';
 import { inProgress, interrupted, settle, startedAttempt, withStarted } from './attempts.js';
@@ -72,7 +73,8 @@ interface Target {
  * with it a retry due later waits for an advance that reaches it.
  */
 export class Dispatcher {
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** Each scheduled attempt's real-time timer (made through `clock`'s `Timers`). */
+  private readonly retryTimers = new Map<string, TimerHandle>();
   /** Attempts scheduled for later (retries; pending deliveries found at start): id -> virtual due time. */
   private readonly due = new Map<string, number>();
   /** The same, by due time; entries no longer in `due` (ran, rescheduled, cancelled) are skipped. */
@@ -91,7 +93,9 @@ export class Dispatcher {
     private readonly bus: Bus,
     private readonly config: () => PayemuConfig,
     private readonly options: DispatcherOptions,
+    private readonly timers: Timers,
   ) {
+    timers.due(() => this.dueNow());
     // An event raised for a Source without an endpoint is settled in its own transaction (one
     // journal line), not by a second write when its delivery would start.
     store.beforeCommit((tx) => {
@@ -173,8 +177,8 @@ export class Dispatcher {
   async close(): Promise<void> {
     this.closed = true;
     for (const off of this.unsubscribe) off();
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+    for (const timer of this.retryTimers.values()) timer.cancel();
+    this.retryTimers.clear();
     this.due.clear();
     this.dueOrder.clear();
     // Retries an advance waits to run are let go: they see the dispatcher closed and end at once.
@@ -211,24 +215,35 @@ export class Dispatcher {
    * time on a frozen clock, which gets there only by an advance.
    */
   private arm(id: string, at: number): void {
-    clearTimeout(this.timers.get(id));
-    this.timers.delete(id);
+    this.retryTimers.get(id)?.cancel();
+    this.retryTimers.delete(id);
     const now = this.clock.now();
     if (this.closed || this.advancing || (this.clock.frozen() && at > now)) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(id);
+    const timer = this.timers.after(at - now, () => {
+      this.retryTimers.delete(id);
       if (this.advancing) return; // still in `due`: the advance runs it, or re-arms it
       this.due.delete(id);
       void this.attempt(id);
-    }, Math.max(0, at - now));
-    timer.unref();
-    this.timers.set(id, timer);
+    });
+    this.retryTimers.set(id, timer);
   }
 
   private cancel(id: string): void {
-    clearTimeout(this.timers.get(id));
-    this.timers.delete(id);
+    this.retryTimers.get(id)?.cancel();
+    this.retryTimers.delete(id);
     this.due.delete(id);
+  }
+
+  /**
+   * For `Timers.idle()`: a first attempt queued, an attempt out or waiting for a slot, or a
+   * retry due at or before the virtual now (its timer is about to send it).
+   */
+  private dueNow(): boolean {
+    if (this.closed) return false;
+    if (this.firstAttempts.length > 0 || this.inFlight.size > 0) return true;
+    for (const lane of this.lanes.values()) if (lane.urgent.length > 0 || lane.head < lane.waiting.length) return true;
+    const next = this.nextScheduled();
+    return next !== undefined && next.at <= this.clock.now();
   }
 
   /** The earliest entry of `dueOrder` still scheduled, stale ones dropped. */
@@ -331,7 +346,7 @@ export class Dispatcher {
     const { event, source, url } = target;
     const abort = new AbortController();
     let finish = () => {};
-    const done = new Promise<void>((resolve) => (finish = resolve));
+    const done = this.timers.track(new Promise<void>((resolve) => (finish = resolve)));
     this.inFlight.set(id, { abort, done });
     try {
       // Logged (a journal line: write(2) before this returns) before the request can go out.
