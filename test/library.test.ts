@@ -7,15 +7,12 @@ import { startEmulator, verifyWebhook, type PaymentEventData, type WebhookEvent 
 t.test('start payemu in a test, pay a checkout, receive and verify the webhook', async (t) => {
   // A receiver, as the user's app would have.
   const received: WebhookEvent[] = [];
-  let delivered!: () => void;
-  const arrived = new Promise<void>((resolve) => (delivered = resolve));
   const receiver = http.createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
     req.on('end', () => {
       received.push(verifyWebhook<WebhookEvent>(raw, req.headers['x-webhook-signature'] as string, payemu.webhookSecret));
       res.writeHead(204).end();
-      delivered();
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
@@ -24,12 +21,10 @@ t.test('start payemu in a test, pay a checkout, receive and verify the webhook',
   const payemu = await startEmulator({ webhookUrl: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`, webhookBackoff: '0,0,0' });
   t.teardown(() => payemu.close());
 
-  const recorded = new Promise((resolve) => payemu.bus.on('webhook.attempt', resolve));
   const headers = { Authorization: `Bearer ${payemu.keys.test}`, 'Content-Type': 'application/json' };
   const session = (await (await fetch(`${payemu.url}/v1/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 42, reference: 'order-1' }) })).json()) as { data: { id: string } };
   await fetch(`${payemu.url}/_payemu/sessions/${session.data.id}/complete`, { method: 'POST', headers, body: JSON.stringify({ card_number: '4242 4242 4242 4242' }) });
-  await arrived;
-  await recorded; // payemu has stored the attempt
+  await payemu.idle(); // the webhook has been delivered, and payemu has stored the attempt
 
   t.equal(received[0]!.event, 'payment.completed');
   t.match(received[0]!.data as PaymentEventData, { reference: 'order-1', amount: 42, status: 'PAID' });
