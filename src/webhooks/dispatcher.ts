@@ -1,5 +1,5 @@
 import type { Bus } from '../bus/bus.js';
-import { stopwatch, wallClock, type Clock } from '../clock/clock.js';
+import { stopwatch, type Clock } from '../clock/clock.js';
 import { MinHeap } from '../clock/heap.js';
 import type { AsyncDueWork } from '../clock/scheduler.js';
 import type { TimerHandle, Timers } from '../clock/timers.js';
@@ -7,8 +7,7 @@ import type { PayemuConfig } from '../config/types.js';
 import type { Store } from '../store/store.js';
 import { inProgress, interrupted, settle, startedAttempt, withStarted } from './attempts.js';
 import { Events, type Attempt, type EventRecord } from './records.js';
-import { signatureHeader } from './signature.js';
-import { strictRefusal } from './strict-url.js';
+import { sendWebhook } from './send.js';
 
 export interface DispatcherOptions {
   /** For every Source whose config has no `webhook_url`. */
@@ -18,16 +17,6 @@ export interface DispatcherOptions {
   timeoutMs: number;
   strictUrls: boolean;
 }
-
-type Got = typeof import('got').got;
-let gotPromise: Promise<Got> | undefined;
-// got is needed only once a webhook goes out; importing it lazily keeps start-up fast.
-const loadGot = () => (gotPromise ??= import('got').then((m) => m.got));
-
-const RESPONSE_LIMIT = 4096;
-
-/** How a request went: the fields of an attempt that only its end knows. */
-type Outcome = Pick<Attempt, 'status' | 'response_body' | 'error'>;
 
 /**
  * Deliveries in flight at once per Source; later ones wait their turn in event order. A clock
@@ -353,7 +342,7 @@ export class Dispatcher {
       const started = startedAttempt(url, this.clock.now());
       this.store.transaction((tx) => tx.put(Events, withStarted(event, started)));
       const elapsed = stopwatch();
-      const outcome = await this.send(event, url, source.webhook_secret, abort.signal);
+      const outcome = await sendWebhook(event, url, source.webhook_secret, abort.signal, this.options);
       if (abort.signal.aborted) return undefined;
       this.record(id, { ...outcome, duration_ms: Math.round(elapsed()), at: started.at, url });
       return started.at;
@@ -394,41 +383,6 @@ export class Dispatcher {
     } else if (lane.head > 1024 && lane.head * 2 > lane.waiting.length) {
       lane.waiting = lane.waiting.slice(lane.head);
       lane.head = 0;
-    }
-  }
-
-  /** One request, and how it went. */
-  private async send(event: EventRecord, url: string, secret: string, signal: AbortSignal): Promise<Outcome> {
-    if (this.options.strictUrls) {
-      const refusal = await strictRefusal(url);
-      if (refusal) return { status: null, response_body: null, error: refusal };
-    }
-    const body = JSON.stringify(event.payload);
-    const got = await loadGot();
-    try {
-      const response = await got.post(url, {
-        body,
-        headers: {
-          'Content-Type': 'application/json',
-          'User-Agent': 'payemu-webhooks',
-          'X-Webhook-Signature': signatureHeader(secret, body, Math.floor(wallClock.now() / 1000)),
-          'X-Webhook-Event': event.event,
-          'X-Webhook-Event-Id': event.id,
-        },
-        timeout: { request: this.options.timeoutMs },
-        retry: { limit: 0 },
-        throwHttpErrors: false,
-        followRedirect: false,
-        responseType: 'buffer',
-        signal,
-      });
-      const text = response.body.subarray(0, RESPONSE_LIMIT).toString('utf8');
-      const ok = response.statusCode >= 200 && response.statusCode < 300;
-      return { status: response.statusCode, response_body: text, error: ok ? null : `HTTP ${response.statusCode}` };
-    } catch (error) {
-      const e = error as NodeJS.ErrnoException;
-      const reason = e.code === 'ETIMEDOUT' ? `timed out after ${this.options.timeoutMs} ms` : `${e.code ? `${e.code}: ` : ''}${e.message}`;
-      return { status: null, response_body: null, error: reason };
     }
   }
 

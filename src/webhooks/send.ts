@@ -1,0 +1,61 @@
+import { wallClock } from '../clock/clock.js';
+import type { Attempt, EventRecord } from './records.js';
+import { signatureHeader } from './signature.js';
+import { strictRefusal } from './strict-url.js';
+
+type Got = typeof import('got').got;
+let gotPromise: Promise<Got> | undefined;
+// got is needed only once a webhook goes out; importing it lazily keeps start-up fast.
+const loadGot = () => (gotPromise ??= import('got').then((m) => m.got));
+
+/** How much of an answer is kept on the attempt. */
+const RESPONSE_LIMIT = 4096;
+
+/** How a request went: the fields of an attempt that only its end knows. */
+export type Outcome = Pick<Attempt, 'status' | 'response_body' | 'error'>;
+
+export interface SendOptions {
+  timeoutMs: number;
+  /** Refuse private and reserved addresses (--strict-webhook-urls). */
+  strictUrls: boolean;
+}
+
+/**
+ * One delivery attempt's request: the event's payload POSTed to `url`, signed with `secret` at
+ * wall-clock time (receivers check `t=` against their own clock), with got's own retries off
+ * (the dispatcher's are the retries) and redirects not followed. Never throws: a refused
+ * connection or a timeout is an outcome like an HTTP status.
+ */
+export async function sendWebhook(event: EventRecord, url: string, secret: string, signal: AbortSignal, options: SendOptions): Promise<Outcome> {
+  if (options.strictUrls) {
+    const refusal = await strictRefusal(url);
+    if (refusal) return { status: null, response_body: null, error: refusal };
+  }
+  const body = JSON.stringify(event.payload);
+  const got = await loadGot();
+  try {
+    const response = await got.post(url, {
+      body,
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': 'payemu-webhooks',
+        'X-Webhook-Signature': signatureHeader(secret, body, Math.floor(wallClock.now() / 1000)),
+        'X-Webhook-Event': event.event,
+        'X-Webhook-Event-Id': event.id,
+      },
+      timeout: { request: options.timeoutMs },
+      retry: { limit: 0 },
+      throwHttpErrors: false,
+      followRedirect: false,
+      responseType: 'buffer',
+      signal,
+    });
+    const text = response.body.subarray(0, RESPONSE_LIMIT).toString('utf8');
+    const ok = response.statusCode >= 200 && response.statusCode < 300;
+    return { status: response.statusCode, response_body: text, error: ok ? null : `HTTP ${response.statusCode}` };
+  } catch (error) {
+    const e = error as NodeJS.ErrnoException;
+    const reason = e.code === 'ETIMEDOUT' ? `timed out after ${options.timeoutMs} ms` : `${e.code ? `${e.code}: ` : ''}${e.message}`;
+    return { status: null, response_body: null, error: reason };
+  }
+}
