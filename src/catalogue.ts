@@ -40,6 +40,7 @@ import { eventRoutes } from './control/events.js';
 import { triggerRoutes } from './control/triggers/routes.js';
 import { payRoutes } from './control/pay.js';
 import { resetRoutes } from './control/reset.js';
+import { openApiRoutes } from './control/openapi.js';
 
 /**
  * The one catalogue of what payemu serves: its collections, its routes (the /v1 API, the
@@ -64,6 +65,7 @@ export const ROUTES: readonly Route[] = [
   ...triggerRoutes,
   ...payRoutes,
   ...resetRoutes,
+  ...openApiRoutes(() => ROUTES),
   ...checkoutPages,
   ...cardUpdatePages,
   ...managePages,

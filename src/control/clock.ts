@@ -5,6 +5,8 @@ import { Meta } from '../resources/meta/records.js';
 import { parseDuration } from '../clock/duration.js';
 import { formatTimestamp, parseTimestamp } from '../clock/format.js';
 import type { RunReport } from '../clock/scheduler.js';
+import { errors } from '../http/wire.js';
+import { advanceReport, clockView as clockViewSchema } from './responses.js';
 
 export const advanceBody = {
   type: 'object',
@@ -55,12 +57,16 @@ export const clockRoutes = [
   control({
     method: 'GET',
     path: '/_payemu/clock',
+    summary: 'Read the virtual clock',
+    responses: { 200: clockViewSchema },
     handle: ({ app }) => ({ status: 200, json: clockView(app) }),
   }),
   control<{ by?: string | number; to?: string }>({
     method: 'POST',
     path: '/_payemu/clock/advance',
+    summary: 'Advance the virtual clock, running the work that falls due',
     body: advanceBody,
+    responses: { 200: advanceReport, 422: errors },
     handle: async ({ app, body, now }) => {
       const target = targetOf(body, now);
       const report = await advanceClock(app, target);

@@ -5,6 +5,8 @@ import { control, type ApiContext } from '../http/route.js';
 import { presentAttempt, presentEvent } from '../webhooks/present.js';
 import { Events, type EventRecord } from '../webhooks/records.js';
 import { scopeKey } from '../lib/scope-key.js';
+import { errors } from '../http/wire.js';
+import { event, eventList, eventStream } from './responses.js';
 
 const listQuery = {
   type: 'object',
@@ -29,7 +31,9 @@ export const eventRoutes = [
   control<Record<string, never>, ListQuery>({
     method: 'GET',
     path: '/_payemu/events',
+    summary: 'List the events of the key\'s Source and mode, newest first',
     query: listQuery,
+    responses: { 200: eventList },
     handle: ({ app, scope, query }) => {
       const all = app.store.find(Events, 'scope', scopeKey(scope.source.slug, scope.mode));
       const limit = query.limit ?? 100;
@@ -48,17 +52,23 @@ export const eventRoutes = [
   control({
     method: 'GET',
     path: '/_payemu/events/stream',
+    summary: 'Stream events and delivery attempts as server-sent events',
+    responses: { 200: eventStream },
     keyInQuery: true,
     handle: (ctx) => stream(ctx),
   }),
   control({
     method: 'GET',
     path: '/_payemu/events/:id',
+    summary: 'Retrieve an event with its delivery attempts',
+    responses: { 200: event, 404: errors },
     handle: (ctx) => ({ status: 200, json: presentEvent(findEvent(ctx, ctx.params.id!)) }),
   }),
   control({
     method: 'POST',
     path: '/_payemu/events/:id/resend',
+    summary: 'Deliver an event again (a new cycle of attempts)',
+    responses: { 200: event, 404: errors, 409: errors },
     body: { type: 'object' },
     handle: (ctx) => {
       const event = findEvent(ctx, ctx.params.id!);

@@ -11,6 +11,8 @@ import { presentPaymentSummary } from '../resources/payments/present.js';
 import { presentRecurring } from '../resources/recurring/present.js';
 import { sessionStatus } from '../resources/sessions/records.js';
 import { attemptPayment, getSession } from '../resources/sessions/service.js';
+import { errors } from '../http/wire.js';
+import { invoicePaid, linkPaid, sessionCompleted } from './responses.js';
 
 /**
  * Paying without a browser: `POST /_payemu/sessions/{id}/complete`, `/_payemu/invoices/{id}/pay`
@@ -22,6 +24,8 @@ export const payRoutes = [
   control<CardAttemptBody>({
     method: 'POST',
     path: '/_payemu/sessions/:id/complete',
+    summary: 'Pay a checkout session (or replace the card of a payment-method session) with a card number, as the hosted page does',
+    responses: { 200: sessionCompleted, 404: errors, 409: errors, 410: errors, 422: errors },
     body: cardAttemptBody,
     handle: ({ app, scope, params, body, now }) => {
       const attempt = { cardNumber: body.card_number, threeDs: body.three_ds };
@@ -46,6 +50,8 @@ export const payRoutes = [
   control<CardAttemptBody>({
     method: 'POST',
     path: '/_payemu/invoices/:id/pay',
+    summary: 'Pay a sent or overdue invoice with a card number, as the hosted page does',
+    responses: { 200: invoicePaid, 404: errors, 409: errors, 422: errors },
     body: cardAttemptBody,
     handle: ({ app, scope, params, body, now }) => {
       const result = app.store.transaction((tx) =>
@@ -59,6 +65,8 @@ export const payRoutes = [
   control<CardAttemptBody>({
     method: 'POST',
     path: '/_payemu/payment-links/:id/pay',
+    summary: 'Pay through a payment link with a card number, as the hosted page does',
+    responses: { 200: linkPaid, 404: errors, 409: errors, 422: errors },
     body: cardAttemptBody,
     handle: ({ app, scope, params, body, now }) => {
       const result = app.store.transaction((tx) => {

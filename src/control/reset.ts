@@ -2,6 +2,7 @@ import { formatTimestamp } from '../clock/format.js';
 import { control } from '../http/route.js';
 import { Meta } from '../resources/meta/records.js';
 import { INVOICE_COUNTER_PREFIX, invoiceCounter } from '../resources/invoices/records.js';
+import { resetReport } from './responses.js';
 
 /**
  * `POST /_payemu/reset` (docs/control-plane.md): empties the key's Source in the key's mode;
@@ -13,6 +14,8 @@ export const resetRoutes = [
   control<{ all?: boolean }>({
     method: 'POST',
     path: '/_payemu/reset',
+    summary: 'Empty the key\'s Source and mode, or everything with `{"all": true}`',
+    responses: { 200: resetReport },
     body: { type: 'object', properties: { all: { type: 'boolean' } } },
     handle: ({ app, scope, body }) => {
       const prefix = `${scope.source.slug}:${scope.mode}:`;

@@ -2,7 +2,8 @@ import type { App } from '../app.js';
 import type { Collection, StoredRecord } from '../store/collection.js';
 import type { DocumentQuery } from './document-query.js';
 import { listEnvelope, parseListQuery, runListQuery, type ListSpec } from './list-query.js';
-import { v1, type ApiRoute } from './route.js';
+import { v1, type ApiRoute, type RouteDoc } from './route.js';
+import { listParameters } from './wire.js';
 import { scopeKey } from '../lib/scope-key.js';
 
 /** How a list shows its page: each record alone, or the whole page as a compound document. */
@@ -18,11 +19,15 @@ type ListPresenter<T> =
  * (`source:mode`); `spec` says what may be filtered, sorted, picked with `fields[...]` and
  * followed with `include`.
  */
-export function listRoute<T extends StoredRecord>(options: { path: string; collection: Collection<T>; spec: ListSpec<T> } & ListPresenter<T>): ApiRoute {
-  const { path, collection, spec } = options;
+export function listRoute<T extends StoredRecord>(options: { path: string; collection: Collection<T>; spec: ListSpec<T> } & Pick<RouteDoc, 'summary' | 'description' | 'responses'> & ListPresenter<T>): ApiRoute {
+  const { path, collection, spec, summary, description, responses } = options;
   return v1({
     method: 'GET',
     path,
+    summary,
+    description,
+    responses,
+    parameters: listParameters(spec),
     handle: ({ app, scope, query, now }) => {
       const q = parseListQuery(query, spec);
       const list = runListQuery(app.store.find(collection, 'scope', scopeKey(scope.source.slug, scope.mode)), q, spec);

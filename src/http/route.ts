@@ -21,12 +21,46 @@ export interface ApiContext<Body = Record<string, unknown>, Query = Record<strin
   query: Query & Record<string, unknown>;
 }
 
-interface RouteBase {
+interface RouteBase extends RouteDoc {
   method: Method;
   /** polka pattern, `/v1/payments/:reference`. */
   path: string;
   /** JSON Schema of the query string (validated with type coercion). */
   query?: object;
+}
+
+/**
+ * What the OpenAPI document (src/control/openapi.ts) says of a route, beside the schemas the
+ * route validates with. Documentation only: the server never reads it.
+ */
+export interface RouteDoc {
+  /** One line: what the operation does. */
+  summary?: string;
+  /** More, when one line is not enough (Markdown). */
+  description?: string;
+  /**
+   * The answers the route itself gives: status -> JSON Schema of the JSON body (errors: the
+   * envelope), or a non-JSON body. The answers every route of its kind can give (400, 401,
+   * 403, 413, 415, 422 of its schemas, 429, 500, and 409 of a reused `Idempotency-Key`) are
+   * added by the generator.
+   */
+  responses?: Readonly<Record<number, object | MediaResponse>>;
+  /** Query parameters the route reads by hand (list filters, `fields[...]`, `include`). */
+  parameters?: readonly QueryParameterDoc[];
+}
+
+/** An answer that is not JSON (an event stream). */
+export interface MediaResponse {
+  mediaType: string;
+  schema: object;
+  description?: string;
+}
+
+export interface QueryParameterDoc {
+  name: string;
+  description?: string;
+  schema: object;
+  required?: boolean;
 }
 
 /** A route of the key-authenticated API (/v1 and the control plane). */

@@ -2,6 +2,8 @@ import { EVENT_NAMES } from '../../bus/events.js';
 import { Unprocessable } from '../../http/errors.js';
 import { control } from '../../http/route.js';
 import { runTrigger } from './run.js';
+import { errors } from '../../http/wire.js';
+import { triggerResult } from '../responses.js';
 
 export const triggerBody = {
   type: 'object',
@@ -18,6 +20,9 @@ export const triggerRoutes = [
   control<{ event: string; data?: Record<string, unknown>; source?: string }>({
     method: 'POST',
     path: '/_payemu/trigger',
+    summary: 'Make an event happen through real API calls (its trigger fixture)',
+    description: 'A step the API refuses fails the trigger with that step\'s status and detail.',
+    responses: { 200: triggerResult, 404: errors, 409: errors, 410: errors, 422: errors, 429: errors },
     body: triggerBody,
     // Each step is a request of its own, which may carry its own Idempotency-Key.
     idempotent: false,

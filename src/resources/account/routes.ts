@@ -1,5 +1,7 @@
 import { parseDocumentQuery, sparseResource, type ResourceShape } from '../../http/document-query.js';
 import { v1 } from '../../http/route.js';
+import { documentParameters, errors } from '../../http/wire.js';
+import { accountDocument } from './responses.js';
 
 const accountShape: ResourceShape = {
   type: 'accounts',
@@ -11,6 +13,9 @@ export const accountRoutes = [
   v1({
     method: 'GET',
     path: '/v1/me',
+    summary: 'The account of the key: Source, mode and limits',
+    parameters: documentParameters(accountShape),
+    responses: { 200: accountDocument, 400: errors, 422: errors },
     handle: ({ app, scope, query }) => {
       const q = parseDocumentQuery(query, accountShape);
       const { source, mode } = scope;

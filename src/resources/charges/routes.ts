@@ -7,6 +7,8 @@ import { isPaid, paymentDescription, Payments, type PaymentRecord } from '../pay
 import type { ChargeRecord } from './records.js';
 import { createChargeBody, type CreateChargeBody } from './schemas.js';
 import { createCharge, getCharge } from './service.js';
+import { documentParameters, errors } from '../../http/wire.js';
+import { chargeDocument, chargeReadDocument } from './responses.js';
 
 export const chargeShape: ResourceShape = {
   type: 'charges',
@@ -45,7 +47,9 @@ export const chargeRoutes = [
   v1<CreateChargeBody>({
     method: 'POST',
     path: '/v1/charges',
+    summary: 'Charge a saved card',
     body: createChargeBody,
+    responses: { 201: chargeDocument, 409: errors, 422: errors },
     handle: ({ app, scope, body, now }) => {
       const { charge, payment } = app.store.transaction((tx) => createCharge(tx, scope, body, now));
       return { status: 201, json: presentCharge(charge, payment, app.baseUrl()) };
@@ -54,6 +58,9 @@ export const chargeRoutes = [
   v1({
     method: 'GET',
     path: '/v1/charges/:id',
+    summary: 'Retrieve a charge',
+    parameters: documentParameters(chargeShape),
+    responses: { 200: chargeReadDocument, 400: errors, 404: errors, 422: errors },
     handle: ({ app, scope, params, query }) => {
       const q = parseDocumentQuery(query, chargeShape);
       const charge = getCharge(app.store, scope, params.id!);

@@ -2,6 +2,8 @@ import { parseDocumentQuery, sparseResource, type ResourceShape } from '../../ht
 import { v1 } from '../../http/route.js';
 import { formatMinor, toMinor } from '../../lib/money.js';
 import { calculateTax } from './calculate.js';
+import { documentParameters, errors } from '../../http/wire.js';
+import { taxCalculationDocument, taxSettingsDocument } from './responses.js';
 
 export const calculateTaxBody = {
   type: 'object',
@@ -21,6 +23,9 @@ export const taxRoutes = [
   v1({
     method: 'GET',
     path: '/v1/tax/settings',
+    summary: "The Source's tax settings",
+    parameters: documentParameters(taxSettingsShape),
+    responses: { 200: taxSettingsDocument, 400: errors, 422: errors },
     handle: ({ app, scope, query }) => {
       const q = parseDocumentQuery(query, taxSettingsShape);
       const { enabled, name, rate, inclusive } = scope.source.tax;
@@ -31,7 +36,9 @@ export const taxRoutes = [
   v1<{ amount: number; currency?: string; inclusive?: boolean; rate?: number }>({
     method: 'POST',
     path: '/v1/tax/calculate',
+    summary: 'Calculate tax on an amount',
     body: calculateTaxBody,
+    responses: { 200: taxCalculationDocument },
     handle: ({ scope, body }) => {
       const settings = scope.source.tax;
       // Without a rate the Source's applies (0 when its tax is turned off).

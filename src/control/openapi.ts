@@ -1,0 +1,351 @@
+import { readFileSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import { EVENT_NAMES } from '../bus/events.js';
+import { open, type MediaResponse, type OpenRoute, type Route } from '../http/route.js';
+import { errors, schemaName, type Schema } from '../http/wire.js';
+import { openApiDocument, webhookPayloads } from './responses.js';
+
+/**
+ * The OpenAPI 3.1 document of `/v1` and `/_payemu/`, made from the route catalogue: each
+ * route's request schemas (the ones that validate requests), its `summary` and `responses`, and
+ * the answers every route of its kind can give (see commonResponses). The hosted HTML pages are
+ * not in it. Served at `GET /_payemu/openapi.json` and written to `openapi.json` in the package
+ * by the build (scripts/openapi.js); test/openapi.test.ts validates it with an independent
+ * validator, and the test suite checks every answer it receives against it.
+ */
+export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, Record<string, Operation>> };
+
+export interface Operation {
+  operationId: string;
+  summary?: string;
+  responses: Record<string, ResponseObject | { $ref: string }>;
+  [key: string]: unknown;
+}
+
+export interface ResponseObject {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema: unknown }>;
+}
+
+/** The route serving the document, built once from `routes` (a thunk: the catalogue lists this route too). */
+export function openApiRoutes(routes: () => readonly Route[]): OpenRoute[] {
+  let body: string | undefined;
+  return [
+    open({
+      method: 'GET',
+      path: '/_payemu/openapi.json',
+      summary: 'This OpenAPI document',
+      responses: { 200: openApiDocument },
+      handle: () => ({ status: 200, raw: (body ??= JSON.stringify(buildOpenApi(routes()))) }),
+    }),
+  ];
+}
+
+/** Whether a route belongs in the document: the API and the control plane, not the pages. */
+export const isDocumented = (route: Route) => route.path.startsWith('/v1/') || route.path.startsWith('/_payemu/');
+
+/** `/v1/payments/:reference` -> `/v1/payments/{reference}`. */
+export const openApiPath = (path: string) => path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
+
+export function buildOpenApi(routes: readonly Route[], version = packageVersion()): OpenApiDocument {
+  const components = new Components();
+  const paths: Record<string, Record<string, Operation>> = {};
+  const tags = new Set<string>();
+  for (const route of routes) {
+    if (!isDocumented(route)) continue;
+    const path = openApiPath(route.path);
+    const operation = operationOf(route, components);
+    for (const tag of operation.tags as string[]) tags.add(tag);
+    const item = (paths[path] ??= {});
+    const method = route.method.toLowerCase();
+    if (item[method]) throw new Error(`openapi: ${route.method} ${route.path} is declared twice`);
+    item[method] = operation;
+  }
+  const webhooks = Object.fromEntries(EVENT_NAMES.map((name) => [name, { post: webhookOperation(name, components) }]));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'payemu',
+      version,
+      summary: 'A local, stateful sandbox emulator of a hosted payment API.',
+      description: INFO,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    tags: [...tags].map((name) => ({ name })),
+    paths,
+    webhooks,
+    components: components.toJSON(),
+  };
+}
+
+const INFO = [
+  'The `/v1` API and payemu\'s own control plane (`/_payemu/`). Hosted HTML pages (checkout, 3-D Secure, payment link, invoice, card update, manage) are not described here.',
+  '',
+  'Every error is `{"errors": [{"status", "title", "detail", "meta"?}]}`. Besides the answers each operation lists, a path payemu does not serve is a 404 and a served path asked with another method is a 405 (with `Allow`), in the same envelope.',
+  '',
+  'Amounts in answers are decimal strings with two decimals unless said otherwise; timestamps are ISO 8601 UTC with microseconds. Webhooks are listed under `webhooks`, each with its body.',
+].join('\n');
+
+/** Descriptions of the answers several routes share; every one of them is the error envelope. */
+const SHARED: Record<number, { name: string; description: string; headers?: string[] }> = {
+  400: {
+    name: 'BadRequest',
+    description:
+      'Malformed request: percent-escapes that are not UTF-8, a body that is not UTF-8 or not JSON or is nested more than 64 levels, an `Idempotency-Key` that is not 1 to 255 characters, an `include` path the resource does not have.',
+  },
+  401: { name: 'Unauthorized', description: 'Missing or invalid key.', headers: ['WWW-Authenticate'] },
+  403: {
+    name: 'Forbidden',
+    description: 'The `Host` header is not a name payemu answers to (DNS rebinding guard), or the Source\'s IP whitelist does not include the caller.',
+  },
+  404: { name: 'NotFound', description: 'No such object for this Source and mode (or no such route).' },
+  405: { name: 'MethodNotAllowed', description: 'The path is served, but not with this method.', headers: ['Allow'] },
+  409: { name: 'Conflict', description: 'Conflict with the current state, or an `Idempotency-Key` reused with a different request.' },
+  410: { name: 'Gone', description: 'The session has expired.' },
+  413: { name: 'PayloadTooLarge', description: 'The body is larger than 1 MiB.' },
+  415: { name: 'UnsupportedMediaType', description: 'A body sent with another `Content-Type` than `application/json`.' },
+  422: { name: 'UnprocessableEntity', description: 'Validation failed (`meta.errors` maps each field to its messages), or the rules refuse the change.' },
+  429: { name: 'TooManyRequests', description: 'Rate limit exceeded.', headers: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining'] },
+  500: { name: 'InternalServerError', description: 'A failure inside payemu; the request was not applied.' },
+};
+
+const HEADERS: Record<string, { description: string; schema: Schema }> = {
+  'WWW-Authenticate': { description: '`Bearer`.', schema: { type: 'string' } },
+  Allow: { description: 'The methods the path is served with.', schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': { description: 'Requests allowed per minute for the Source and mode.', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current minute.', schema: { type: 'integer' } },
+  'Idempotent-Replayed': { description: '`true` on an answer replayed for a repeated `Idempotency-Key`.', schema: { type: 'string', enum: ['true'] } },
+};
+
+/** The statuses every route of this kind can answer, whatever it declares. */
+function commonStatuses(route: Route): number[] {
+  const statuses = [400, 403, 500];
+  if (route.auth === 'key') {
+    statuses.push(401);
+    if (route.rateLimited) statuses.push(429);
+    if (route.query) statuses.push(422);
+    if (route.method !== 'GET' && route.method !== 'DELETE') statuses.push(413, 415, 422);
+    if (isIdempotent(route)) statuses.push(409);
+  } else if (route.query) statuses.push(422);
+  return statuses;
+}
+
+const isIdempotent = (route: Route) => route.auth === 'key' && route.method === 'POST' && route.idempotent !== false;
+
+function operationOf(route: Route, components: Components): Operation {
+  const operation: Operation = {
+    operationId: operationId(route),
+    tags: [tagOf(route.path)],
+    ...(route.summary ? { summary: route.summary } : {}),
+    ...(route.description ? { description: route.description } : {}),
+    responses: {},
+  };
+  const parameters: unknown[] = [];
+  for (const [, name] of route.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+  }
+  if (route.query) {
+    const query = route.query as { properties?: Record<string, object>; required?: string[] };
+    for (const [name, schema] of Object.entries(query.properties ?? {})) {
+      parameters.push({ name, in: 'query', required: query.required?.includes(name) ?? false, schema: components.schema(schema) });
+    }
+  }
+  for (const parameter of route.parameters ?? []) {
+    parameters.push({
+      name: parameter.name,
+      in: 'query',
+      required: parameter.required ?? false,
+      ...(parameter.description ? { description: parameter.description } : {}),
+      schema: components.schema(parameter.schema),
+    });
+  }
+  if (isIdempotent(route)) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  if (parameters.length > 0) operation.parameters = parameters;
+  // (responses last, for a reader)
+  delete (operation as Partial<Operation>).responses;
+
+  if (route.auth === 'key' && route.body) {
+    const body = route.body as { required?: string[] };
+    operation.requestBody = {
+      required: (body.required?.length ?? 0) > 0,
+      content: { 'application/json': { schema: components.schema(route.body) } },
+    };
+  }
+  if (route.auth === 'key') {
+    operation.security = route.keyInQuery ? [{ bearer: [] }, { apiKey: [] }, { queryKey: [] }] : [{ bearer: [] }, { apiKey: [] }];
+  } else operation.security = [];
+
+  operation.responses = {};
+  const declared = route.responses ?? {};
+  const statuses = [...new Set([...Object.keys(declared).map(Number), ...commonStatuses(route)])].sort((a, b) => a - b);
+  for (const status of statuses) {
+    const answer = declared[status];
+    if (answer === undefined || answer === errors) {
+      components.useResponse(status);
+      operation.responses[String(status)] = { $ref: `#/components/responses/${SHARED[status]!.name}` };
+      continue;
+    }
+    const headers: Record<string, unknown> = {};
+    if (route.auth === 'key' && route.rateLimited) {
+      headers['X-RateLimit-Limit'] = { $ref: '#/components/headers/X-RateLimit-Limit' };
+      headers['X-RateLimit-Remaining'] = { $ref: '#/components/headers/X-RateLimit-Remaining' };
+    }
+    if (isIdempotent(route)) headers['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' };
+    const media = isMedia(answer) ? answer : undefined;
+    operation.responses[String(status)] = {
+      description: media?.description ?? STATUS_CODES[status] ?? String(status),
+      ...(Object.keys(headers).length > 0 ? { headers } : {}),
+      content: { [media?.mediaType ?? 'application/json']: { schema: components.schema(media ? media.schema : answer) } },
+    };
+  }
+  return operation;
+}
+
+function isMedia(answer: object): answer is MediaResponse {
+  return 'mediaType' in answer && typeof (answer as MediaResponse).mediaType === 'string';
+}
+
+function webhookOperation(name: string, components: Components) {
+  return {
+    operationId: `webhook${pascal(name)}`,
+    summary: `The \`${name}\` webhook`,
+    description: 'POSTed to the Source\'s webhook URL. Verify `X-Webhook-Signature` over the raw body before trusting it.',
+    parameters: [
+      { name: 'X-Webhook-Signature', in: 'header', required: true, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the Source\'s whsec_ secret>`.', schema: { type: 'string' } },
+      { name: 'X-Webhook-Event', in: 'header', required: true, description: 'The event name.', schema: { type: 'string', const: name } },
+      { name: 'X-Webhook-Event-Id', in: 'header', required: true, description: 'The event id (UUID), the same on every attempt and resend.', schema: { type: 'string', format: 'uuid' } },
+    ],
+    requestBody: { required: true, content: { 'application/json': { schema: components.schema(webhookPayloads[name]!) } } },
+    responses: { '2XX': { description: 'Received. Any other answer, or none within the timeout, is retried.' } },
+  };
+}
+
+function operationId(route: Route): string {
+  const words = route.path.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return route.method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+}
+
+function tagOf(path: string): string {
+  const [, root, name] = path.split('/');
+  return root === 'v1' ? name! : 'control plane';
+}
+
+const pascal = (name: string) => name.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+
+/** The schemas, shared answers and headers the operations refer to. */
+class Components {
+  private readonly schemas = new Map<string, { source: object; schema?: unknown }>();
+  private readonly responses = new Set<number>();
+
+  /** `schema` as the document holds it: payemu's own keywords turned into standard ones or `x-payemu-*`, named schemas by reference. */
+  schema(schema: object): unknown {
+    return this.convert(schema);
+  }
+
+  useResponse(status: number): void {
+    if (!SHARED[status]) throw new Error(`openapi: no shared answer for status ${status}; declare its schema on the route`);
+    this.responses.add(status);
+  }
+
+  toJSON() {
+    const usedHeaders = new Set(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Idempotent-Replayed']);
+    const responses: Record<string, ResponseObject> = {};
+    for (const status of [...this.responses].sort((a, b) => a - b)) {
+      const shared = SHARED[status]!;
+      for (const header of shared.headers ?? []) usedHeaders.add(header);
+      responses[shared.name] = {
+        description: shared.description,
+        ...(shared.headers ? { headers: Object.fromEntries(shared.headers.map((h) => [h, { $ref: `#/components/headers/${h}` }])) } : {}),
+        content: { 'application/json': { schema: this.convert(errors) } },
+      };
+    }
+    const schemas = Object.fromEntries([...this.schemas.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, entry]) => [name, entry.schema]));
+    return {
+      schemas,
+      responses,
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'Makes a retry safe: for 24 hours (virtual time) a repeat with the same method, path and body replays the first answer; another request with the key is a 409.',
+          schema: { type: 'string', minLength: 1, maxLength: 255 },
+        },
+      },
+      headers: Object.fromEntries(Object.entries(HEADERS).filter(([name]) => usedHeaders.has(name))),
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'A Source\'s secret key: `Authorization: Bearer sk_test_...` (or `sk_live_...`).' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same key in the `X-API-Key` header.' },
+        queryKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The key as `?key=` (the event stream only: `EventSource` cannot set headers).' },
+      },
+    };
+  }
+
+  private convert(value: object): unknown {
+    const name = schemaName(value);
+    if (name !== undefined) {
+      const ref = { $ref: `#/components/schemas/${name}` };
+      const entry = this.schemas.get(name);
+      if (entry) {
+        if (entry.source !== value) throw new Error(`openapi: two different schemas are named ${name}`);
+        return ref;
+      }
+      const reserved: { source: object; schema?: unknown } = { source: value };
+      this.schemas.set(name, reserved);
+      reserved.schema = this.keywords(value as Schema);
+      return ref;
+    }
+    return this.keywords(value as Schema);
+  }
+
+  /** One schema object: its subschemas converted, payemu's keywords translated. */
+  private keywords(schema: Schema): Schema {
+    const out: Schema = {};
+    for (const [key, value] of Object.entries(schema)) {
+      if (SCHEMA_MAPS.has(key) && isObject(value)) {
+        out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, isObject(v) ? this.convert(v) : v]));
+      } else if (SCHEMA_LISTS.has(key) && Array.isArray(value)) {
+        out[key] = value.map((v) => (isObject(v) ? this.convert(v) : v));
+      } else if (SCHEMA_VALUES.has(key) && isObject(value)) {
+        out[key] = this.convert(value);
+      } else if (key === 'money' && value === true) {
+        out['x-payemu-decimals'] = 2;
+      } else if (key === 'currency' && value === true) {
+        out['x-payemu-currency'] = 'ISO 4217';
+        if (!('pattern' in schema)) out.pattern = '^[A-Za-z]{3}$';
+      } else if (key === 'ipOrCidr' && value === true) {
+        out['x-payemu-format'] = 'ip-or-cidr';
+      } else if (key === 'format' && value === 'url') {
+        out.format = 'uri';
+        out['x-payemu-format'] = 'url';
+        if (!('pattern' in schema)) out.pattern = '^[Hh][Tt][Tt][Pp][Ss]?://[^/\\\\?#\\s]\\S*$';
+        if (!('maxLength' in schema)) out.maxLength = 2048;
+      } else if ((key === 'patternMessage' || key === 'notMessage') && typeof value === 'string') {
+        // The refusal's message, as the field's description ("This field can only be set when ...").
+        if (!('description' in schema)) out.description = value.replace('The {field} field', 'This field');
+      } else {
+        out[key] = value;
+      }
+    }
+    return out;
+  }
+}
+
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
+const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
+const SCHEMA_VALUES = new Set(['items', 'not', 'additionalProperties', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems']);
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** The package's version (package.json sits two folders up from src/control/, dist/control/ and dist/bin/). */
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}

@@ -1,0 +1,123 @@
+import { EVENT_NAMES } from '../bus/events.js';
+import { boolean, integer, named, nullable, object, oneOfValues, string, timestamp, type Schema } from '../http/wire.js';
+import { invoiceAttributes, invoiceEventData } from '../resources/invoices/responses.js';
+import { linkAttributes } from '../resources/payment-links/responses.js';
+import { cardBrand, failureCode, paymentEventData, paymentSummary } from '../resources/payments/responses.js';
+import { recurringAttributes, recurringEventData } from '../resources/recurring/responses.js';
+
+/** JSON Schemas of the control plane's answers (plain JSON, not JSON:API) and of the webhook payloads (see http/wire.ts). */
+
+const mode = oneOfValues(['test', 'live']);
+
+export const health = object({ status: { const: 'ok' } });
+
+export const clockView = named('Clock', object({ now: timestamp, offset_seconds: integer, frozen: boolean }));
+
+export const advanceReport = named(
+  'ClockAdvance',
+  object({
+    now: timestamp,
+    offset_seconds: integer,
+    frozen: boolean,
+    ran: { type: 'object', description: 'How many of each kind of due work ran.', additionalProperties: integer },
+    items: { type: 'array', description: 'The first 100 things that ran.', items: object({ kind: string, id: string, at: timestamp }) },
+  }),
+);
+
+export const resetReport = named(
+  'Reset',
+  object({ removed: integer, scope: { anyOf: [{ const: 'all' }, object({ source: string, mode })] }, now: timestamp }),
+);
+
+export const triggerResult = named(
+  'TriggerResult',
+  object({
+    event: string,
+    event_id: nullable(string),
+    source: string,
+    mode,
+    steps: {
+      type: 'array',
+      items: object({ id: string, method: string, path: string, status: integer, created: nullable(string) }),
+    },
+  }),
+);
+
+/** Each event's webhook body, `{event, data}`, by name. */
+const eventData: Record<string, Schema> = { ...paymentEventData, ...recurringEventData, ...invoiceEventData };
+
+const pascal = (name: string) => name.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('');
+
+/** The webhook body of each event (what the receiver gets, and `payload` of the event log). */
+export const webhookPayloads: Readonly<Record<string, Schema>> = Object.fromEntries(
+  EVENT_NAMES.map((name) => [name, named(`${pascal(name)}Payload`, object({ event: { const: name }, data: eventData[name]! }))]),
+);
+
+export const webhookPayload = named('WebhookPayload', { oneOf: EVENT_NAMES.map((name) => webhookPayloads[name]!) });
+
+export const attempt = named(
+  'DeliveryAttempt',
+  object({
+    status: nullable(integer),
+    response_body: nullable(string),
+    duration_ms: nullable(integer),
+    error: nullable(string),
+    at: timestamp,
+    url: string,
+    state: oneOfValues(['in_progress', 'interrupted', 'succeeded', 'failed']),
+  }),
+);
+
+const deliveryStatus = oneOfValues(['pending', 'retrying', 'delivered', 'failed', 'no_endpoint']);
+
+export const event = named(
+  'Event',
+  object({
+    id: { type: 'string', format: 'uuid' },
+    event: oneOfValues(EVENT_NAMES),
+    source: string,
+    mode,
+    reference: nullable(string),
+    created_at: timestamp,
+    payload: webhookPayload,
+    delivery_status: deliveryStatus,
+    next_attempt_at: nullable(timestamp),
+    attempts: { type: 'array', items: attempt },
+  }),
+);
+
+export const eventList = named('EventList', object({ events: { type: 'array', items: event } }));
+
+/** `GET /_payemu/events/stream`: server-sent events. */
+export const eventStream = {
+  mediaType: 'text/event-stream',
+  description:
+    'Server-sent events of the key\'s Source and mode: `event: event` with an Event when one is raised; `event: attempt` with `{event_id, event, delivery_status, attempt}` when a delivery attempt ends. Comment lines keep the connection open.',
+  schema: { type: 'string' },
+};
+
+/** `POST /_payemu/sessions/{id}/complete` of a checkout session. */
+const checkoutCompleted = object({
+  session: object({ id: string, status: oneOfValues(['open', 'complete', 'expired']), payment_status: oneOfValues(['unpaid', 'paid', 'authorized', 'failed']) }),
+  payment: paymentSummary,
+});
+
+const methodSession = object({ id: string, type: { const: 'payment-method-session' }, status: oneOfValues(['open', 'complete', 'expired']) });
+
+/** ... and of a payment-method session: the card replaced, or the decline. */
+const methodUpdated = object({
+  session: methodSession,
+  updated: { const: true },
+  payment_method: object({ id: string, card_brand: cardBrand, card_last: string }),
+  recurring: recurringAttributes,
+});
+const methodDeclined = object({ session: methodSession, updated: { const: false }, failure_code: failureCode, failure_message: string });
+
+export const sessionCompleted = named('SessionCompleted', { oneOf: [checkoutCompleted, methodUpdated, methodDeclined] });
+
+export const invoicePaid = named('InvoicePayResult', object({ invoice: invoiceAttributes, payment: paymentSummary }));
+
+export const linkPaid = named('PaymentLinkPayResult', object({ session_id: string, payment: paymentSummary, payment_link: linkAttributes }));
+
+/** `GET /_payemu/openapi.json`: this document. */
+export const openApiDocument = { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } };

@@ -1,0 +1,75 @@
+import {
+  amountNumber, boolean, currency, date, document, integer, listDocument, messageMeta, metadata, money, named, nullable, number, object, oneOfValues,
+  resource, sparse, string, timestamp, uri, type Schema,
+} from '../../http/wire.js';
+
+/** JSON Schemas of the invoice answers and the `invoice.*` webhook payloads (see http/wire.ts). */
+export const invoiceStatus = named('InvoiceStatus', oneOfValues(['draft', 'sent', 'paid', 'overdue']));
+
+export const invoiceAttributes = named(
+  'InvoiceAttributes',
+  object({
+    number: string,
+    status: invoiceStatus,
+    customer_name: string,
+    customer_email: string,
+    customer_address: nullable(string),
+    currency,
+    due_date: date,
+    notes: nullable(string),
+    terms: nullable(string),
+    apply_tax: boolean,
+    metadata,
+    items: { type: 'array', items: object({ description: string, quantity: integer, unit_price: money, amount: money }) },
+    subtotal: money,
+    discount: money,
+    tax_rate: number,
+    tax_amount: money,
+    total: money,
+    payment_url: uri,
+    payment_id: nullable(integer),
+    sent_at: nullable(timestamp),
+    paid_at: nullable(timestamp),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+);
+
+const invoice = (attributes: object) => resource({ type: 'invoices', attributes, links: ['self', 'pay'] });
+
+export const invoiceDocument = named('InvoiceDocument', document(invoice(invoiceAttributes)));
+/** PATCH and send: the invoice and `meta.message`. */
+export const invoiceMessageDocument = named('InvoiceMessageDocument', document(invoice(invoiceAttributes), { meta: messageMeta }));
+/** An invoice in a read: `fields[invoices]` may leave attributes out. */
+export const invoiceResource = named('Invoice', invoice(sparse(invoiceAttributes)));
+export const invoiceReadDocument = named('InvoiceReadDocument', document(invoiceResource));
+export const invoiceListDocument = named('InvoiceListDocument', listDocument(invoiceResource));
+
+const eventBase = {
+  invoice_id: string,
+  number: string,
+  status: invoiceStatus,
+  customer_email: string,
+  customer_name: string,
+  currency,
+  subtotal: amountNumber,
+  discount: amountNumber,
+  tax_amount: amountNumber,
+  total: amountNumber,
+  due_date: date,
+  metadata,
+  sent_at: timestamp,
+  paid_at: timestamp,
+};
+const base = (extra: Record<string, object> = {}, optional: readonly string[] = []) => object({ ...eventBase, ...extra }, ['sent_at', 'paid_at', ...optional]);
+
+/**
+ * `data` of each `invoice.*` webhook: `sent_at` once sent, `paid_at` once paid; `invoice.paid`
+ * names its payment (`payment_id`, `payment_reference`) unless the invoice was of 0.00.
+ */
+export const invoiceEventData: Record<string, Schema> = {
+  'invoice.created': base(),
+  'invoice.sent': base(),
+  'invoice.paid': base({ payment_id: integer, payment_reference: string }, ['payment_id', 'payment_reference']),
+  'invoice.overdue': base(),
+};

@@ -1,0 +1,13 @@
+import { document, named, object, resource, string, timestamp, uri } from '../../http/wire.js';
+
+/** `POST /v1/recurring-payments/{reference}/payment-method-session` (see http/wire.ts). */
+export const methodSessionDocument = named(
+  'PaymentMethodSessionDocument',
+  document(
+    resource({
+      type: 'payment-method-sessions',
+      attributes: object({ recurring_reference: string, checkout_url: uri, expires_at: timestamp }),
+      links: ['checkout'],
+    }),
+  ),
+);

@@ -1,0 +1,79 @@
+import {
+  amountNumber, boolean, currency, date, document, integer, listDocument, messageMeta, metadata, money, named, nullable, object, oneOfValues, pick,
+  resource, sparse, string, timestamp, uri, type Schema,
+} from '../../http/wire.js';
+import { cardBrand, failureCode } from '../payments/responses.js';
+
+/** JSON Schemas of the recurring-payment answers and the `recurring.*` webhook payloads (see http/wire.ts). */
+export const recurringStatus = named('RecurringStatus', oneOfValues(['active', 'paused', 'suspended', 'cancelled', 'completed']));
+export const frequency = named('Frequency', oneOfValues(['daily', 'weekly', 'monthly', 'yearly']));
+
+export const recurringAttributes = named(
+  'RecurringPaymentAttributes',
+  object({
+    reference: string,
+    amount: money,
+    currency,
+    frequency,
+    interval_count: integer,
+    status: recurringStatus,
+    next_billing_date: nullable(date),
+    retry_count: integer,
+    manage_url: uri,
+    payment_method: string,
+    start_date: date,
+    end_date: nullable(date),
+    customer_email: nullable(string),
+    customer_name: nullable(string),
+    metadata,
+    apply_tax: boolean,
+    cancelled_at: nullable(timestamp),
+    created_at: timestamp,
+    updated_at: timestamp,
+  }),
+);
+
+const schedule = (attributes: object) => resource({ type: 'recurring-payments', attributes });
+
+/** `POST /v1/recurring-payments`: the whole schedule. */
+export const recurringDocument = named('RecurringPaymentDocument', document(schedule(recurringAttributes)));
+
+/** A schedule in a read: `fields[recurring-payments]` may leave attributes out. */
+export const recurringResource = named('RecurringPayment', schedule(sparse(recurringAttributes)));
+export const recurringReadDocument = named('RecurringPaymentReadDocument', document(recurringResource));
+export const recurringListDocument = named('RecurringPaymentListDocument', listDocument(recurringResource));
+
+/** The mutation answers: a few attributes and `meta.message`. */
+const mutation = (name: string, keys: readonly string[]) => named(name, document(schedule(pick(recurringAttributes, keys)), { meta: messageMeta }));
+export const recurringUpdatedDocument = mutation('RecurringPaymentUpdated', ['reference', 'amount', 'frequency', 'status', 'next_billing_date']);
+export const recurringCancelledDocument = mutation('RecurringPaymentCancelled', ['reference', 'status', 'cancelled_at']);
+export const recurringPausedDocument = mutation('RecurringPaymentPaused', ['reference', 'status']);
+export const recurringResumedDocument = mutation('RecurringPaymentResumed', ['reference', 'status', 'next_billing_date']);
+
+const eventBase = {
+  reference: string,
+  amount: amountNumber,
+  currency,
+  status: recurringStatus,
+  frequency,
+  interval_count: integer,
+  next_billing_date: nullable(date),
+  retry_count: integer,
+  customer_email: nullable(string),
+  metadata,
+  cancelled_at: timestamp,
+};
+const base = (extra: Record<string, object> = {}, optional: readonly string[] = []) => object({ ...eventBase, ...extra }, ['cancelled_at', ...optional]);
+const charge = { payment_reference: string, payment_id: integer };
+
+/** `data` of each `recurring.*` webhook; `cancelled_at` once the schedule is cancelled. */
+export const recurringEventData: Record<string, Schema> = {
+  'recurring.charged': base(charge),
+  'recurring.failed': base({ ...charge, failure_code: nullable(failureCode), failure_message: nullable(string) }),
+  'recurring.suspended': base(),
+  'recurring.cancelled': object({ ...eventBase }),
+  'recurring.paused': base(),
+  'recurring.resumed': base(),
+  'recurring.updated': base({ changed: { type: 'array', items: string } }),
+  'recurring.payment_method_updated': base({ payment_method: string, card_brand: cardBrand, card_last: string }),
+};
