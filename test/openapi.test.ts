@@ -1,0 +1,85 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import t from 'tap';
+import { ROUTES } from '../src/catalogue.js';
+import { buildOpenApi, isDocumented, openApiPath } from '../src/control/openapi.js';
+import { emulator } from './helpers/emulator.js';
+
+/**
+ * The OpenAPI document: served without a key, shipped as openapi.json (written by `npm run
+ * build`), equal, valid OpenAPI 3.1 by an independent validator, every schema valid JSON Schema
+ * 2020-12, every route of /v1 and /_payemu/ in it.
+ */
+const SHIPPED = new URL('../openapi.json', import.meta.url);
+
+t.test('served at GET /_payemu/openapi.json without a key, valid OpenAPI 3.1', async (t) => {
+  const e = await emulator(t);
+  const served = await e.anon.get('/_payemu/openapi.json');
+  t.equal(served.status, 200);
+  t.match(served.headers.get('content-type'), /^application\/json/);
+  t.equal(served.body.openapi, '3.1.0');
+
+  const validator = new Validator();
+  const result = await validator.validate(structuredClone(served.body));
+  t.same(result.errors, undefined, 'no errors');
+  t.ok(result.valid, 'valid by @seriousme/openapi-schema-validator');
+  t.equal(validator.version, '3.1');
+
+  t.same(served.body, buildOpenApi(ROUTES), 'the same document the generator makes');
+});
+
+t.test('shipped as openapi.json in the package, equal to the served one', async (t) => {
+  t.ok(fs.existsSync(SHIPPED), 'openapi.json exists (npm run build writes it)');
+  const shipped = JSON.parse(fs.readFileSync(SHIPPED, 'utf8'));
+  const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  t.ok(pkg.files.includes('openapi.json'), 'package.json files lists openapi.json');
+  t.equal(shipped.info.version, pkg.version);
+  const validator = new Validator();
+  t.ok((await validator.validate(structuredClone(shipped))).valid, 'the shipped file is valid too');
+
+  const e = await emulator(t);
+  t.same(shipped, (await e.anon.get('/_payemu/openapi.json')).body, 'shipped === served (run npm run build after changing a route)');
+});
+
+t.test('every route of /v1 and /_payemu/ is in it, with a summary and its success answer; no page is', async (t) => {
+  const doc = buildOpenApi(ROUTES);
+  for (const route of ROUTES) {
+    const operation = doc.paths[openApiPath(route.path)]?.[route.method.toLowerCase()];
+    if (!isDocumented(route)) {
+      t.notOk(operation, `${route.method} ${route.path} (a page) is not in the document`);
+      continue;
+    }
+    t.ok(operation, `${route.method} ${route.path}`);
+    t.ok(route.summary, `${route.method} ${route.path} has a summary`);
+    const success = Object.keys(operation?.responses ?? {}).filter((status) => status.startsWith('2'));
+    t.ok(success.length > 0, `${route.method} ${route.path} lists its success answer`);
+    for (const status of ['400', '403', '500', ...(route.auth === 'key' ? ['401'] : [])]) {
+      t.ok(operation?.responses[status], `${route.method} ${route.path} lists ${status}`);
+    }
+  }
+  t.same(Object.keys(doc.paths).filter((p) => !p.startsWith('/v1/') && !p.startsWith('/_payemu/')), []);
+  t.equal(Object.keys(doc.webhooks as object).length, 18, 'every event as a webhook');
+});
+
+t.test('every schema in it is valid JSON Schema 2020-12 and compiles', async (t) => {
+  const doc = buildOpenApi(ROUTES);
+  const require = createRequire(import.meta.url);
+  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  // strict: an unknown keyword (one of payemu's own that the generator forgot to translate) is an error.
+  const ajv = new Ajv2020({ strict: true, strictTypes: false, strictRequired: false, validateFormats: false });
+  ajv.addVocabulary(['x-payemu-decimals', 'x-payemu-currency', 'x-payemu-format', 'components']);
+  const schemas = (doc.components as { schemas: Record<string, object> }).schemas;
+  // One schema holding them all, compiled once: the components and every schema inline in the operations.
+  const inline: object[] = [];
+  const walk = (value: unknown, key: string) => {
+    if (value === null || typeof value !== 'object') return;
+    if (key === 'schema') return void inline.push(value);
+    for (const [k, v] of Object.entries(value)) walk(v, k);
+  };
+  walk({ paths: doc.paths, webhooks: doc.webhooks, responses: (doc.components as { responses: object }).responses }, '');
+  const all = [...Object.keys(schemas).map((name) => ({ $ref: `#/components/schemas/${name}` })), ...inline];
+  t.doesNotThrow(() => ajv.compile({ $id: 'openapi.json', components: { schemas }, anyOf: all }));
+  const count = all.length;
+  t.ok(count > 50, `${count} schemas compiled`);
+});
