@@ -5,11 +5,13 @@ import t from 'tap';
 import { ROUTES } from '../src/catalogue.js';
 import { buildOpenApi, isDocumented, openApiPath } from '../src/control/openapi.js';
 import { emulator } from './helpers/emulator.js';
+import { checkAgainstOpenApi } from './helpers/openapi.js';
 
 /**
  * The OpenAPI document: served without a key, shipped as openapi.json (written by `npm run
  * build`), equal, valid OpenAPI 3.1 by an independent validator, every schema valid JSON Schema
- * 2020-12, every route of /v1 and /_payemu/ in it.
+ * 2020-12, every route of /v1 and /_payemu/ in it. That every answer conforms is checked by the
+ * test suite itself: helpers/openapi.ts checks each answer the helpers' client receives.
  */
 const SHIPPED = new URL('../openapi.json', import.meta.url);
 
@@ -82,4 +84,17 @@ t.test('every schema in it is valid JSON Schema 2020-12 and compiles', async (t)
   t.doesNotThrow(() => ajv.compile({ $id: 'openapi.json', components: { schemas }, anyOf: all }));
   const count = all.length;
   t.ok(count > 50, `${count} schemas compiled`);
+});
+
+t.test('the drift guard refuses an unlisted status, a body that leaves its schema, a wrong media type', async (t) => {
+  const ok = JSON.stringify({ status: 'ok' });
+  t.doesNotThrow(() => checkAgainstOpenApi('GET', '/_payemu/health', 200, 'application/json', ok));
+  t.throws(() => checkAgainstOpenApi('GET', '/_payemu/health', 418, 'application/json', ok), /OpenAPI drift: GET \/_payemu\/health answered 418, which the document does not list/);
+  t.throws(() => checkAgainstOpenApi('GET', '/_payemu/health', 200, 'application/json', '{"status":"ok","extra":1}'), /leaves its schema[\s\S]*additional/);
+  t.throws(() => checkAgainstOpenApi('GET', '/_payemu/health', 200, 'text/html', ok), /as text\/html/);
+  t.throws(() => checkAgainstOpenApi('GET', '/v1/payments/x', 200, 'application/json', '{"data":{}}'), /leaves its schema/);
+  const error = JSON.stringify({ errors: [{ status: '404', title: 'Not Found', detail: 'No route.' }] });
+  t.doesNotThrow(() => checkAgainstOpenApi('GET', '/v1/nothing', 404, 'application/json', error), 'an unknown path: the envelope 404');
+  t.throws(() => checkAgainstOpenApi('GET', '/v1/nothing', 200, 'application/json', '{}'), /must answer/);
+  t.doesNotThrow(() => checkAgainstOpenApi('GET', '/checkout/cs_x', 200, 'text/html', '<!doctype html>'), 'pages are not checked');
 });

@@ -1,6 +1,7 @@
 import type { Test } from 'tap';
 import { createClient, type Answer as ClientAnswer } from '../../src/client/client.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js';
+import { checkAgainstOpenApi } from './openapi.js';
 
 export type Answer<T = any> = ClientAnswer<T>;
 
@@ -10,10 +11,18 @@ export interface Client {
   post<T = any>(path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer<T>>;
 }
 
-/** A real HTTP client for `url` authenticated with `key` (none when `key` is undefined): payemu's own client. */
+/**
+ * A real HTTP client for `url` authenticated with `key` (none when `key` is undefined): payemu's
+ * own client. Every answer is checked against the OpenAPI document (helpers/openapi.ts): one whose
+ * status or body the document does not describe throws, failing the test that received it.
+ */
 export function client(url: string, key: string | undefined): Client {
   const payemu = createClient({ url, key: key || undefined });
-  const request = <T>(method: string, path: string, body?: unknown, headers?: Record<string, string>) => payemu.request<T>(method, path, body, headers);
+  const request = async <T>(method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
+    const answer = await payemu.request<T>(method, path, body, headers);
+    checkAgainstOpenApi(method, path, answer.status, answer.headers.get('content-type'), answer.text);
+    return answer;
+  };
   return {
     request,
     get: (path, headers) => request('GET', path, undefined, headers),
