@@ -183,7 +183,7 @@ function operationOf(route: Route, components: Components): Operation {
   for (const status of statuses) {
     const answer = declared[status];
     if (answer === undefined || answer === errors) {
-      components.useResponse(status);
+      components.shareResponse(status);
       operation.responses[String(status)] = { $ref: `#/components/responses/${SHARED[status]!.name}` };
       continue;
     }
@@ -244,7 +244,7 @@ class Components {
     return this.convert(schema);
   }
 
-  useResponse(status: number): void {
+  shareResponse(status: number): void {
     if (!SHARED[status]) throw new Error(`openapi: no shared answer for status ${status}; declare its schema on the route`);
     this.responses.add(status);
   }
