@@ -89,7 +89,7 @@ t.test('the live view: an event from outside appears, opens, is resent; q stops 
   t.match(screen, /200\s+POST\s+\/_payemu\/sessions\/cs_\w+\/complete/);
 
   await pane.keys('Down');
-  await pane.waitFor(/› \d\d:\d\d:\d\d payment\.completed/, 'the selected event');
+  await pane.waitFor(/› \d\d:\d\d:\d\d\s+payment\.completed/, 'the selected event');
   await pane.keys('Enter');
   screen = await pane.waitFor(/Payload/, 'the detail view');
   t.match(screen, /"reference": "tmux-order-1"/);

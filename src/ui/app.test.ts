@@ -124,7 +124,7 @@ t.test('events and requests appear live, with delivery states', async (t) => {
   attempted(ui.bus, 'e4', 'failed', [refused(), refused(), refused(), refused()]);
   const frame = await ui.until((f) => f.includes('failed ECONNREFUSED'), 'the failed delivery');
   t.match(frame, /Events \(4\)/);
-  t.match(frame, /10:00:05 payment\.completed\s+acme\/test\s+order-e1\s+25\.50 USD\s+delivered 200/);
+  t.match(frame, /10:00:05\s+payment\.completed\s+acme\/test\s+order-e1\s+25\.50 USD\s+delivered 200/);
   t.match(frame, /invoice\.paid\s+acme\/test\s+107\.25 EUR\s+pending/);
   t.match(frame, /order-e3\s+25\.50 USD\s+retrying ×2 ECONNREFUSED/);
   t.match(frame, /order-e4\s+25\.50 USD\s+failed ECONNREFUSED/);
@@ -151,7 +151,7 @@ t.test('arrows select, Enter opens payload and attempts, Esc goes back', async (
   attempted(ui.bus, 'e1', 'delivered', [refused(), ok('{"received":true}')]);
   await ui.until((f) => f.includes('order-e2'), 'the events');
   await ui.press(KEYS.down);
-  await ui.until((f) => /› \d\d:\d\d:\d\d payment\.completed\s+acme\/test\s+order-e2/.test(f), 'the newest event selected');
+  await ui.until((f) => /› \d\d:\d\d:\d\d\s+payment\.completed\s+acme\/test\s+order-e2/.test(f), 'the newest event selected');
   await ui.press(KEYS.down);
   await ui.until((f) => /› .*order-e1/.test(f), 'the next event selected');
   await ui.press(KEYS.enter);

@@ -40,11 +40,20 @@ export function App(props: AppProps) {
   const width = props.columns ?? size.columns;
   // Fixed areas, so that nothing jumps as traffic comes in; the frame is one line short of the
   // screen, since a frame as tall as the terminal makes Ink clear it on each redraw (flicker).
-  const header = 2 + 2 * props.sources.length;
-  const body = Math.max(8, rows - 1 - header - 1 - LIMITS.notices - 1);
+  // Every line is one row (views cut their text to the width), so these heights are the frame's.
+  // Besides the header: the blank line under it, the notices and the key line.
+  const room = rows - 1 - 1 - LIMITS.notices - 1;
+  // On a terminal too short for the Sources' lines and a body of 8 lines, the header keeps its
+  // first two lines (where it runs, the clock).
+  const compact = room - (2 + 2 * props.sources.length) < 8;
+  const header = compact ? 2 : 2 + 2 * props.sources.length;
+  const body = Math.max(4, room - header);
+  // Events get 60 % of the lines left by the titles; a terminal too short for both lists shows
+  // the events only.
   const listRows = body - 4; // two panel titles, the column names, the blank line between
-  const eventRows = Math.max(3, Math.ceil(listRows * 0.6));
-  const requestRows = Math.max(1, listRows - eventRows);
+  const bothLists = listRows >= 4;
+  const eventRows = bothLists ? Math.ceil(listRows * 0.6) : body - 2;
+  const requestRows = bothLists ? listRows - eventRows : 0;
 
   // A key's action finishes later; its result (or failure) lands in the notice bar.
   const run = (work: () => Promise<string | undefined>) => {
@@ -89,27 +98,29 @@ export function App(props: AppProps) {
 
   return (
     <Box flexDirection="column" width={width}>
-      <Header url={props.url} sources={props.sources} targets={state.targets} clock={props.clock()} width={width} />
+      <Header url={props.url} sources={compact ? [] : props.sources} targets={state.targets} clock={props.clock()} width={width} />
       <Box marginTop={1} flexDirection="column" height={body}>
         {state.screen === 'detail' ? (
           <EventDetail event={selectedEvent(state)} scroll={state.scroll} height={body} width={width} />
         ) : state.screen === 'trigger' ? (
-          <TriggerMenu index={state.menuIndex} height={body} source={props.sources[0]?.slug ?? ''} />
+          <TriggerMenu index={state.menuIndex} height={body} width={width} source={props.sources[0]?.slug ?? ''} />
         ) : (
           <>
             <Box height={eventRows + 2} flexDirection="column">
               <EventList events={state.events} seen={state.seen.events} selected={state.selected} height={eventRows} width={width} />
             </Box>
-            <Box marginTop={1}>
-              <RequestLog requests={state.requests} seen={state.seen.requests} height={requestRows} width={width} />
-            </Box>
+            {bothLists && (
+              <Box marginTop={1}>
+                <RequestLog requests={state.requests} seen={state.seen.requests} height={requestRows} width={width} />
+              </Box>
+            )}
           </>
         )}
       </Box>
       <Box height={LIMITS.notices} flexDirection="column" justifyContent="flex-end">
         <Notices notices={state.notices} width={width} />
       </Box>
-      <KeyHints screen={state.screen} />
+      <KeyHints screen={state.screen} width={width} />
     </Box>
   );
 }

@@ -77,28 +77,156 @@ export function deliveryText(row: Pick<EventRow, 'delivery' | 'attempts' | 'cycl
   }
 }
 
-/** Whether a Source's endpoint answers, from its last delivery (the UI never probes it). */
-export function targetText(target: Target | undefined): { text: string; tone: Tone } {
+/**
+ * Whether a Source's endpoint answers, from its last delivery (the UI never probes it): `text` is
+ * the whole of it; `url` and `state` its two parts, when there is an endpoint (the header cuts a
+ * long URL, never the state).
+ */
+export function targetText(target: Target | undefined): { text: string; tone: Tone; url?: string; state?: string } {
   if (!target?.url) return { text: 'none (events are recorded, not sent; set webhook_url or --webhook-url)', tone: 'dim' };
   const last = target.last;
-  if (!last) return { text: `${target.url}  not tried yet`, tone: 'plain' };
-  if (last.ok) return { text: `${target.url}  answers (${last.status})`, tone: 'ok' };
-  return { text: `${target.url}  ${last.status !== null ? `answered ${last.status}` : `not answering (${outcome(last)})`}`, tone: 'bad' };
+  const [state, tone]: [string, Tone] = !last
+    ? ['not tried yet', 'plain']
+    : last.ok
+      ? [`answers (${last.status})`, 'ok']
+      : [last.status !== null ? `answered ${last.status}` : `not answering (${outcome(last)})`, 'bad'];
+  return { text: `${target.url}  ${state}`, tone, url: target.url, state };
 }
 
 export function requestTone(status: number): Tone {
   return status >= 500 ? 'bad' : status >= 400 ? 'warn' : 'ok';
 }
 
-/** The response body of an attempt on one line, for the attempts table. */
+/** The response body of an attempt on one line, for the attempts table (cut to `max` columns). */
 export function oneLine(text: string | null, max: number): string {
   if (!text) return '';
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, Math.max(0, max - 1))}…` : flat;
+  return clip(text.replace(/\s+/g, ' ').trim(), max);
 }
 
-/** `text` cut or padded to exactly `width` characters (a cut ends in …). */
+// Widths on a terminal. Every line of the terminal UI is cut to the terminal's width in display
+// columns, not UTF-16 units: a reference, a path or a payload may hold CJK text or emoji (two
+// columns each) or combining marks (none), and a line one column too wide wraps into the next row.
+
+/** Display columns of one code point: 0 for combining marks and zero-width characters, 2 for wide ones, else 1. */
+export function charWidth(codePoint: number): number {
+  if (codePoint < 0x300) return 1;
+  const char = String.fromCodePoint(codePoint);
+  if (/[\p{Mn}\p{Me}\p{Cf}]/u.test(char)) return 0;
+  if (isWide(codePoint) || /\p{Emoji_Presentation}/u.test(char)) return 2;
+  return 1;
+}
+
+/** East Asian Wide and Fullwidth ranges (Hangul, CJK, kana, fullwidth forms, CJK extensions). */
+function isWide(cp: number): boolean {
+  return (
+    (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0x303e) ||
+    (cp >= 0x3041 && cp <= 0x33ff) ||
+    (cp >= 0x3400 && cp <= 0x4dbf) ||
+    (cp >= 0x4e00 && cp <= 0x9fff) ||
+    (cp >= 0xa000 && cp <= 0xa4cf) ||
+    (cp >= 0xa960 && cp <= 0xa97f) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe10 && cp <= 0xfe19) ||
+    (cp >= 0xfe30 && cp <= 0xfe6f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1f64f) ||
+    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+  );
+}
+
+/** Control characters (a line break, a tab, an escape) as spaces: a cell stays on its line and draws nothing of its own. */
+export function flat(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
+}
+
+/** Display columns of `text` (after `flat`). */
+export function textWidth(text: string): number {
+  let width = 0;
+  for (const char of flat(text)) width += charWidth(char.codePointAt(0)!);
+  return width;
+}
+
+/** `text` on one line, cut to at most `width` columns; a cut ends in `…`. */
+export function clip(text: string, width: number): string {
+  const line = flat(text);
+  if (width <= 0) return '';
+  if (textWidth(line) <= width) return line;
+  // Blanks past the end are no content: they go without a mark.
+  const trimmed = line.trimEnd();
+  if (textWidth(trimmed) <= width) return trimmed;
+  let out = '';
+  let used = 0;
+  for (const char of line) {
+    const w = charWidth(char.codePointAt(0)!);
+    if (used + w > width - 1) break;
+    out += char;
+    used += w;
+  }
+  return `${out}…`;
+}
+
+/** `text` padded with spaces to `width` columns (not cut). */
+export function pad(text: string, width: number): string {
+  return text + ' '.repeat(Math.max(0, width - textWidth(text)));
+}
+
+/**
+ * A table cell `width` columns wide: `text` cut to leave at least one blank column before the
+ * next cell (a cut ends in `…`), then padded. Cells of the same widths line up across rows.
+ */
 export function cell(text: string, width: number): string {
   if (width <= 0) return '';
-  return text.length > width ? `${text.slice(0, width - 1)}…` : text.padEnd(width);
+  return pad(clip(text, width - 1), width);
+}
+
+/**
+ * A column of a table: `width` columns wanted (its blank separator included). On a terminal too
+ * narrow for every column, the ones with the lowest `drop` go first (a column without `drop`
+ * always stays); `flex` columns give up width down to `min` before any column is dropped, and take
+ * what a wide terminal has to spare, up to `max`.
+ */
+export interface ColumnSpec<K extends string> {
+  key: K;
+  width: number;
+  min?: number;
+  max?: number;
+  drop?: number;
+  flex?: boolean;
+}
+
+/**
+ * The widths of the columns that fit in a line `width` columns wide, in order (dropped ones are
+ * absent). The last column shown takes what is left of the line.
+ */
+export function fitColumns<K extends string>(width: number, specs: readonly ColumnSpec<K>[]): { key: K; width: number }[] {
+  // The last column needs no blank after it: its separator may hang past the line's end.
+  const total = width + 1;
+  let kept = specs.slice();
+  const least = (s: ColumnSpec<K>) => (s.flex ? Math.min(s.min ?? s.width, s.width) : s.width);
+  for (;;) {
+    const need = kept.reduce((sum, s) => sum + least(s), 0);
+    const droppable = kept.filter((s) => s.drop !== undefined);
+    if (need <= total || droppable.length === 0) break;
+    const next = droppable.reduce((a, b) => (b.drop! < a.drop! ? b : a));
+    kept = kept.filter((s) => s !== next);
+  }
+  const widths = kept.map((s) => ({ key: s.key, width: least(s) }));
+  let spare = total - widths.reduce((sum, c) => sum + c.width, 0);
+  // First the flex columns grow back to their wanted width, then up to their max.
+  for (const pass of ['wanted', 'max'] as const) {
+    kept.forEach((s, i) => {
+      if (!s.flex || spare <= 0) return;
+      const target = pass === 'wanted' ? s.width : (s.max ?? Number.POSITIVE_INFINITY);
+      const grow = Math.max(0, Math.min(spare, target - widths[i]!.width));
+      widths[i]!.width += grow;
+      spare -= grow;
+    });
+  }
+  // The last column takes the rest of the line.
+  if (widths.length > 0) widths[widths.length - 1]!.width = Math.max(0, widths[widths.length - 1]!.width + spare);
+  return widths;
 }

@@ -1,7 +1,28 @@
 import { Box } from 'ink';
-import { attemptTone, cell, clockTime, deliveryText, durationText, oneLine, outcome } from '../format.js';
+import { attemptTone, cell, clockTime, deliveryText, durationText, fitColumns, oneLine, outcome, type ColumnSpec } from '../format.js';
 import type { EventRow } from '../state.js';
-import { Line } from './line.js';
+import { Line, type Span } from './line.js';
+
+type Column = 'indent' | 'number' | 'time' | 'status' | 'duration' | 'response';
+
+const TITLES: Record<Column, string> = { indent: '', number: '#', time: 'time', status: 'status', duration: 'duration', response: 'response' };
+
+/**
+ * The attempts table's columns for a terminal `width` wide: the number, the status and the
+ * response always stay (the response takes the rest of the line); on a narrow terminal the
+ * duration goes first, then the time.
+ */
+export function attemptColumns(width: number): { key: Column; width: number }[] {
+  const specs: ColumnSpec<Column>[] = [
+    { key: 'indent', width: 2 },
+    { key: 'number', width: 4 },
+    { key: 'time', width: 10, drop: 2 },
+    { key: 'status', width: 14 },
+    { key: 'duration', width: 10, drop: 1 },
+    { key: 'response', width: 12 },
+  ];
+  return fitColumns(width, specs);
+}
 
 /**
  * How the detail view shares its `height`: attempts get up to a third (the newest ones), the
@@ -9,8 +30,9 @@ import { Line } from './line.js';
  */
 export function detailLayout(event: EventRow, height: number) {
   const payload = JSON.stringify(event.payload, null, 2).split('\n');
-  const attemptRows = Math.min(event.attempts.length, Math.max(3, Math.floor(height / 3)));
-  const payloadRows = Math.max(3, height - 3 - (attemptRows + 2));
+  // Five lines are titles: the event, its delivery, "Payload", "Attempts" and the column names.
+  const attemptRows = Math.min(event.attempts.length, Math.max(3, Math.floor(height / 3)), Math.max(0, height - 6));
+  const payloadRows = Math.max(1, height - 5 - attemptRows);
   return { payload, payloadRows, attemptRows, maxScroll: Math.max(0, payload.length - payloadRows) };
 }
 
@@ -23,7 +45,7 @@ export function EventDetail(props: { event: EventRow | undefined; scroll: number
   const { payload, payloadRows, attemptRows } = detailLayout(event, height);
   const shown = scrolled(payload, props.scroll, payloadRows);
   const firstShown = attempts.length - attemptRows;
-  const bodyWidth = Math.max(10, width - 2 - 4 - 10 - 14 - 10 - 1);
+  const columns = attemptColumns(width);
   return (
     <Box flexDirection="column">
       <Line
@@ -46,20 +68,21 @@ export function EventDetail(props: { event: EventRow | undefined; scroll: number
       <Line width={width} spans={[{ text: 'Attempts', style: 'bold' }]} />
       <Line
         width={width}
-        spans={[{ text: attempts.length === 0 ? '  none yet' : `  ${cell('#', 4)}${cell('time', 10)}${cell('status', 14)}${cell('duration', 10)}response`, style: 'dim' }]}
+        spans={[{ text: attempts.length === 0 ? '  none yet' : columns.map((c) => cell(TITLES[c.key], c.width)).join(''), style: 'dim' }]}
       />
-      {attempts.slice(firstShown).map((a, i) => (
-        <Line
-          // biome-ignore lint/suspicious/noArrayIndexKey: the attempt's number, which never changes: attempts are only appended.
-          key={firstShown + i}
-          width={width}
-          spans={[
-            { text: `  ${cell(String(firstShown + i + 1), 4)}${cell(clockTime(a.at), 10)}` },
-            { text: cell(outcome(a), 14), style: attemptTone(a) },
-            { text: `${cell(durationText(a), 10)}${oneLine(a.response_body ?? a.error, bodyWidth)}` },
-          ]}
-        />
-      ))}
+      {attempts.slice(firstShown).map((a, i) => {
+        const text: Record<Column, string> = {
+          indent: '',
+          number: String(firstShown + i + 1),
+          time: clockTime(a.at),
+          status: outcome(a),
+          duration: durationText(a),
+          response: oneLine(a.response_body ?? a.error, width),
+        };
+        const spans: Span[] = columns.map((c) => ({ text: cell(text[c.key], c.width), ...(c.key === 'status' ? { style: attemptTone(a) } : {}) }));
+        // biome-ignore lint/suspicious/noArrayIndexKey: the attempt's number, which never changes: attempts are only appended.
+        return <Line key={firstShown + i} width={width} spans={spans} />;
+      })}
     </Box>
   );
 }

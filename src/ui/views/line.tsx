@@ -1,6 +1,6 @@
 import chalk from 'chalk';
 import { Transform } from 'ink';
-import type { Tone } from '../format.js';
+import { clip, textWidth, type Tone } from '../format.js';
 
 export type Style = Tone | 'bold' | 'accent' | 'error' | 'notice';
 
@@ -39,15 +39,17 @@ export function Line(props: { spans: readonly Span[]; width: number; inverse?: b
   return <Transform transform={() => text}>{' '.repeat(width)}</Transform>;
 }
 
-/** The spans, painted, cut to `width` columns (a cut ends in …) and padded to cover the placeholder. */
+/**
+ * The spans, painted, cut to `width` display columns (a cut ends in …) and padded to cover the
+ * placeholder: never wider than the terminal, so nothing wraps into the next row.
+ */
 function fitted(spans: readonly Span[], width: number): string {
   let room = width;
   let out = '';
   for (const span of spans) {
     if (room <= 0) break;
-    let text = span.text;
-    if (text.length > room) text = `${text.slice(0, Math.max(0, room - 1))}…`;
-    room -= text.length;
+    const text = clip(span.text, room);
+    room -= textWidth(text);
     out += span.style ? paint[span.style](text) : text;
   }
   return out + ' '.repeat(Math.max(0, room));

@@ -1,29 +1,52 @@
 import { Box } from 'ink';
-import { cell, requestTone } from '../format.js';
+import { cell, fitColumns, requestTone, textWidth, type ColumnSpec } from '../format.js';
 import type { RequestRow } from '../state.js';
-import { Line } from './line.js';
+import { Line, type Span } from './line.js';
 
-/** The request log, newest first: method, path, status, latency. */
+type Column = 'indent' | 'status' | 'method' | 'path' | 'ms' | 'source';
+
+/**
+ * The columns that fit a terminal `width` wide. Status and path always stay, the path taking
+ * what is left; on a narrower terminal the Source goes first, then the latency, then the method.
+ */
+export function requestColumns(width: number, rows: readonly RequestRow[]): { key: Column; width: number }[] {
+  // As wide as the widest Source in view, within bounds: the path matters more.
+  const source = Math.min(width >= 120 ? 26 : 13, Math.max(10, ...rows.map((r) => textWidth(sourceText(r)) + 1)));
+  const specs: ColumnSpec<Column>[] = [
+    { key: 'indent', width: 2 },
+    { key: 'status', width: 5 },
+    { key: 'method', width: 7, drop: 3 },
+    { key: 'path', width: 16, flex: true },
+    { key: 'ms', width: 10, drop: 2 },
+    { key: 'source', width: source, drop: 1 },
+  ];
+  return fitColumns(width, specs);
+}
+
+/** The request log, newest first: status, method, path, latency, Source. */
 export function RequestLog(props: { requests: readonly RequestRow[]; seen: number; height: number; width: number }) {
   const { width } = props;
-  const pathWidth = Math.max(20, width - 2 - 7 - 5 - 10 - 12 - 1);
   const visible = props.requests.slice(0, props.height);
+  const columns = requestColumns(width, visible);
   const kept = props.seen > props.requests.length ? `, latest ${props.requests.length} of ${props.seen}` : '';
   return (
     <Box flexDirection="column">
       <Line width={width} spans={[{ text: 'Requests ', style: 'bold' }, { text: `(${props.requests.length === 0 ? 'none yet' : `${props.requests.length}${kept}`})`, style: 'dim' }]} />
-      {visible.map((r) => (
-        <Line
-          key={r.id}
-          width={width}
-          spans={[
-            { text: '  ' },
-            { text: cell(String(r.status), 5), style: requestTone(r.status) },
-            { text: cell(r.method, 7) + cell(r.path, pathWidth) + cell(`${r.ms.toFixed(1)}ms`, 10) },
-            { text: r.source ? `${r.source}/${r.mode}` : '', style: 'dim' },
-          ]}
-        />
-      ))}
+      {visible.map((r) => {
+        const text: Record<Column, string> = {
+          indent: '',
+          status: String(r.status),
+          method: r.method,
+          path: r.path,
+          ms: `${r.ms.toFixed(1)}ms`,
+          source: sourceText(r),
+        };
+        const style = { status: requestTone(r.status), source: 'dim' } as const;
+        const spans: Span[] = columns.map((c) => ({ text: cell(text[c.key], c.width), ...(c.key === 'status' || c.key === 'source' ? { style: style[c.key] } : {}) }));
+        return <Line key={r.id} width={width} spans={spans} />;
+      })}
     </Box>
   );
 }
+
+const sourceText = (r: RequestRow) => (r.source ? `${r.source}/${r.mode}` : '');
