@@ -162,6 +162,34 @@ t.test('invoice, payment link, card update and manage pages send the headers', a
   t.same(violations, [], 'Chromium reported no policy violation');
 });
 
+t.test('the pages a form post redirects to (receipt, cancelled, manage, card update) send the headers and are styled', async (t) => {
+  const e = await emulator(t);
+  const { page, violations } = await newPage(t);
+
+  const link = (await e.api.post('/v1/payment-links', { title: 'Club', amount: 19, recurring: { frequency: 'monthly' } })).body.data;
+  await page.goto(link.links.pay);
+  const checkout = await submit(page, 'Continue to payment');
+  assertPageHeaders(t, checkout, 'a recurring link checkout');
+  t.ok(await styled(page), 'the checkout with its subscription terms is styled');
+  await fillCard(page, '4242 4242 4242 4242');
+  const receipt = await submit(page, /^Pay /);
+  assertPageHeaders(t, receipt, 'the receipt');
+  t.ok(await styled(page), 'the receipt is styled');
+  await page.getByRole('link', { name: 'Manage your subscription' }).click();
+  await page.getByRole('heading', { name: 'Your subscription' }).waitFor();
+  const update = await submit(page, 'Update card');
+  assertPageHeaders(t, update, 'card update from the manage page');
+  await fillCard(page, '5555 5555 5555 4444');
+  assertPageHeaders(t, await submit(page, 'Save card'), 'the manage page after a card update');
+  t.ok(await styled(page), 'the manage page is styled');
+
+  const open = (await e.api.post('/v1/sessions', { amount: 10 })).body.data;
+  await page.goto(open.attributes.checkout_url);
+  assertPageHeaders(t, await submit(page, 'Cancel'), 'payment cancelled');
+  t.ok(await styled(page), 'the cancelled page is styled');
+  t.same(violations, [], 'Chromium reported no policy violation');
+});
+
 t.test('a hosted page cannot be framed by another site', async (t) => {
   const e = await emulator(t);
   const { page, violations } = await newPage(t);

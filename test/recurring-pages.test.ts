@@ -18,7 +18,7 @@ t.test('the card-update page saves a card and returns with ?payment_method=updat
   const url = session.body.data.attributes.checkout_url;
   const page = await fetch(url);
   t.equal(page.status, 200);
-  t.match(await page.text(), /Update your card[\s\S]*9\.00 USD monthly/);
+  t.match(await page.text(), /Update your card[\s\S]*9\.00 USD every month/);
 
   const declined = await fetch(url, form(card('4000000000000002')));
   t.equal(declined.status, 303);
@@ -44,8 +44,9 @@ t.test('the manage page shows the schedule and cancels it', async (t) => {
   t.match(page, /every 2 weeks/);
   t.match(page, /data-testid="status">active/);
   const cancelled = await fetch(`${url}/cancel`, form({}));
-  t.equal(cancelled.status, 200);
-  t.match(await cancelled.text(), /cancelled: nothing more will be charged/);
+  t.equal(cancelled.status, 303, 'Post/Redirect/Get');
+  t.equal(cancelled.headers.get('location'), new URL(url).pathname);
+  t.match(await (await fetch(url)).text(), /cancelled: nothing more will be charged/);
   t.equal((await e.api.get('/v1/recurring-payments/mine')).body.data.attributes.status, 'cancelled');
   t.notMatch(await (await fetch(url)).text(), /Cancel subscription/);
   t.equal((await fetch(`${e.url}/manage/nope`)).status, 404);

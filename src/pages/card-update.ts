@@ -6,9 +6,11 @@ import { formatMinor } from '../lib/money.js';
 import { evaluateCard } from '../resources/cards/test-cards.js';
 import { MethodSessions, methodSessionStatus, type MethodSessionRecord } from '../resources/payment-method-sessions/records.js';
 import { attemptMethodUpdate, returnUrl } from '../resources/payment-method-sessions/service.js';
+import { PaymentMethods } from '../resources/payment-methods/records.js';
 import { Recurring } from '../resources/recurring/records.js';
 import { cardFields, challengePage, readCardForm, redirect, testCardHelp, type CardFormState } from './card-form.js';
 import { html, page, pageRoute } from './html.js';
+import { cardText, everyText } from './subscription.js';
 
 /**
  * The hosted card-update page of a payment-method session: the customer enters a new card,
@@ -27,15 +29,17 @@ function withSession(ctx: OpenContext, render: (session: MethodSessionRecord) =>
   if (!session) return { status: 404, html: page('Not found', html`<h1>Page not found</h1><p>There is no card update session with this address.</p>`) };
   const status = methodSessionStatus(session, ctx.now);
   if (status === 'expired') return { status: 410, html: page('Expired', html`<h1>This link has expired</h1><p>Ask the merchant for a new card update link.</p>`, session.mode) };
-  if (status === 'complete') return { status: 200, html: page('Card updated', html`<h1>Card updated</h1><p class="alert ok">Your new card is on file.</p>`, session.mode) };
+  if (status === 'complete') return updated(ctx, session);
   return render(session);
 }
 
 function form(ctx: OpenContext, session: MethodSessionRecord, state: CardFormState & { failed?: string }, status = 200): Reply {
   const schedule = ctx.app.store.get(Recurring, session.recurring_id);
+  const card = schedule && ctx.app.store.get(PaymentMethods, schedule.payment_method);
   const body = html`
     <h1>Update your card</h1>
-    <p class="merchant">${schedule ? html`${formatMinor(schedule.amount)} ${schedule.currency} ${schedule.frequency} · ${schedule.reference}` : session.recurring_reference}</p>
+    <p class="merchant">${schedule ? html`${formatMinor(schedule.amount)} ${schedule.currency} ${everyText(schedule.frequency, schedule.interval_count)} · ${schedule.reference}` : session.recurring_reference}</p>
+    ${card ? html`<p class="muted" data-testid="card">Card on file: ${cardText(card.card_brand, card.card_last)}</p>` : ''}
     <p class="muted">The new card is verified and saved for future payments. Nothing is charged now.</p>
     ${state.failed ? html`<div class="alert" role="alert" data-testid="decline">The card was not accepted: ${state.failed} Try another card.</div>` : ''}
     <form method="post" action="/card-update/${session.id}" novalidate>
@@ -63,6 +67,17 @@ async function submit(ctx: OpenContext, session: MethodSessionRecord): Promise<R
     if (session.cancel_url) return redirect(returnUrl(session.cancel_url, 'failed'));
     return form(ctx, session, { values: { ...values, card_number: '' }, failed: result.message }, 402);
   }
-  if (session.success_url) return redirect(returnUrl(session.success_url, 'updated'));
-  return { status: 200, html: page('Card updated', html`<h1>Card updated</h1><p class="alert ok">Your new card is on file.</p>`, session.mode) };
+  // Post/Redirect/Get: without a success_url, the session's own page, which now says the card
+  // is updated; a reload shows it again without posting.
+  return redirect(session.success_url ? returnUrl(session.success_url, 'updated') : `/card-update/${session.id}`);
+}
+
+/** A completed session's page: the card now on file. */
+function updated(ctx: OpenContext, session: MethodSessionRecord): Reply {
+  const schedule = ctx.app.store.get(Recurring, session.recurring_id);
+  const card = schedule && ctx.app.store.get(PaymentMethods, schedule.payment_method);
+  const body = html`<h1>Card updated</h1><p class="alert ok" role="status">Your new card is on file.</p>
+    ${card ? html`<p data-testid="card">${cardText(card.card_brand, card.card_last)}</p>` : ''}
+    ${schedule ? html`<p class="muted">The next payments of ${schedule.reference} (${formatMinor(schedule.amount)} ${schedule.currency} ${everyText(schedule.frequency, schedule.interval_count)}) are charged to it.</p>` : ''}`;
+  return { status: 200, html: page('Card updated', body, session.mode) };
 }

@@ -51,6 +51,8 @@ const STYLE = `
   .ok{background:#e6f4ea;color:#1e6b34} .muted{color:#5b6275;font-size:13px}
   details{margin-top:20px;font-size:13px;color:#5b6275} code{font-size:13px}
   table{width:100%;border-collapse:collapse;font-size:13px} td{padding:2px 0}
+  .subscription{border:1px solid #c9ced8;border-radius:8px;padding:12px;margin:16px 0;font-size:14px} .subscription p{margin:0 0 4px}
+  .receipt{margin:16px 0} .receipt td:first-child{color:#5b6275;width:40%}
 `;
 
 /**

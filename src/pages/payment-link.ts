@@ -7,6 +7,7 @@ import { linkTotal, openCheckout } from '../resources/payment-links/service.js';
 import { checkoutUrl } from '../resources/sessions/present.js';
 import { redirect } from './card-form.js';
 import { html, page, pageRoute } from './html.js';
+import { everyText, subscriptionTerms } from './subscription.js';
 
 /** A link's `links.pay`: what it sells, and a button that opens a checkout for it. */
 export const paymentLinkPages = [
@@ -38,7 +39,8 @@ function withLink(ctx: OpenContext, render: (link: PaymentLinkRecord) => Reply |
 function show(ctx: OpenContext, link: PaymentLinkRecord): Reply {
   const scope = scopeOf(ctx, link);
   const total = linkTotal(link, scope);
-  const every = link.recurring ? ` every ${link.recurring.interval_count && link.recurring.interval_count > 1 ? `${link.recurring.interval_count} ` : ''}${{ daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year' }[link.recurring.frequency]}${link.recurring.interval_count && link.recurring.interval_count > 1 ? 's' : ''}` : '';
+  const money = `${formatMinor(total)} ${link.currency}`;
+  const every = link.recurring ? ` ${everyText(link.recurring.frequency, link.recurring.interval_count ?? 1)}` : '';
   const body = html`
     <h1>${link.title}</h1>
     <p class="merchant">${scope.source.name}</p>
@@ -46,8 +48,9 @@ function show(ctx: OpenContext, link: PaymentLinkRecord): Reply {
     ${link.products.length > 0
       ? html`<table>${link.products.map((p) => html`<tr><td>${p.name} × ${p.quantity}</td><td style="text-align:right">${formatMinor(p.unit_price * p.quantity)} ${link.currency}</td></tr>`)}</table>`
       : ''}
-    <p class="amount" data-testid="amount">${formatMinor(total)} ${link.currency}${every}</p>
+    <p class="amount" data-testid="amount">${money}${every}</p>
     ${link.taxable && total !== (link.amount ?? total) ? html`<p class="muted">Including ${scope.source.tax.name}.</p>` : ''}
+    ${link.recurring ? subscriptionTerms(link.recurring, money, ctx.now) : ''}
     <form method="post" action="/pay/${link.id}"><button type="submit">Continue to payment</button></form>`;
   return { status: 200, html: page(link.title, body, link.mode) };
 }
