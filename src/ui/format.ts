@@ -140,6 +140,7 @@ function isWide(cp: number): boolean {
 
 /** Control characters (a line break, a tab, an escape) as spaces: a cell stays on its line and draws nothing of its own. */
 export function flat(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
   return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ');
 }
 

@@ -57,6 +57,7 @@ function mount(t: Test, size: { columns: number; rows: number }) {
     ui.unmount();
     store.close();
   });
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal's colour escapes.
   const frame = () => (ui.lastFrame() ?? '').replace(/\x1b\[[0-9;]*m/g, '');
   const until = async (check: (frame: string) => boolean, what: string) => {
     for (let i = 0; i < 500; i++) {

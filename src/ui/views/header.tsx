@@ -53,7 +53,7 @@ export function Header(props: { url: string; sources: readonly HeaderSource[]; t
       />
       {props.sources.map((source) => {
         const target = targetText(props.targets[source.slug]);
-        const lead = ' '.repeat(INDENT + slugWidth) + 'webhooks → ';
+        const lead = `${' '.repeat(INDENT + slugWidth)}webhooks → `;
         // The URL gets what the answer leaves of the line.
         const state = target.url === undefined ? '' : `  ${target.state}`;
         const url = target.url === undefined ? target.text : clip(target.url, Math.max(12, width - textWidth(lead) - textWidth(state)));
