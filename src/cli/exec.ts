@@ -3,6 +3,7 @@ import { constants } from 'node:os';
 import { ConfigError, resolveConfigFile } from '../config/load.js';
 import { startEmulator } from '../emulator.js';
 import { CliError, EXIT } from './errors.js';
+import { stopWhenOrphaned } from './orphan.js';
 import type { StartOptions } from './start.js';
 
 /**
@@ -26,6 +27,11 @@ export async function exec(command: string[], options: Partial<StartOptions> & {
   };
   process.on('SIGINT', () => onSignal('SIGINT'));
   process.on('SIGTERM', () => onSignal('SIGTERM'));
+  // Under npx, SIGTERM reaches npx and its shell but not payemu (see orphan.ts).
+  stopWhenOrphaned((parent) => {
+    process.stderr.write(`payemu: the process that started it (pid ${parent}) is gone; stopping\n`);
+    onSignal('SIGTERM');
+  });
 
   if (command.length === 0) throw new CliError('payemu exec needs a command after --, e.g. payemu exec -- npm test', EXIT.usage);
   let emulator: Awaited<ReturnType<typeof startEmulator>>;

@@ -2,6 +2,7 @@ import { ConfigError, resolveConfigFile } from '../config/load.js';
 import { startEmulator, type Emulator } from '../emulator.js';
 import { createLogger } from '../ui/log.js';
 import { inCi, wantsTerminalUi } from '../ui/mode.js';
+import { stopWhenOrphaned } from './orphan.js';
 
 export interface StartOptions {
   port: number;
@@ -34,11 +35,16 @@ export async function start(options: StartOptions): Promise<void> {
   };
   process.on('SIGINT', () => onSignal());
   process.on('SIGTERM', () => onSignal());
+  // Under npx, SIGTERM reaches npx and its shell but not payemu (see orphan.ts): once the
+  // process that started payemu is gone, it stops as on SIGTERM.
+  stopWhenOrphaned((parent) => {
+    process.stderr.write(`payemu: the process that started it (pid ${parent}) is gone; stopping\n`);
+    onSignal();
+  });
 
   // A reader that goes away (`payemu start | head -1`) must not take the emulator down.
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code !== 'EPIPE') throw error;
-  });
+  ignoreBrokenPipe(process.stdout);
+  ignoreBrokenPipe(process.stderr);
 
   let emulator: Emulator;
   try {
@@ -108,4 +114,10 @@ function startError(error: unknown, options: StartOptions): string {
   if (e.code === 'EADDRINUSE') return `port ${options.port} on ${options.host} is in use (choose another with --port, or --port 0 for a free one)`;
   if (e.code === 'EACCES') return `not allowed to listen on ${options.host}:${options.port}`;
   return e.message ?? String(error);
+}
+
+function ignoreBrokenPipe(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
 }
