@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +18,7 @@ import { Scheduler } from './clock/scheduler.js';
 import { Timers } from './clock/timers.js';
 import { buildConfig, ConfigError, loadConfig } from './config/load.js';
 import type { PayemuConfig } from './config/types.js';
-import { watchConfig } from './config/watch.js';
+import { watchConfig, watchConfigCreation } from './config/watch.js';
 import { Keyring } from './http/auth.js';
 import { hostCheck, normalizeAllowedHost, type HostCheck } from './http/host-check.js';
 import { RateLimiter } from './http/rate-limit.js';
@@ -49,6 +50,11 @@ export interface EmulatorOptions {
   inMemory?: boolean;
   /** A config file path (watched for changes) or a config object, merged onto the defaults. */
   config?: string | Record<string, unknown>;
+  /**
+   * @internal Without `config`: a config file that does not exist yet, loaded (and then
+   * watched) once it is created (`payemu start` passes `./payemu.config.json`).
+   */
+  configFileIfCreated?: string;
   /** Answer 429 once a Source's per-minute limit is used up, whatever its config says. */
   rateLimit?: boolean;
   /** Where the virtual clock starts on a new store: an ISO 8601 timestamp or epoch ms. */
@@ -134,18 +140,26 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   });
   const inMemory = options.inMemory ?? true;
   const dataDir = inMemory ? undefined : path.resolve(options.dataDir ?? '.payemu');
+  const dispatcherOptions = webhookOptions(options); // checked before the store creates anything
   const bus = new Bus();
   const persistence = dataDir
     ? filePersistence(dataDir, { compactAfterBytes: options.compactAfterBytes, onCompaction: (result) => bus.emit('store.compacted', result) })
     : memoryPersistence();
   const store = new Store(COLLECTIONS, persistence);
+  const existed = dataDir !== undefined && fs.existsSync(dataDir);
   await store.open();
+  // A start that fails before serving closes the store (its lock released) and leaves no new
+  // data directory behind; one that existed before is kept as it was.
+  const abandon = async () => {
+    await store.close();
+    if (dataDir && !existed) fs.rmSync(dataDir, { recursive: true, force: true });
+  };
 
   let clock: Clock;
   try {
     clock = restoreClock(store, options);
   } catch (error) {
-    await store.close(); // an invalid --clock-start must not leave the data directory locked
+    await abandon(); // an invalid --clock-start must not leave the data directory locked
     throw error;
   }
   const timers = new Timers();
@@ -153,7 +167,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   scheduler.rebuild();
   const keyring = new Keyring(config);
   const shutdown = new AbortController();
-  const webhooks = new Dispatcher(store, clock, bus, () => config, webhookOptions(options), timers);
+  const webhooks = new Dispatcher(store, clock, bus, () => config, dispatcherOptions, timers);
   keepRecentEvents(store);
   let baseUrl = '';
   const app: App = {
@@ -187,7 +201,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
     });
   } catch (error) {
-    await store.close();
+    await abandon();
     throw error;
   }
   const address = server.address() as AddressInfo;
@@ -202,12 +216,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   webhooks.start();
   await scheduler.runDue(clock.now());
 
+  const applyConfig = (next: PayemuConfig) => {
+    config = next;
+    keyring.update(next);
+  };
   const stopWatching = configFile
-    ? await watchConfig(configFile, bus, (next) => {
-        config = next;
-        keyring.update(next);
-      })
-    : undefined;
+    ? await watchConfig(configFile, bus, applyConfig)
+    : options.configFileIfCreated !== undefined && typeof options.config !== 'object'
+      ? await watchConfigCreation(path.resolve(options.configFileIfCreated), bus, applyConfig)
+      : undefined;
 
   const first = config.sources[0]!;
   let closing: Promise<void> | undefined;

@@ -108,7 +108,7 @@ t.test('events: list, filter, --json, resend, --follow', async (t) => {
   const { event_id } = await e.trigger('payment.completed', { data: { reference: 'ev-1' } });
   await e.trigger('payment.failed');
   const listed = await run(['events'], at(e));
-  t.match(listed.stdout, /payment\.failed[\s\S]*payment\.completed\s+ev-1 25 USD\s+no_endpoint/);
+  t.match(listed.stdout, /payment\.failed[\s\S]*payment\.completed\s+ev-1\s+25 USD\s+no_endpoint/);
   const json = JSON.parse((await run(['events', '--json', '--event', 'payment.completed'], at(e))).stdout);
   t.same(json.map((x: { id: string }) => x.id), [event_id]);
   const resent = await run(['events', 'resend', event_id!], at(e));

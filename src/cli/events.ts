@@ -21,7 +21,9 @@ export async function list(options: EventsOptions): Promise<void> {
   const events = await client.events({ event: options.event, reference: options.reference, limit: options.limit });
   if (out.json) return out.line(JSON.stringify(events));
   if (events.length === 0) return out.line('no events yet');
-  for (const e of events) out.line(describe(e, out));
+  const rows = events.map(cells);
+  const widths = columnWidths(rows);
+  for (const row of rows) out.line(describe(row, widths, out));
 }
 
 /** `payemu events resend <id>`: a new delivery of the event, with the same id. */
@@ -31,13 +33,60 @@ export async function resend(id: string, options: EventsOptions): Promise<void> 
   out.result(event, () => `resending ${event.event} ${event.id}`);
 }
 
-function describe(e: EventView, out: Output): string {
-  const amount = e.payload.data.amount !== undefined ? ` ${e.payload.data.amount} ${e.payload.data.currency ?? ''}` : '';
+interface Cells {
+  time: string;
+  event: string;
+  reference: string;
+  amount: string;
+  currency: string;
+  state: string;
+  tone: 'good' | 'bad' | 'waiting';
+  id: string;
+}
+
+type Widths = Record<'event' | 'reference' | 'amount' | 'currency' | 'state', number>;
+
+/**
+ * The widths a followed stream starts with (it cannot measure rows to come): the longest event
+ * name, a generated reference, an amount up to 999999.99, a currency code, `retrying, sending`.
+ */
+const FOLLOW_WIDTHS: Widths = { event: 32, reference: 24, amount: 9, currency: 3, state: 17 };
+
+function cells(e: EventView): Cells {
   const last = e.attempts.at(-1);
   // An attempt still out is no failure: `pending, sending` rather than a bare status.
   const sending = last?.state === 'in_progress' ? ', sending' : '';
-  const state = e.delivery_status === 'delivered' ? out.c.green(`delivered ${last?.status}`) : e.delivery_status === 'failed' ? out.c.red('failed') : out.c.yellow(`${e.delivery_status}${sending}`);
-  return `${out.c.dim(e.created_at.slice(0, 19).replace('T', ' '))} ${out.c.cyan(e.event.padEnd(32))} ${e.reference ?? ''}${amount}  ${state}  ${out.c.dim(e.id)}`;
+  const delivered = e.delivery_status === 'delivered';
+  return {
+    time: e.created_at.slice(0, 19).replace('T', ' '),
+    event: e.event,
+    reference: e.reference ?? '-',
+    amount: e.payload.data.amount !== undefined ? String(e.payload.data.amount) : '',
+    currency: e.payload.data.currency !== undefined ? String(e.payload.data.currency) : '',
+    state: delivered ? `delivered ${last?.status}` : `${e.delivery_status}${e.delivery_status === 'failed' ? '' : sending}`,
+    tone: delivered ? 'good' : e.delivery_status === 'failed' ? 'bad' : 'waiting',
+    id: e.id,
+  };
+}
+
+/** Each column as wide as its widest cell: the columns line up whatever the references. */
+function columnWidths(rows: Cells[], floor: Partial<Widths> = {}): Widths {
+  const widest = (key: keyof Widths) => Math.max(floor[key] ?? 0, ...rows.map((row) => row[key].length));
+  return { event: widest('event'), reference: widest('reference'), amount: widest('amount'), currency: widest('currency'), state: widest('state') };
+}
+
+/** One event a line, in fixed columns: time, event, reference, amount (right-aligned), currency, delivery, id. Padded before colouring. */
+function describe(row: Cells, widths: Widths, out: Output): string {
+  const state = row.state.padEnd(widths.state);
+  const tone = row.tone === 'good' ? out.c.green : row.tone === 'bad' ? out.c.red : out.c.yellow;
+  return [
+    out.c.dim(row.time),
+    out.c.cyan(row.event.padEnd(widths.event)),
+    row.reference.padEnd(widths.reference),
+    `${row.amount.padStart(widths.amount)} ${row.currency.padEnd(widths.currency)}`,
+    tone(state),
+    out.c.dim(row.id),
+  ].join('  ');
 }
 
 async function follow(client: PayemuClient, out: Output, only: string | undefined): Promise<void> {
@@ -47,7 +96,10 @@ async function follow(client: PayemuClient, out: Output, only: string | undefine
     // Both kinds name their event: --event filters attempts as well as events.
     if (only && message.data.event !== only) continue;
     if (out.json) out.line(JSON.stringify({ type: message.type, ...message.data }));
-    else if (message.type === 'event') out.line(describe(message.data, out));
+    else if (message.type === 'event') {
+      const row = cells(message.data);
+      out.line(describe(row, columnWidths([row], FOLLOW_WIDTHS), out));
+    }
     else {
       const { event, attempt, delivery_status } = message.data;
       out.line(`  ${out.c.dim('attempt')} ${event} ${attempt?.status ?? attempt?.error ?? 'no endpoint'} -> ${delivery_status}`);

@@ -1,4 +1,5 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError, Option, type CommanderError } from 'commander';
+import { EVENT_NAMES } from '../bus/events.js';
 import { readFileSync } from 'node:fs';
 import { EXIT, toCliError } from './errors.js';
 
@@ -11,9 +12,9 @@ export function main(argv: string[]): void {
   const program = new Command('payemu')
     .description('A local, stateful sandbox of the payment-acceptance API: checkout, payments, webhooks and a virtual clock.')
     .version(version(), '-v, --version')
-    .showHelpAfterError()
     .enablePositionalOptions()
-    .exitOverride((error) => process.exit(error.exitCode === 0 ? 0 : EXIT.usage));
+    // Usage errors are one line, written by usageError below (set on every command at the end).
+    .configureOutput({ outputError: () => {} });
 
   startOptions(program.command('start'))
     .description('Start the emulator: its URL and keys, then the live terminal UI on a TTY, or a log of requests and events.')
@@ -34,17 +35,19 @@ export function main(argv: string[]): void {
 
   client(program.command('trigger'))
     .description('Make an event happen through real state changes (a session paid, a schedule advanced, ...).')
-    .argument('<event>', 'one of the events of the API, e.g. payment.completed')
-    .option('--set <key=value>', 'override a field: amount, currency, reference, customer_email, metadata.<key> (repeatable)', collect, [])
+    .argument('<event>', 'one of the events below, e.g. payment.completed')
+    .option('--set <key=value>', "override a value the event's fixture uses: amount, currency, reference, customer_email, metadata.<key>, ... (repeatable; a key the event does not take is refused, naming those it takes)", collect, [])
     .option('--source <slug>', 'run it as another Source of the merchant')
+    .addHelpText('after', () => `\nEvents:\n${eventsHelp()}`)
     .action(async (event: string, options) => (await import('./trigger.js')).trigger(event, options));
 
   const clock = program.command('clock').description('Show or advance the virtual clock of a running emulator.');
   client(clock.command('show', { isDefault: true }).description('Show the virtual time.')).action(async (options) => (await import('./clock.js')).show(options));
   client(clock.command('advance'))
-    .description('Move the clock forward (30d, 12h, 90m, 45s) and run everything that falls due.')
-    .argument('<duration>')
-    .action(async (by: string, options) => (await import('./clock.js')).advance(by, options));
+    .description('Move the clock forward (30d, 12h, 90m, 45s, or --to a timestamp) and run everything that falls due.')
+    .argument('[duration]', 'how far: 30d, 12h, 90m, 45s, 250ms, 2w, or a number of seconds')
+    .option('--to <timestamp>', 'move the clock to this ISO 8601 timestamp instead (not in the past)')
+    .action(async (by: string | undefined, options) => (await import('./clock.js')).advance(by, options));
 
   client(program.command('pay'))
     .description('Pay as a hosted page would: a session id or checkout URL, a card-update URL, an invoice id or URL, a payment link id or URL.')
@@ -79,11 +82,66 @@ export function main(argv: string[]): void {
     .option('--json', 'print the report as JSON')
     .action(async (options) => (await import('./doctor.js')).doctor(options));
 
+  for (const command of everyCommand(program)) command.exitOverride((error) => usageError(error, command));
+
   program.parseAsync(argv).catch((thrown: unknown) => {
     const error = toCliError(thrown) as Error & { exitCode?: number };
     process.stderr.write(`payemu: ${error.message}\n`);
     process.exit(error.exitCode ?? EXIT.refused);
   });
+}
+
+/**
+ * A usage error (unknown option, missing argument, bad option value, unknown command) is one
+ * line on stderr saying what is wrong and which --help to read, exit 2: not the whole help,
+ * which buries the line that matters. --help and --version exit 0 as they are.
+ */
+function usageError(error: CommanderError, command: Command): never {
+  if (error.exitCode === 0 || error.code === 'commander.help' || error.code === 'commander.helpDisplayed' || error.code === 'commander.version') {
+    process.exit(error.exitCode === 0 ? 0 : EXIT.usage);
+  }
+  const what = error.message
+    .replace(/^error: /, '')
+    .replace(/\s*\n\s*\(Did you mean (.*)\)\s*$/s, ' (did you mean $1)')
+    .replace(/\s*\n\s*/g, ' ')
+    .trim()
+    .replace(/\.$/, '');
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.name());
+  process.stderr.write(`payemu: ${what}. See \`${names.join(' ')} --help\`.\n`);
+  process.exit(EXIT.usage);
+}
+
+function everyCommand(command: Command): Command[] {
+  return [command, ...command.commands.flatMap(everyCommand)];
+}
+
+/** The events `payemu trigger` takes, each with what its fixture does (for `trigger --help`). */
+function eventsHelp(): string {
+  const dir = new URL('../../fixtures/triggers/', import.meta.url);
+  return EVENT_NAMES.map((event) => {
+    let description = '';
+    try {
+      description = (JSON.parse(readFileSync(new URL(`${event}.json`, dir), 'utf8')) as { description?: string }).description ?? '';
+    } catch {
+      /* listed without its description */
+    }
+    return `  ${event.padEnd(34)}${wrap(description, 80 - 36).join(`\n${' '.repeat(36)}`)}`;
+  }).join('\n');
+}
+
+/** Words in lines of at most `width` characters (a longer word has a line of its own). */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  // A card number (4242 4242 4242 4242) stays on one line.
+  for (const word of text.replace(/(\d{4}) (?=\d)/g, '$1\u00a0').split(/[ \t\n]+/).filter(Boolean)) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line].map((l) => l.replaceAll('\u00a0', ' '));
 }
 
 /** The options of `payemu start`, shared by `payemu exec`. */

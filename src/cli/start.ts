@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { ConfigError, resolveConfigFile } from '../config/load.js';
 import { startEmulator, type Emulator } from '../emulator.js';
 import { createLogger } from '../ui/log.js';
@@ -55,6 +56,8 @@ export async function start(options: StartOptions): Promise<void> {
       dataDir: options.data,
       inMemory: options.inMemory === true,
       config: resolveConfigFile(options.config, process.cwd()),
+      // No config file yet: one created in the working directory while payemu runs is picked up.
+      configFileIfCreated: options.config === undefined ? path.join(process.cwd(), 'payemu.config.json') : undefined,
       rateLimit: options.rateLimit,
       webhookUrl: options.webhookUrl,
       webhookBackoff: options.webhookBackoff,

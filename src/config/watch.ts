@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Bus } from '../bus/bus.js';
 import { ConfigError, loadConfig } from './load.js';
 import type { PayemuConfig } from './types.js';
@@ -14,16 +16,61 @@ export async function watchConfig(
   // chokidar is needed only while running with a config file; import it then.
   const { watch } = await import('chokidar');
   const watcher = watch(file, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 10 } });
-  const reload = () => {
-    try {
-      apply(loadConfig(file));
-      bus.emit('config.reloaded', { path: file });
-    } catch (error) {
-      const message = error instanceof ConfigError ? error.message : String(error);
-      bus.emit('config.rejected', { path: file, error: message });
-    }
-  };
+  const reload = () => reloadConfig(file, bus, apply);
   watcher.on('change', reload).on('add', reload);
   await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return () => watcher.close();
+}
+
+/**
+ * Waits for a config file that does not exist yet (`payemu.config.json` in the working
+ * directory of a `payemu start` that found none) and, once it is created, loads it as an edit
+ * would be (applied, or rejected with the defaults kept) and watches it like any config file.
+ * The folder is watched with fs.watch (one inotify watch, nothing scanned: the folder may be a
+ * large project); chokidar, which cannot watch a path that does not exist, takes over then.
+ */
+export async function watchConfigCreation(
+  file: string,
+  bus: Bus,
+  apply: (config: PayemuConfig) => void,
+): Promise<() => Promise<void>> {
+  let stopFile: (() => Promise<void>) | undefined;
+  let closed = false;
+  let taking: Promise<void> | undefined;
+  let folder: fs.FSWatcher | undefined;
+  const created = () =>
+    (taking ??= (async () => {
+      folder?.close();
+      // The file's watch is ready before the file is read: a write from then on is seen.
+      const stop = await watchConfig(file, bus, apply);
+      if (closed) return void (await stop());
+      stopFile = stop;
+      // An empty file is one being written: its content comes as a change.
+      if (fs.statSync(file, { throwIfNoEntry: false })?.size) reloadConfig(file, bus, apply);
+    })().catch((error: unknown) => bus.emit('config.rejected', { path: file, error: `cannot watch ${file}: ${String(error)}` })));
+  try {
+    folder = fs.watch(path.dirname(file), (_event, name) => {
+      if (name === path.basename(file) && fs.existsSync(file)) void created();
+    });
+    folder.on('error', () => folder?.close());
+  } catch {
+    return async () => {}; // a folder that cannot be watched: a config created later needs a restart
+  }
+  if (fs.existsSync(file)) void created(); // created between the check at start and the watch
+  return async () => {
+    closed = true;
+    folder?.close();
+    await taking;
+    await stopFile?.();
+  };
+}
+
+function reloadConfig(file: string, bus: Bus, apply: (config: PayemuConfig) => void): void {
+  try {
+    apply(loadConfig(file));
+    bus.emit('config.reloaded', { path: file });
+  } catch (error) {
+    const message = error instanceof ConfigError ? error.message : String(error);
+    bus.emit('config.rejected', { path: file, error: message });
+  }
 }

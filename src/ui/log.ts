@@ -3,14 +3,52 @@ import type { BusEvents } from '../bus/bus.js';
 import { formatTimestamp } from '../clock/format.js';
 import type { UiHost } from './host.js';
 
+/** What the loggers write a line for, in the order `payemu start --json` documents them. */
+const LOGGED = ['request', 'domain', 'webhook.attempt', 'clock.advanced', 'config.reloaded', 'config.rejected', 'server.error', 'store.compacted'] as const satisfies readonly (keyof BusEvents)[];
+
 /**
  * The plain and --json outputs of `payemu start`. Both only subscribe to the bus; the first
  * line is the readiness contract scripts wait for: `payemu listening on http://HOST:PORT`.
  */
 export function createLogger(emulator: UiHost, options: { json: boolean; color: boolean }) {
-  // Log lines are gathered and written once per turn of the event loop: under load that is one
-  // write(2) for many requests instead of one each (stdout on a pipe or file is synchronous).
-  // What is pending is written before the readiness and stop lines and at process exit.
+  const lines = batched((text) => process.stdout.write(text));
+  process.once('exit', lines.flush);
+  const paint = palette(options.color);
+  // The virtual clock's date and time (UTC), as `payemu events` shows them.
+  const time = () => emulator.clock.now().slice(0, 19).replace('T', ' ');
+
+  return {
+    ready() {
+      if (options.json) {
+        lines.write(listeningLine(emulator));
+      } else {
+        lines.write(`payemu listening on ${emulator.url}`);
+        lines.write(`  store   ${emulator.dataDir ? emulator.dataDir : 'in memory (nothing is kept)'}`);
+        lines.write(`  clock   ${emulator.clock.now()}`);
+        const width = Math.max(6, ...emulator.sources.map((s) => s.slug.length)) + 2;
+        for (const s of emulator.sources) {
+          lines.write(`  ${s.slug.padEnd(width)}${s.name}: test key ${s.test_key}  live key ${s.live_key}  webhook secret ${s.webhook_secret}`);
+          const target = emulator.webhookUrl(s.slug);
+          lines.write(`  ${''.padEnd(width)}webhooks ${target ? `-> ${target}` : paint.dim('go nowhere: set a URL with --webhook-url URL, or webhook_url in payemu.config.json')}`);
+        }
+      }
+      for (const name of LOGGED) {
+        emulator.bus.on(name, (e: BusEvents[typeof name]) => lines.queue(options.json ? jsonLine(name, e) : `${time()} ${text(name, e, paint)}`));
+      }
+    },
+    stopped() {
+      if (options.json) lines.write(JSON.stringify({ type: 'stopped' }));
+      else lines.write('payemu stopped');
+    },
+  };
+}
+
+/**
+ * Lines gathered and written once per turn of the event loop: under load that is one write(2)
+ * for many requests instead of one each (stdout on a pipe or file is synchronous). `write`
+ * writes what is pending, then its line, at once (the readiness and stop lines).
+ */
+function batched(write: (text: string) => void) {
   let pending = '';
   let scheduled = false;
   const flush = () => {
@@ -18,57 +56,65 @@ export function createLogger(emulator: UiHost, options: { json: boolean; color: 
     if (pending === '') return;
     const text = pending;
     pending = '';
-    process.stdout.write(text);
+    write(text);
   };
-  const out = (line: string) => {
-    flush();
-    process.stdout.write(`${line}\n`);
-  };
-  const queue = (line: string) => {
-    pending += `${line}\n`;
-    if (!scheduled) {
-      scheduled = true;
-      setImmediate(flush);
-    }
-  };
-  process.once('exit', flush);
-  const paint = palette(options.color);
-  const time = () => emulator.clock.now().slice(11, 19);
-
   return {
-    ready() {
-      if (options.json) {
-        out(JSON.stringify({ type: 'listening', url: emulator.url, data_dir: emulator.dataDir ?? null, clock: emulator.clock.now(), sources: emulator.sources }));
-      } else {
-        out(`payemu listening on ${emulator.url}`);
-        out(`  store   ${emulator.dataDir ? emulator.dataDir : 'in memory (nothing is kept)'}`);
-        out(`  clock   ${emulator.clock.now()}`);
-        for (const s of emulator.sources) {
-          out(`  ${s.slug.padEnd(8)}${s.name}: test key ${s.test_key}  live key ${s.live_key}  webhook secret ${s.webhook_secret}`);
-        }
+    flush,
+    queue(line: string) {
+      pending += `${line}\n`;
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
       }
-      subscribe();
     },
-    stopped() {
-      if (options.json) out(JSON.stringify({ type: 'stopped' }));
-      else out('payemu stopped');
+    write(line: string) {
+      pending += `${line}\n`;
+      flush();
     },
   };
+}
 
-  function subscribe() {
-    const log = <K extends keyof BusEvents>(name: K, text: (e: BusEvents[K]) => string) =>
-      emulator.bus.on(name, (e) => queue(options.json ? JSON.stringify({ type: name, ...jsonOf(e) }) : `${time()} ${text(e)}`));
-    log('request', (e) => `${paint.status(e.status)(`${e.status}`)} ${e.method} ${e.path} ${e.ms.toFixed(1)}ms${e.source ? ` ${paint.dim(`${e.source}/${e.mode}`)}` : ''}`);
-    log('domain', (e) => `${paint.event(e.name)} ${paint.dim(`${e.source}/${e.mode}`)} ${summary(e.data)}`);
-    log('webhook.attempt', ({ event, attempt }) =>
-      attempt
-        ? `${paint.dim('webhook')} ${event.event} -> ${attempt.url} ${attempt.status === null ? paint.error(attempt.error ?? 'failed') : paint.status(attempt.status)(String(attempt.status))} ${attempt.duration_ms}ms ${event.delivery_status}`
-        : `${paint.dim('webhook')} ${event.event}: no webhook endpoint for ${event.source}`);
-    log('clock.advanced', (e) => `clock advanced to ${formatTimestamp(e.now)} ${JSON.stringify(e.ran)}`);
-    log('config.reloaded', (e) => `config reloaded from ${e.path}`);
-    log('config.rejected', (e) => paint.error(`config edit rejected, the last valid config stays: ${e.error}`));
-    log('server.error', (e) => paint.error(`error in ${e.method} ${e.path}: ${e.stack ?? e.error}`));
-    log('store.compacted', (e) => (e.ok ? `store compacted (${e.records} records)` : paint.error(`store compaction failed: ${e.error}`)));
+function listeningLine(emulator: UiHost): string {
+  const sources = emulator.sources.map((s) => ({ ...s, webhook_url: emulator.webhookUrl(s.slug) }));
+  return JSON.stringify({ type: 'listening', url: emulator.url, data_dir: emulator.dataDir ?? null, clock: emulator.clock.now(), sources });
+}
+
+function jsonLine(name: string, event: object): string {
+  return JSON.stringify({ type: name, ...jsonOf(event) });
+}
+
+function text<K extends (typeof LOGGED)[number]>(name: K, event: BusEvents[K], paint: ReturnType<typeof palette>): string {
+  switch (name) {
+    case 'request': {
+      const e = event as BusEvents['request'];
+      return `${paint.status(e.status)(`${e.status}`)} ${e.method} ${e.path} ${e.ms.toFixed(1)}ms${e.source ? ` ${paint.dim(`${e.source}/${e.mode}`)}` : ''}`;
+    }
+    case 'domain': {
+      const e = event as BusEvents['domain'];
+      return `${paint.event(e.name)} ${paint.dim(`${e.source}/${e.mode}`)} ${summary(e.data)}`;
+    }
+    case 'webhook.attempt': {
+      const { event: record, attempt } = event as BusEvents['webhook.attempt'];
+      return attempt
+        ? `${paint.dim('webhook')} ${record.event} -> ${attempt.url} ${attempt.status === null ? paint.error(attempt.error ?? 'failed') : paint.status(attempt.status)(String(attempt.status))} ${attempt.duration_ms}ms ${record.delivery_status}`
+        : `${paint.dim('webhook')} ${record.event}: no webhook endpoint for ${record.source}`;
+    }
+    case 'clock.advanced': {
+      const e = event as BusEvents['clock.advanced'];
+      return `clock advanced to ${formatTimestamp(e.now)} ${JSON.stringify(e.ran)}`;
+    }
+    case 'config.reloaded':
+      return `config reloaded from ${(event as BusEvents['config.reloaded']).path}`;
+    case 'config.rejected':
+      return paint.error(`config edit rejected, the last valid config stays: ${(event as BusEvents['config.rejected']).error}`);
+    case 'server.error': {
+      const e = event as BusEvents['server.error'];
+      return paint.error(`error in ${e.method} ${e.path}: ${e.stack ?? e.error}`);
+    }
+    default: {
+      const e = event as BusEvents['store.compacted'];
+      return e.ok ? `store compacted (${e.records} records)` : paint.error(`store compaction failed: ${e.error}`);
+    }
   }
 }
 

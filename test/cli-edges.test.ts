@@ -1,0 +1,192 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import t from 'tap';
+import { EVENT_NAMES } from '../src/bus/events.js';
+import { runPayemu, startPayemu } from './helpers/cli.js';
+import { client, emulator, type TestEmulator } from './helpers/emulator.js';
+
+// The rough edges of daily use, through the real binary: usage errors in one line, trigger's
+// events and --set keys, clock advance --to, aligned event columns, dated log lines, where
+// webhooks go, a config file created after start, and a failed start that leaves nothing
+// behind.
+t.jobs = 4;
+t.setTimeout(240_000);
+
+const at = (e: TestEmulator) => ({ env: { PAYEMU_URL: e.url } });
+
+t.test('a mistyped flag, a missing argument, an unknown command: one line naming it and the --help to read, exit 2', async (t) => {
+  const cases: [string[], RegExp][] = [
+    [['start', '--prot', '0'], /^payemu: unknown option '--prot' \(did you mean --port\?\)\. See `payemu start --help`\.$/],
+    [['exec', '--webhok-url', 'x', '--', 'true'], /^payemu: unknown option '--webhok-url' \(did you mean --webhook-url\?\)\. See `payemu exec --help`\.$/],
+    [['clock', 'advance', '--too', '2030-01-01'], /^payemu: unknown option '--too' \(did you mean --to\?\)\. See `payemu clock advance --help`\.$/],
+    [['trigger'], /^payemu: missing required argument 'event'\. See `payemu trigger --help`\.$/],
+    [['strat'], /^payemu: unknown command 'strat' \(did you mean start\?\)\. See `payemu --help`\.$/],
+    [['start', '--port', 'abc'], /^payemu: option '-p, --port <port>' argument 'abc' is invalid\. must be a port number from 0 to 65535\. See `payemu start --help`\.$/],
+  ];
+  for (const [args, line] of cases) {
+    const res = await runPayemu(t, args, { cwd: t.testdir() });
+    t.equal(res.code, 2, args.join(' '));
+    t.equal(res.stdout, '', `${args.join(' ')}: no help on stdout`);
+    t.equal(res.stderr.split('\n').filter(Boolean).length, 1, `${args.join(' ')}: one line: ${res.stderr}`);
+    t.match(res.stderr.trim(), line);
+  }
+  // --help still prints the help, exit 0.
+  const help = await runPayemu(t, ['start', '--help']);
+  t.equal(help.code, 0);
+  t.match(help.stdout, /--webhook-url/);
+});
+
+t.test('trigger --help lists every event; a --set key the event does not take is exit 2 naming it and the keys it takes', async (t) => {
+  const help = await runPayemu(t, ['trigger', '--help']);
+  t.equal(help.code, 0);
+  const listed = help.stdout.split(/^Events:$/m)[1] ?? '';
+  for (const event of EVENT_NAMES) t.match(listed, new RegExp(`^  ${event.replace('.', '\\.')} +\\S`, 'm'), `lists ${event} with what it does`);
+
+  const e = await emulator(t);
+  const typo = await runPayemu(t, ['trigger', 'payment.completed', '--set', 'amout=3'], at(e));
+  t.equal(typo.code, 2);
+  t.equal(typo.stderr.trim(), 'payemu: --set "amout": payment.completed takes no such key. Its keys: amount, currency, reference, customer_email, description, metadata.<key>, cards.approved');
+  t.equal(e.events.list().length, 0, 'nothing was triggered');
+
+  const card = await runPayemu(t, ['trigger', 'recurring.updated', '--set', 'cards.declined=4000000000000002', '--set', 'customer_name=X'], at(e));
+  t.equal(card.code, 2);
+  t.match(card.stderr, /--set "cards\.declined", "customer_name": recurring\.updated takes no such keys\. Its keys: amount, new_amount, currency, reference, customer_email, metadata\.<key>, cards\.approved/);
+
+  // The keys it takes work: metadata.<any>, cards.<one it uses>, the event's own.
+  const ok = await runPayemu(t, ['trigger', 'recurring.updated', '--json', '--set', 'new_amount=31', '--set', 'cards.approved=5555555555554444'], at(e));
+  t.equal(ok.code, 0, ok.stderr);
+  t.match(e.events.get(JSON.parse(ok.stdout).event_id)?.payload.data, { amount: 31 });
+  const metadata = await runPayemu(t, ['trigger', 'payment.completed', '--json', '--set', 'metadata.plan=gold'], at(e));
+  t.equal(metadata.code, 0, metadata.stderr);
+  t.match(e.events.get(JSON.parse(metadata.stdout).event_id)?.payload.data, { metadata: { plan: 'gold' } });
+  const invoice = await runPayemu(t, ['trigger', 'invoice.created', '--set', 'customer_name=Ada'], at(e));
+  t.equal(invoice.code, 0, invoice.stderr);
+});
+
+t.test('clock advance --to TIMESTAMP', async (t) => {
+  const e = await emulator(t, { clockStart: '2030-01-01T00:00:00Z', freezeClock: true });
+  await e.api.post('/v1/sessions', { amount: 1 });
+  const to = await runPayemu(t, ['clock', 'advance', '--to', '2030-01-05T12:00:00Z'], at(e));
+  t.equal(to.code, 0, to.stderr);
+  t.match(to.stdout, /^clock now 2030-01-05T12:00:00\.000000Z\nran:\n {2}session\.expired: 1/);
+  const json = await runPayemu(t, ['clock', 'advance', '--to', '2030-02-01', '--json'], at(e));
+  t.equal(JSON.parse(json.stdout).now, '2030-02-01T00:00:00.000000Z', 'a bare date is midnight UTC');
+
+  const past = await runPayemu(t, ['clock', 'advance', '--to', '2030-01-01'], at(e));
+  t.equal(past.code, 1, 'the emulator refuses a time in the past');
+  t.match(past.stderr, /422: .*must not be in the past/);
+  for (const args of [['--to', 'tomorrow'], ['1d', '--to', '2031-01-01'], []]) {
+    const res = await runPayemu(t, ['clock', 'advance', ...args], at(e));
+    t.equal(res.code, 2, args.join(' '));
+    t.match(res.stderr, /^payemu: (--to: not an ISO 8601 timestamp: tomorrow|clock advance takes a duration or --to TIMESTAMP, not both|clock advance needs a duration)/);
+  }
+  t.equal(e.clock.now(), '2030-02-01T00:00:00.000000Z', 'refused advances moved nothing');
+});
+
+t.test('payemu events: the columns line up', async (t) => {
+  const e = await emulator(t);
+  await e.trigger('payment.completed', { data: { reference: 'a', amount: 5 } });
+  await e.trigger('payment.refunded', { data: { reference: 'a-much-longer-reference-42', amount: 1234.5 } });
+  await e.trigger('invoice.created');
+  await e.trigger('recurring.payment_method_updated');
+  const res = await runPayemu(t, ['events'], at(e));
+  t.equal(res.code, 0, res.stderr);
+  const lines = res.stdout.split('\n').filter(Boolean);
+  t.ok(lines.length >= 4);
+  const starts = (line: string) => [...line.matchAll(/ {2}(?=\S)/g)].map((m) => m.index! + 2);
+  // Every column begins at the same place on every line: the id's, the state's, the event's.
+  const ids = lines.map((line) => line.lastIndexOf(' ') + 1);
+  t.equal(new Set(ids).size, 1, `the ids line up:\n${res.stdout}`);
+  const states = lines.map((line) => line.search(/ (no_endpoint|pending|delivered|retrying|failed)/));
+  t.equal(new Set(states).size, 1, `the delivery states line up:\n${res.stdout}`);
+  t.equal(new Set(lines.map((line) => starts(line)[0])).size, 1, 'the events line up');
+  const amounts = lines.filter((line) => /\d USD/.test(line)).map((line) => line.search(/ USD /));
+  t.equal(new Set(amounts).size, 1, 'amounts are right-aligned against their currency');
+  t.match(res.stdout, /payment\.refunded +a-much-longer-reference-42 +1234\.5 USD +no_endpoint/);
+});
+
+t.test('plain log lines carry the date and time; the banner says where each Source\'s webhooks go', async (t) => {
+  const cwd = t.testdir({ 'payemu.config.json': JSON.stringify({ sources: [{ slug: 'globex', webhook_url: 'http://127.0.0.1:9/globex-hooks' }] }) });
+  const { proc, url, first } = await startPayemu(t, ['--no-ui', '--in-memory'], { cwd });
+  t.match(first, /^payemu listening on http:\/\/127\.0\.0\.1:\d+$/, 'the readiness line is unchanged');
+  t.match(await proc.waitForLine(/^ {2}acme /), /test key sk_test_payemu_acme/);
+  t.equal(await proc.nextLine(), '          webhooks go nowhere: set a URL with --webhook-url URL, or webhook_url in payemu.config.json');
+  await proc.waitForLine(/^ {2}globex /);
+  t.equal(await proc.nextLine(), '          webhooks -> http://127.0.0.1:9/globex-hooks');
+  t.equal((await fetch(`${url}/_payemu/health`)).status, 200);
+  t.match(await proc.waitForLine(/GET \/_payemu\/health/), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d 200 GET \/_payemu\/health /);
+  t.same(await proc.stop(), { code: 0, signal: null });
+
+  // --webhook-url: for every Source whose config names no webhook_url.
+  const everywhere = await startPayemu(t, ['--no-ui', '--in-memory', '--webhook-url', 'http://127.0.0.1:9/all'], { cwd });
+  await everywhere.proc.waitForLine(/^ {2}acme /);
+  t.equal(await everywhere.proc.nextLine(), '          webhooks -> http://127.0.0.1:9/all');
+  await everywhere.proc.waitForLine(/^ {2}globex /);
+  t.equal(await everywhere.proc.nextLine(), '          webhooks -> http://127.0.0.1:9/globex-hooks');
+  await everywhere.proc.stop();
+
+  const json = await startPayemu(t, ['--json', '--in-memory', '--webhook-url', 'http://127.0.0.1:9/all'], { cwd });
+  t.match(JSON.parse(json.first).sources, [
+    { slug: 'acme', webhook_url: 'http://127.0.0.1:9/all' },
+    { slug: 'globex', webhook_url: 'http://127.0.0.1:9/globex-hooks' },
+  ]);
+  await json.proc.stop();
+});
+
+t.test('a payemu.config.json created in the working directory after start is picked up', async (t) => {
+  const cwd = t.testdir();
+  const { proc, url } = await startPayemu(t, ['--no-ui', '--in-memory'], { cwd });
+  await proc.waitForLine(/^ {2}globex /);
+  const file = path.join(cwd, 'payemu.config.json');
+  fs.writeFileSync(file, JSON.stringify({ sources: [{ slug: 'acme', test_key: 'sk_test_created' }] }));
+  t.match(await proc.waitForLine(/config reloaded/), file);
+  t.equal((await client(url, 'sk_test_created').get('/v1/me')).status, 200, 'its key works');
+  t.equal((await client(url, 'sk_test_payemu_acme').get('/v1/me')).status, 401, 'the default key is replaced');
+  // Watched from then on like any config file.
+  fs.writeFileSync(file, JSON.stringify({ sources: [{ slug: 'acme', test_key: 'nope' }] }));
+  t.match(await proc.waitForLine(/config edit rejected/), /sources\.0\.test_key/);
+  fs.writeFileSync(file, JSON.stringify({ sources: [{ slug: 'acme', test_key: 'sk_test_edited' }] }));
+  await proc.waitForLine(/config reloaded/);
+  t.equal((await client(url, 'sk_test_edited').get('/v1/me')).status, 200);
+  t.equal(proc.stderr, '');
+  t.same(await proc.stop(), { code: 0, signal: null });
+});
+
+t.test('a start that fails before serving leaves no new data directory, and keeps one that existed', async (t) => {
+  const busy = net.createServer();
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => busy.close());
+  const port = String((busy.address() as net.AddressInfo).port);
+  const cwd = t.testdir({ existing: { 'notes.txt': 'mine' } });
+
+  const inUse = await runPayemu(t, ['start', '--no-ui', '--port', port, '--data', 'fresh'], { cwd });
+  t.equal(inUse.code, 1);
+  t.match(inUse.stderr, /is in use/);
+  t.notOk(fs.existsSync(path.join(cwd, 'fresh')), 'port in use: no data directory left');
+
+  const badClock = await runPayemu(t, ['start', '--no-ui', '--port', '0', '--data', 'fresh', '--clock-start', 'yesterday'], { cwd });
+  t.equal(badClock.code, 2);
+  t.notOk(fs.existsSync(path.join(cwd, 'fresh')), 'bad --clock-start: no data directory left');
+
+  const badTimeout = await runPayemu(t, ['start', '--no-ui', '--port', '0', '--data', 'fresh', '--webhook-timeout', 'soon'], { cwd });
+  t.equal(badTimeout.code, 2);
+  t.notOk(fs.existsSync(path.join(cwd, 'fresh')), 'bad --webhook-timeout: no data directory left');
+
+  fs.writeFileSync(path.join(cwd, 'payemu.config.json'), '{"sources": [');
+  const badConfig = await runPayemu(t, ['start', '--no-ui', '--port', '0', '--data', 'fresh'], { cwd });
+  t.equal(badConfig.code, 2);
+  t.notOk(fs.existsSync(path.join(cwd, 'fresh')), 'bad config: no data directory left');
+  fs.rmSync(path.join(cwd, 'payemu.config.json'));
+
+  const kept = await runPayemu(t, ['start', '--no-ui', '--port', port, '--data', 'existing'], { cwd });
+  t.equal(kept.code, 1);
+  t.equal(fs.readFileSync(path.join(cwd, 'existing/notes.txt'), 'utf8'), 'mine', 'a directory that existed is kept, with what it held');
+
+  // A directory payemu used before is kept too.
+  const used = await startPayemu(t, ['--no-ui', '--data', 'store'], { cwd });
+  await used.proc.stop();
+  const again = await runPayemu(t, ['start', '--no-ui', '--port', port, '--data', 'store'], { cwd });
+  t.equal(again.code, 1);
+  t.ok(fs.readdirSync(path.join(cwd, 'store')).some((f) => f.startsWith('journal')), 'its journal is still there');
+});
