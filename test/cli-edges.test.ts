@@ -1,15 +1,17 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import t from 'tap';
 import { EVENT_NAMES } from '../src/bus/events.js';
-import { runPayemu, startPayemu } from './helpers/cli.js';
+import { BIN, runPayemu, startPayemu } from './helpers/cli.js';
 import { client, emulator, type TestEmulator } from './helpers/emulator.js';
+import { receiver } from './helpers/receiver.js';
 
 // The rough edges of daily use, through the real binary: usage errors in one line, trigger's
 // events and --set keys, clock advance --to, aligned event columns, dated log lines, where
-// webhooks go, a config file created after start, and a failed start that leaves nothing
-// behind.
+// webhooks go, a config file created after start, a failed start that leaves nothing behind,
+// and --log FILE.
 t.jobs = 4;
 t.setTimeout(240_000);
 
@@ -189,4 +191,89 @@ t.test('a start that fails before serving leaves no new data directory, and keep
   const again = await runPayemu(t, ['start', '--no-ui', '--port', port, '--data', 'store'], { cwd });
   t.equal(again.code, 1);
   t.ok(fs.readdirSync(path.join(cwd, 'store')).some((f) => f.startsWith('journal')), 'its journal is still there');
+});
+
+/** The JSON lines of a --log file. */
+function logLines(file: string): { type: string; [key: string]: any }[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
+}
+
+t.test('exec --log FILE: every request, event and webhook attempt of the command, as JSON lines', async (t) => {
+  const hook = await receiver(t);
+  const cwd = t.testdir();
+  const file = path.join(cwd, 'artifacts/payemu.jsonl');
+  const command = `
+    const api = (path, body) => fetch(process.env.PAYEMU_URL + path, { method: 'POST', headers: { Authorization: 'Bearer ' + process.env.PAYEMU_API_KEY, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+    const session = await api('/v1/sessions', { amount: 12, reference: 'logged-1' });
+    await api('/_payemu/sessions/' + session.data.id + '/complete', { card_number: '4242424242424242' });
+    // Waits for the webhook, so its attempt is in the log before payemu stops.
+    for (;;) {
+      const { events } = await fetch(process.env.PAYEMU_URL + '/_payemu/events', { headers: { Authorization: 'Bearer ' + process.env.PAYEMU_API_KEY } }).then((r) => r.json());
+      if (events[0]?.delivery_status === 'delivered') break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }`;
+  const res = await runPayemu(t, ['exec', '--log', 'artifacts/payemu.jsonl', '--webhook-url', hook.url, '--', process.execPath, '--input-type=module', '-e', command], { cwd });
+  t.equal(res.code, 0, res.stderr);
+  const lines = logLines(file);
+  t.match(lines[0], { type: 'listening', data_dir: null, sources: [{ slug: 'acme', webhook_url: hook.url }] });
+  t.match(lines.find((l) => l.type === 'request' && l.path === '/v1/sessions'), { method: 'POST', status: 201, source: 'acme', mode: 'test' });
+  t.match(lines.find((l) => l.type === 'domain'), { name: 'payment.completed', data: { reference: 'logged-1' } });
+  t.match(lines.find((l) => l.type === 'webhook.attempt'), { event: { event: 'payment.completed' }, attempt: { status: 200, url: hook.url } });
+  t.same(lines.at(-1), { type: 'stopped' }, 'complete: the stop is the last line');
+  t.equal(res.stdout, '', 'exec itself still prints nothing on stdout');
+
+  const unwritable = await runPayemu(t, ['exec', '--log', path.join(file, 'under-a-file.jsonl'), '--', process.execPath, '-e', '0'], { cwd });
+  t.equal(unwritable.code, 2);
+  t.match(unwritable.stderr, /^payemu: --log: cannot write .*under-a-file\.jsonl: (ENOTDIR|EEXIST)/);
+});
+
+t.test('start --log FILE: with plain lines, and with the terminal UI', async (t) => {
+  const cwd = t.testdir();
+  const plain = await startPayemu(t, ['--no-ui', '--in-memory', '--log', 'plain.jsonl'], { cwd });
+  t.equal((await client(plain.url, 'sk_test_payemu_acme').post('/v1/sessions', { amount: 3 })).status, 201);
+  await plain.proc.waitForLine(/POST \/v1\/sessions/);
+  t.same(await plain.proc.stop(), { code: 0, signal: null });
+  const lines = logLines(path.join(cwd, 'plain.jsonl'));
+  t.match(lines[0], { type: 'listening', url: plain.url });
+  t.match(lines.find((l) => l.type === 'request'), { method: 'POST', path: '/v1/sessions', status: 201 });
+  t.same(lines.at(-1), { type: 'stopped' });
+
+  await t.test('the terminal UI', { skip: fs.existsSync('/usr/bin/script') ? false : 'script(1) is not installed' }, async (t) => {
+    // script(1) gives payemu a terminal; the UI draws on it while the log file fills. Each
+    // redraw of the UI is a moment to look at the file again: nothing waits on the clock.
+    const file = path.join(cwd, 'tui.jsonl');
+    const env: NodeJS.ProcessEnv = { ...process.env, TERM: 'xterm-256color', COLUMNS: '120', LINES: '40' };
+    delete env.CI;
+    delete env.CONTINUOUS_INTEGRATION;
+    const start = [process.execPath, BIN, 'start', '--port', '0', '--in-memory', '--log', file].map((w) => `'${w}'`).join(' ');
+    const child = spawn('script', ['-qfec', start, '/dev/null'], { cwd, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    t.teardown(() => void (child.exitCode === null && child.kill('SIGKILL')));
+    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
+    let screen = '';
+    const redraws: (() => void)[] = [];
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      screen += chunk;
+      for (const wake of redraws.splice(0)) wake();
+    });
+    const until = async <T>(read: () => T | undefined, what: string): Promise<T> => {
+      for (;;) {
+        const value = read();
+        if (value !== undefined) return value;
+        if (child.exitCode !== null) throw new Error(`payemu ended before ${what}:\n${screen}`);
+        await new Promise<void>((resolve) => redraws.push(resolve));
+      }
+    };
+    const linesNow = () => (fs.existsSync(file) ? logLines(file) : []);
+    const listening = await until(() => linesNow().find((l) => l.type === 'listening'), 'the listening line');
+    t.notMatch(screen, /payemu listening on/, 'the terminal shows the UI, not the plain lines');
+    t.equal((await client(listening.url, 'sk_test_payemu_acme').post('/v1/sessions', { amount: 4 })).status, 201);
+    await until(() => linesNow().find((l) => l.type === 'request' && l.path === '/v1/sessions'), 'the request line');
+    child.stdin.write('q');
+    t.equal(await exited, 0, 'q stops it');
+    t.same(logLines(file).at(-1), { type: 'stopped' }, 'the file is complete');
+  });
 });

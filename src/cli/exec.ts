@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { ConfigError, resolveConfigFile } from '../config/load.js';
 import { startEmulator } from '../emulator.js';
+import { LogFileError, openFileLog } from '../ui/log.js';
 import { CliError, EXIT } from './errors.js';
 import { stopWhenOrphaned } from './orphan.js';
 import type { StartOptions } from './start.js';
@@ -34,8 +35,11 @@ export async function exec(command: string[], options: Partial<StartOptions> & {
   });
 
   if (command.length === 0) throw new CliError('payemu exec needs a command after --, e.g. payemu exec -- npm test', EXIT.usage);
+  let fileLog: ReturnType<typeof openFileLog> | undefined;
   let emulator: Awaited<ReturnType<typeof startEmulator>>;
   try {
+    // Opened first: a --log path that cannot be written fails before anything starts.
+    fileLog = options.log === undefined ? undefined : openFileLog(options.log);
     emulator = await startEmulator({
       port: given.has('port') ? options.port : 0,
       host: options.host,
@@ -52,10 +56,13 @@ export async function exec(command: string[], options: Partial<StartOptions> & {
       freezeClock: options.freezeClock,
     });
   } catch (error) {
-    throw new CliError((error as Error).message, error instanceof ConfigError ? EXIT.usage : EXIT.refused);
+    fileLog?.close();
+    throw new CliError((error as Error).message, error instanceof ConfigError || error instanceof LogFileError ? EXIT.usage : EXIT.refused);
   }
+  fileLog?.attach(emulator);
   if (interrupted) {
     await emulator.close();
+    fileLog?.close();
     process.exit(128 + constants.signals[interrupted]);
   }
   process.stderr.write(`payemu listening on ${emulator.url}\n`);
@@ -79,5 +86,6 @@ export async function exec(command: string[], options: Partial<StartOptions> & {
   });
   exitCode = code;
   await emulator.close();
+  fileLog?.close();
   process.exit(code);
 }

@@ -159,7 +159,8 @@ function startOptions(command: Command, defaults: { port: number; data: string |
     .option('--strict-webhook-urls', 'refuse private and reserved webhook addresses, as the real service does')
     .option('--rate-limit', "answer 429 once a Source's rate_limit_per_minute is used up")
     .option('--clock-start <timestamp>', 'where the virtual clock starts (ISO 8601); a saved clock only moves forward to it')
-    .option('--freeze-clock', 'the virtual clock moves only when advanced');
+    .option('--freeze-clock', 'the virtual clock moves only when advanced')
+    .option('--log <file>', 'also write every request, event and webhook attempt to FILE as JSON lines (for CI to keep)');
 }
 
 /** The options of commands that talk to a running emulator. */

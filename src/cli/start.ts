@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ConfigError, resolveConfigFile } from '../config/load.js';
 import { startEmulator, type Emulator } from '../emulator.js';
-import { createLogger } from '../ui/log.js';
+import { createLogger, LogFileError, openFileLog } from '../ui/log.js';
 import { inCi, wantsTerminalUi } from '../ui/mode.js';
 import { stopWhenOrphaned } from './orphan.js';
 
@@ -21,6 +21,7 @@ export interface StartOptions {
   freezeClock?: boolean;
   ui: boolean;
   json?: boolean;
+  log?: string;
 }
 
 /** `payemu start`: wiring only. */
@@ -47,8 +48,11 @@ export async function start(options: StartOptions): Promise<void> {
   ignoreBrokenPipe(process.stdout);
   ignoreBrokenPipe(process.stderr);
 
+  let fileLog: ReturnType<typeof openFileLog> | undefined;
   let emulator: Emulator;
   try {
+    // Opened first: a --log path that cannot be written fails before anything starts.
+    fileLog = options.log === undefined ? undefined : openFileLog(options.log);
     emulator = await startEmulator({
       port: options.port,
       host: options.host,
@@ -67,12 +71,15 @@ export async function start(options: StartOptions): Promise<void> {
       freezeClock: options.freezeClock,
     });
   } catch (error) {
+    fileLog?.close();
     process.stderr.write(`payemu: ${startError(error, options)}\n`);
-    process.exit(error instanceof ConfigError ? 2 : 1);
+    process.exit(error instanceof ConfigError || error instanceof LogFileError ? 2 : 1);
   }
+  fileLog?.attach(emulator);
   if (stopWhenStarted) {
     // Stopped before it was ready: no readiness line, the store closed and its lock released.
     await emulator.close();
+    fileLog?.close();
     process.exit(0);
   }
 
@@ -105,6 +112,7 @@ export async function start(options: StartOptions): Promise<void> {
     stopping = true;
     output.stopping?.();
     await emulator.close();
+    fileLog?.close();
     output.stopped();
     process.exit(0);
   };

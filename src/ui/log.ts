@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { Chalk } from 'chalk';
 import type { BusEvents } from '../bus/bus.js';
 import { formatTimestamp } from '../clock/format.js';
@@ -41,6 +43,61 @@ export function createLogger(emulator: UiHost, options: { json: boolean; color: 
       else lines.write('payemu stopped');
     },
   };
+}
+
+/**
+ * `--log FILE`: the lines of `--json` (listening first, then every request, event, webhook
+ * attempt, clock advance, config reload, server error and compaction, `stopped` last) written
+ * to FILE, whatever the terminal shows (the terminal UI, plain lines, or nothing, under exec),
+ * for CI to keep as an artifact. The file is opened (created, with its folder, or emptied)
+ * before payemu starts, so a path that cannot be written fails the start; lines are gathered
+ * per turn of the event loop and written synchronously, so a stop or an exit loses none.
+ */
+export function openFileLog(file: string): { attach(emulator: UiHost): void; close(): void } {
+  const target = path.resolve(file);
+  let fd: number | undefined;
+  try {
+    makeFolders(path.dirname(target));
+    fd = fs.openSync(target, 'w');
+  } catch (error) {
+    throw new LogFileError(`--log: cannot write ${target}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const lines = batched((text) => {
+    if (fd !== undefined) fs.writeSync(fd, text);
+  });
+  const flushAtExit = () => lines.flush();
+  process.once('exit', flushAtExit);
+  const offs: (() => void)[] = [];
+  return {
+    attach(emulator) {
+      lines.write(listeningLine(emulator));
+      for (const name of LOGGED) offs.push(emulator.bus.on(name, (e: BusEvents[typeof name]) => lines.queue(jsonLine(name, e))));
+    },
+    close() {
+      if (fd === undefined) return;
+      for (const off of offs) off();
+      lines.write(JSON.stringify({ type: 'stopped' }));
+      fs.closeSync(fd);
+      fd = undefined;
+      process.removeListener('exit', flushAtExit);
+    },
+  };
+}
+
+/**
+ * The missing folders of `dir`, one level at a time: `mkdirSync(dir, {recursive: true})` loops
+ * forever where mkdir answers ENOENT under an existing parent (as in /proc).
+ */
+function makeFolders(dir: string): void {
+  if (fs.existsSync(dir)) return;
+  const parent = path.dirname(dir);
+  if (parent !== dir) makeFolders(parent);
+  fs.mkdirSync(dir);
+}
+
+/** A `--log` path that cannot be written: an option error (exit 2). */
+export class LogFileError extends Error {
+  override name = 'LogFileError';
 }
 
 /**
