@@ -1,4 +1,4 @@
-import { every } from '../clock/timer.js';
+import { Timers } from '../clock/timers.js';
 
 /** How often the parent process is looked at: getppid(2), nothing more. */
 const CHECK_MS = 200;
@@ -18,12 +18,13 @@ const CHECK_MS = 200;
 export function stopWhenOrphaned(stop: (parent: number) => void, env: NodeJS.ProcessEnv = process.env): () => void {
   if (!startedByPackageManager(env)) return () => {};
   const parent = process.ppid;
-  const cancel = every(CHECK_MS, () => {
+  // A watch of this process, not work of the emulator: its own Timers, unref'd (the default).
+  const watch = new Timers().every(CHECK_MS, () => {
     if (process.ppid === parent) return;
-    cancel();
+    watch.cancel();
     stop(parent);
   });
-  return cancel;
+  return () => watch.cancel();
 }
 
 /** npm, npx, yarn and pnpm set these for what they run. */
