@@ -31,7 +31,8 @@ try {
   await seed('paid', 'automatic');
   const capture = await load({ url: server.url, connections: 50, amount: N, requests: requests((i) => `/v1/payments/hold-${i}/capture`, '{}') });
   const refund = await load({ url: server.url, connections: 50, amount: N, requests: requests((i) => `/v1/payments/paid-${i}/refunds`, '{"amount":1}') });
-  const row = (name, r) => `| ${name} | ${r.rps} req/s | p50 ${r.latency.p50} ms | p99 ${r.latency.p99} ms | ${r.ok} ok, ${r.non2xx} refused, ${r.errors} errors |`;
+  const row = (name, r) =>
+    `| ${name} | ${r.rps} req/s | p50 ${r.latency.p50} ms | p99 ${r.latency.p99} ms | ${r.ok} ok, ${r.non2xx} refused, ${r.errors} errors |`;
   console.log(row('POST /v1/payments/{reference}/capture', capture));
   console.log(row('POST /v1/payments/{reference}/refunds', refund));
 } finally {

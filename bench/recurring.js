@@ -38,6 +38,8 @@ const charges = result.ran['recurring.charge'] ?? 0;
 // the cost of one stored payment with its index entries.
 const perCharge = charges > 0 ? Math.round((after.heapUsed - before.heapUsed) / charges) : 0;
 const peakRss = mb(process.resourceUsage().maxRSS * 1024);
-console.log(`| ${schedules} daily schedules, ${days} days, ${file ? 'file-backed' : 'in memory'} | ${charges} charges | ${wall.toFixed(1)} s wall | ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU | ${Math.round(charges / wall)} charges/s | heap ${mb(before.heapUsed)} -> ${mb(after.heapUsed)} MB (${perCharge} B a charge) | RSS ${mb(before.rss)} -> ${mb(after.rss)} MB, peak ${peakRss} MB |`);
+console.log(
+  `| ${schedules} daily schedules, ${days} days, ${file ? 'file-backed' : 'in memory'} | ${charges} charges | ${wall.toFixed(1)} s wall | ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU | ${Math.round(charges / wall)} charges/s | heap ${mb(before.heapUsed)} -> ${mb(after.heapUsed)} MB (${perCharge} B a charge) | RSS ${mb(before.rss)} -> ${mb(after.rss)} MB, peak ${peakRss} MB |`,
+);
 await payemu.close();
 if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });

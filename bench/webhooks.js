@@ -15,7 +15,10 @@ const receiver = http.createServer((req, res) => {
   });
 });
 await new Promise((resolve) => receiver.listen(0, '127.0.0.1', () => resolve(undefined)));
-const payemu = await startEmulator({ webhookUrl: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (receiver.address()).port}/`, webhookBackoff: '0,0,0' });
+const payemu = await startEmulator({
+  webhookUrl: `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (receiver.address()).port}/`,
+  webhookBackoff: '0,0,0',
+});
 let delivered = 0;
 let failed = 0;
 const done = new Promise((resolve) =>
@@ -38,6 +41,8 @@ for (let sent = 0; sent < total; sent += 50) {
 }
 await done;
 const seconds = (performance.now() - t0) / 1000;
-console.log(`| ${total} events | ${delivered} delivered, ${failed} failed | ${seconds.toFixed(1)} s | ${Math.round(delivered / seconds)} deliveries/s (with the API calls that raise them) | receiver got ${received} |`);
+console.log(
+  `| ${total} events | ${delivered} delivered, ${failed} failed | ${seconds.toFixed(1)} s | ${Math.round(delivered / seconds)} deliveries/s (with the API calls that raise them) | receiver got ${received} |`,
+);
 await payemu.close();
 receiver.close();

@@ -47,7 +47,20 @@ import { openApiRoutes } from './control/openapi.js';
  * control plane, the hosted pages) and the kinds of time-based work. A resource joins payemu
  * by being listed here; test/catalogue.test.ts checks that the lists agree.
  */
-export const COLLECTIONS: readonly Collection<StoredRecord>[] = [Meta, Sessions, Payments, PaymentMethods, Refunds, IdempotencyKeys, Events, Charges, Recurring, MethodSessions, Invoices, PaymentLinks] as never;
+export const COLLECTIONS: readonly Collection<StoredRecord>[] = [
+  Meta,
+  Sessions,
+  Payments,
+  PaymentMethods,
+  Refunds,
+  IdempotencyKeys,
+  Events,
+  Charges,
+  Recurring,
+  MethodSessions,
+  Invoices,
+  PaymentLinks,
+] as never;
 
 export const ROUTES: readonly Route[] = [
   ...healthRoutes,
@@ -73,4 +86,12 @@ export const ROUTES: readonly Route[] = [
   ...paymentLinkPages,
 ];
 
-export const JOB_KINDS: readonly JobKind<never, App>[] = [sessionExpiry as never, authorizationExpiry as never, idempotencyExpiry as never, recurringBilling as never, methodSessionExpiry as never, invoiceOverdue as never, linkExpiry as never];
+export const JOB_KINDS: readonly JobKind<never, App>[] = [
+  sessionExpiry as never,
+  authorizationExpiry as never,
+  idempotencyExpiry as never,
+  recurringBilling as never,
+  methodSessionExpiry as never,
+  invoiceOverdue as never,
+  linkExpiry as never,
+];

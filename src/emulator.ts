@@ -130,8 +130,7 @@ export interface Emulator {
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const configFile = typeof options.config === 'string' ? path.resolve(options.config) : undefined;
-  let config: PayemuConfig =
-    typeof options.config === 'object' ? buildConfig(options.config) : loadConfig(configFile);
+  let config: PayemuConfig = typeof options.config === 'object' ? buildConfig(options.config) : loadConfig(configFile);
 
   const allowedHosts = (options.allowedHosts ?? []).map((name) => {
     const normalized = normalizeAllowedHost(name);
@@ -298,7 +297,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
 function webhookOptions(options: EmulatorOptions): DispatcherOptions {
   const backoff = options.webhookBackoff;
-  const timeout = typeof options.webhookTimeout === 'number' ? options.webhookTimeout : options.webhookTimeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(options.webhookTimeout);
+  const timeout =
+    typeof options.webhookTimeout === 'number'
+      ? options.webhookTimeout
+      : options.webhookTimeout === undefined
+        ? DEFAULT_TIMEOUT_MS
+        : parseDuration(options.webhookTimeout);
   if (timeout === undefined || timeout <= 0) throw new ConfigError(`--webhook-timeout: not a duration: ${options.webhookTimeout}`);
   let backoffMs = DEFAULT_BACKOFF_MS;
   try {
@@ -307,7 +311,8 @@ function webhookOptions(options: EmulatorOptions): DispatcherOptions {
   } catch (error) {
     throw new ConfigError((error as Error).message);
   }
-  if (options.webhookUrl !== undefined && !isSafeUrl(options.webhookUrl)) throw new ConfigError(`--webhook-url must be an absolute http:// or https:// URL, not ${options.webhookUrl}`);
+  if (options.webhookUrl !== undefined && !isSafeUrl(options.webhookUrl))
+    throw new ConfigError(`--webhook-url must be an absolute http:// or https:// URL, not ${options.webhookUrl}`);
   return { webhookUrl: options.webhookUrl, backoffMs, timeoutMs: timeout, strictUrls: options.strictWebhookUrls === true };
 }
 

@@ -85,10 +85,17 @@ t.test('test and live data are isolated', async (t) => {
   t.equal((await e.live.get('/v1/payments/iso_live')).status, 200);
 
   const liveList = await e.live.get('/v1/payments');
-  t.same(liveList.body.data.map((p: any) => p.attributes.reference), ['iso_live'], "live lists none of test's payments");
+  t.same(
+    liveList.body.data.map((p: any) => p.attributes.reference),
+    ['iso_live'],
+    "live lists none of test's payments",
+  );
   t.equal(liveList.body.meta.total, 1);
   const testList = await e.api.get('/v1/payments');
-  t.same(testList.body.data.map((p: any) => p.attributes.reference), ['iso_test']);
+  t.same(
+    testList.body.data.map((p: any) => p.attributes.reference),
+    ['iso_test'],
+  );
 
   // The control plane is scoped the same way.
   const open = await e.api.post('/v1/sessions', { amount: 3 });
@@ -117,7 +124,7 @@ t.test('Sources are isolated: another Source gets a 404, not a 403', async (t) =
   t.equal((await e.api.get(`/v1/sessions/${open.body.data.id}`)).body.data.attributes.status, 'open');
 });
 
-t.test("a reference used by another Source of the merchant is a 409 that reveals nothing", async (t) => {
+t.test('a reference used by another Source of the merchant is a 409 that reveals nothing', async (t) => {
   const e = await emulator(t);
   await paid(e, e.api, 'order-77');
   const conflict = await e.globex.post('/v1/sessions', { amount: 50, reference: 'order-77' });
@@ -202,7 +209,12 @@ t.test('rateLimit: true enforces rate_limit_per_minute: the 4th request of 3 is 
 
 t.test('enforce_rate_limit: true in the config enforces it for that Source only', async (t) => {
   const e = await emulator(t, {
-    config: { sources: [{ slug: 'acme', enforce_rate_limit: true, rate_limit_per_minute: 3 }, { slug: 'globex', rate_limit_per_minute: 3 }] },
+    config: {
+      sources: [
+        { slug: 'acme', enforce_rate_limit: true, rate_limit_per_minute: 3 },
+        { slug: 'globex', rate_limit_per_minute: 3 },
+      ],
+    },
   });
   for (let i = 0; i < 3; i++) t.equal((await e.api.get('/v1/me')).status, 200);
   const limited = await e.api.get('/v1/me');

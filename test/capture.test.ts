@@ -19,7 +19,10 @@ t.test('a manual-capture checkout ends AUTHORIZED with payment.authorized', asyn
   await held(e, 'hold-1');
   const payment = await e.api.get('/v1/payments/hold-1');
   t.match(payment.body.data.attributes, { status: 'AUTHORIZED', paid: false, amount: '100.00', captured_at: null });
-  t.same(events.map((ev) => ev.name), ['payment.authorized']);
+  t.same(
+    events.map((ev) => ev.name),
+    ['payment.authorized'],
+  );
 });
 
 t.test('capture the full hold: PAID, captured_at, integer id, meta.message, captured then completed', async (t) => {
@@ -34,7 +37,10 @@ t.test('capture the full hold: PAID, captured_at, integer id, meta.message, capt
   t.match(res.body.data.attributes, { reference: 'hold-2', amount: '100.00', status: 'PAID' });
   t.match(res.body.data.attributes.captured_at, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
   t.type(res.body.meta.message, 'string');
-  t.same(events.map((ev) => ev.name), ['payment.captured', 'payment.completed']);
+  t.same(
+    events.map((ev) => ev.name),
+    ['payment.captured', 'payment.completed'],
+  );
   t.match(events[1]!.data, { payment_id: hold.id, reference: 'hold-2', amount: 100, status: 'PAID' });
   const read = await e.api.get('/v1/payments/hold-2');
   t.match(read.body.data.attributes, { status: 'PAID', paid: true });
@@ -79,7 +85,10 @@ t.test('void releases a hold; only AUTHORIZED', async (t) => {
   t.same(Object.keys(res.body.data.attributes).sort(), ['amount', 'reference', 'status']);
   t.match(res.body.data.attributes, { reference: 'hold-5', amount: '100.00', status: 'VOIDED' });
   t.type(res.body.meta.message, 'string');
-  t.same(events.map((ev) => ev.name), ['payment.voided']);
+  t.same(
+    events.map((ev) => ev.name),
+    ['payment.voided'],
+  );
   assertError(t, await e.api.post('/v1/payments/hold-5/void'), 422, /status is VOIDED/);
   assertError(t, await e.api.post('/v1/payments/hold-5/capture', {}), 422, /status is VOIDED/);
   assertError(t, await e.api.post('/v1/payments/nope/void'), 404);

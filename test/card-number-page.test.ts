@@ -13,7 +13,16 @@ let browser: Browser;
 t.before(async () => {
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -94,7 +103,13 @@ t.test('the 3-D Secure post, the invoice page and the card-update page refuse a 
   // Everything to pay first; then the event log must not move.
   const session = await e.api.post('/v1/sessions', { amount: 10, reference: 'three-ds' });
   const id = session.body.data.id;
-  const invoice = await e.api.post('/v1/invoices', { customer_name: 'Ada', customer_email: 'ada@example.com', currency: 'USD', due_date: '2099-01-01', items: [{ description: 'Mug', quantity: 1, unit_price: 12 }] });
+  const invoice = await e.api.post('/v1/invoices', {
+    customer_name: 'Ada',
+    customer_email: 'ada@example.com',
+    currency: 'USD',
+    due_date: '2099-01-01',
+    items: [{ description: 'Mug', quantity: 1, unit_price: 12 }],
+  });
   await e.api.post(`/v1/invoices/${invoice.body.data.id}/send`, {});
   const saved = await e.api.post('/v1/sessions', { amount: 1, save_payment_method: true });
   const paid = await e.api.post(`/_payemu/sessions/${saved.body.data.id}/complete`, { card_number: '4242424242424242' });

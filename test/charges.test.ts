@@ -17,13 +17,25 @@ t.test('a charge on a saved card is a payment: 201 type charges, listed, refunda
   t.match(res.body.data.id, /^ch_[0-9A-Za-z]{24}$/);
   t.equal(res.body.data.type, 'charges');
   t.match(res.body.data.attributes, {
-    reference: 'charge-1', amount: '12.34', currency: 'USD', status: 'PAID', paid: true, payment_method: pm, failure_code: null, failure_message: null,
+    reference: 'charge-1',
+    amount: '12.34',
+    currency: 'USD',
+    status: 'PAID',
+    paid: true,
+    payment_method: pm,
+    failure_code: null,
+    failure_message: null,
   });
   t.type(res.body.data.attributes.payment_id, 'number');
   t.same(events, ['payment.completed']);
   const read = await e.api.get(`/v1/charges/${res.body.data.id}`);
   t.same(read.body, res.body);
-  t.match((await e.api.get('/v1/payments/charge-1')).body.data.attributes, { status: 'PAID', card_last: '4242', payment_method: pm, customer_email: 'ada@example.com' });
+  t.match((await e.api.get('/v1/payments/charge-1')).body.data.attributes, {
+    status: 'PAID',
+    card_last: '4242',
+    payment_method: pm,
+    customer_email: 'ada@example.com',
+  });
   t.equal((await e.api.post('/v1/payments/charge-1/refunds', { amount: 2 })).status, 201);
   t.equal((await e.api.get('/v1/payments?filter[status]=PARTIALLY_REFUNDED')).body.data[0].attributes.reference, 'charge-1');
 });

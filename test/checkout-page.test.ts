@@ -174,7 +174,11 @@ t.test('a past expiry or a bad CVC is an error on the field and records nothing'
   const expiry = page.getByLabel('Expiry (MM/YY)');
   t.equal(await expiry.getAttribute('aria-invalid'), 'true', 'the expiry field is marked invalid');
   t.match(await page.getByRole('alert').allTextContents(), ['The expiry date is in the past.']);
-  t.equal(await page.locator(`#${await expiry.getAttribute('aria-describedby')}`).textContent(), 'The expiry date is in the past.', 'the error describes the field');
+  t.equal(
+    await page.locator(`#${await expiry.getAttribute('aria-describedby')}`).textContent(),
+    'The expiry date is in the past.',
+    'the error describes the field',
+  );
   t.equal(await page.locator(':focus').getAttribute('id'), 'expiry', 'the cursor is on the field to correct');
   t.equal(await page.getByLabel('CVC').getAttribute('aria-invalid'), 'false');
   t.equal(await page.getByLabel('Card number').inputValue(), '4242 4242 4242 4242', 'what was typed is kept');

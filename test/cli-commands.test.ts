@@ -7,7 +7,11 @@ import { emulator, type TestEmulator } from './helpers/emulator.js';
 const BIN = path.resolve('bin/payemu.js');
 
 /** Runs the real binary; resolves with its exit code and output. */
-function run(args: string[], env: Record<string, string> = {}, options: { cwd?: string; onStdout?: (text: string, child: ReturnType<typeof spawn>) => void } = {}) {
+function run(
+  args: string[],
+  env: Record<string, string> = {},
+  options: { cwd?: string; onStdout?: (text: string, child: ReturnType<typeof spawn>) => void } = {},
+) {
   return new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, CI: '1', ...env }, cwd: options.cwd });
     let stdout = '';
@@ -91,7 +95,15 @@ t.test('pay: a session id, a checkout URL, an invoice URL, a payment link URL; d
   const threeDs = await run(['pay', s2.attributes.checkout_url, '--card', '4000002760003184', '--3ds', 'pass', '--json']);
   t.equal(JSON.parse(threeDs.stdout).payment.status, 'PAID');
 
-  const invoice = (await e.api.post('/v1/invoices', { customer_name: 'A', customer_email: 'a@example.com', currency: 'USD', due_date: '2099-01-01', items: [{ description: 'x', quantity: 1, unit_price: 3 }] })).body.data;
+  const invoice = (
+    await e.api.post('/v1/invoices', {
+      customer_name: 'A',
+      customer_email: 'a@example.com',
+      currency: 'USD',
+      due_date: '2099-01-01',
+      items: [{ description: 'x', quantity: 1, unit_price: 3 }],
+    })
+  ).body.data;
   await e.api.post(`/v1/invoices/${invoice.id}/send`);
   t.match((await run(['pay', invoice.attributes.payment_url])).stdout, /PAID 3\.00 USD/);
 
@@ -110,7 +122,10 @@ t.test('events: list, filter, --json, resend, --follow', async (t) => {
   const listed = await run(['events'], at(e));
   t.match(listed.stdout, /payment\.failed[\s\S]*payment\.completed\s+ev-1\s+25 USD\s+no_endpoint/);
   const json = JSON.parse((await run(['events', '--json', '--event', 'payment.completed'], at(e))).stdout);
-  t.same(json.map((x: { id: string }) => x.id), [event_id]);
+  t.same(
+    json.map((x: { id: string }) => x.id),
+    [event_id],
+  );
   const resent = await run(['events', 'resend', event_id!], at(e));
   t.equal(resent.code, 0);
   t.match(resent.stdout, new RegExp(`resending payment.completed ${event_id}`));
@@ -157,7 +172,13 @@ t.test('reset: a running emulator, or a data directory when nothing runs', async
 });
 
 t.test('exec: env, exit codes, signals, failures', async (t) => {
-  const env = await run(['exec', '--', process.execPath, '-e', 'console.log(JSON.stringify([process.env.PAYEMU_URL, process.env.PAYEMU_API_KEY, process.env.PAYEMU_LIVE_API_KEY, process.env.PAYEMU_WEBHOOK_SECRET]))']);
+  const env = await run([
+    'exec',
+    '--',
+    process.execPath,
+    '-e',
+    'console.log(JSON.stringify([process.env.PAYEMU_URL, process.env.PAYEMU_API_KEY, process.env.PAYEMU_LIVE_API_KEY, process.env.PAYEMU_WEBHOOK_SECRET]))',
+  ]);
   t.equal(env.code, 0);
   const [url, key, live, secret] = JSON.parse(env.stdout);
   t.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
@@ -172,9 +193,13 @@ t.test('exec: env, exit codes, signals, failures', async (t) => {
   t.equal((await run(['exec'])).code, 2);
 
   // SIGINT to payemu exec reaches the command, and the command's exit code comes back.
-  const forwarded = await run(['exec', '--', process.execPath, '-e', 'process.on("SIGINT", () => process.exit(42)); console.log("ready"); setInterval(() => {}, 1000)'], {}, {
-    onStdout: (text, child) => text.includes('ready') && child.kill('SIGINT'),
-  });
+  const forwarded = await run(
+    ['exec', '--', process.execPath, '-e', 'process.on("SIGINT", () => process.exit(42)); console.log("ready"); setInterval(() => {}, 1000)'],
+    {},
+    {
+      onStdout: (text, child) => text.includes('ready') && child.kill('SIGINT'),
+    },
+  );
   t.equal(forwarded.code, 42);
 
   const cwd = t.testdir();

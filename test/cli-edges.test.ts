@@ -24,7 +24,10 @@ t.test('a mistyped flag, a missing argument, an unknown command: one line naming
     [['clock', 'advance', '--too', '2030-01-01'], /^payemu: unknown option '--too' \(did you mean --to\?\)\. See `payemu clock advance --help`\.$/],
     [['trigger'], /^payemu: missing required argument 'event'\. See `payemu trigger --help`\.$/],
     [['strat'], /^payemu: unknown command 'strat' \(did you mean start\?\)\. See `payemu --help`\.$/],
-    [['start', '--port', 'abc'], /^payemu: option '-p, --port <port>' argument 'abc' is invalid\. must be a port number from 0 to 65535\. See `payemu start --help`\.$/],
+    [
+      ['start', '--port', 'abc'],
+      /^payemu: option '-p, --port <port>' argument 'abc' is invalid\. must be a port number from 0 to 65535\. See `payemu start --help`\.$/,
+    ],
   ];
   for (const [args, line] of cases) {
     const res = await runPayemu(t, args, { cwd: t.testdir() });
@@ -48,12 +51,18 @@ t.test('trigger --help lists every event; a --set key the event does not take is
   const e = await emulator(t);
   const typo = await runPayemu(t, ['trigger', 'payment.completed', '--set', 'amout=3'], at(e));
   t.equal(typo.code, 2);
-  t.equal(typo.stderr.trim(), 'payemu: --set "amout": payment.completed takes no such key. Its keys: amount, currency, reference, customer_email, description, metadata.<key>, cards.approved');
+  t.equal(
+    typo.stderr.trim(),
+    'payemu: --set "amout": payment.completed takes no such key. Its keys: amount, currency, reference, customer_email, description, metadata.<key>, cards.approved',
+  );
   t.equal(e.events.list().length, 0, 'nothing was triggered');
 
   const card = await runPayemu(t, ['trigger', 'recurring.updated', '--set', 'cards.declined=4000000000000002', '--set', 'customer_name=X'], at(e));
   t.equal(card.code, 2);
-  t.match(card.stderr, /--set "cards\.declined", "customer_name": recurring\.updated takes no such keys\. Its keys: amount, new_amount, currency, reference, customer_email, metadata\.<key>, cards\.approved/);
+  t.match(
+    card.stderr,
+    /--set "cards\.declined", "customer_name": recurring\.updated takes no such keys\. Its keys: amount, new_amount, currency, reference, customer_email, metadata\.<key>, cards\.approved/,
+  );
 
   // The keys it takes work: metadata.<any>, cards.<one it uses>, the event's own.
   const ok = await runPayemu(t, ['trigger', 'recurring.updated', '--json', '--set', 'new_amount=31', '--set', 'cards.approved=5555555555554444'], at(e));
@@ -81,7 +90,10 @@ t.test('clock advance --to TIMESTAMP', async (t) => {
   for (const args of [['--to', 'tomorrow'], ['1d', '--to', '2031-01-01'], []]) {
     const res = await runPayemu(t, ['clock', 'advance', ...args], at(e));
     t.equal(res.code, 2, args.join(' '));
-    t.match(res.stderr, /^payemu: (--to: not an ISO 8601 timestamp: tomorrow|clock advance takes a duration or --to TIMESTAMP, not both|clock advance needs a duration)/);
+    t.match(
+      res.stderr,
+      /^payemu: (--to: not an ISO 8601 timestamp: tomorrow|clock advance takes a duration or --to TIMESTAMP, not both|clock advance needs a duration)/,
+    );
   }
   t.equal(e.clock.now(), '2030-02-01T00:00:00.000000Z', 'refused advances moved nothing');
 });
@@ -108,7 +120,7 @@ t.test('payemu events: the columns line up', async (t) => {
   t.match(res.stdout, /payment\.refunded +a-much-longer-reference-42 +1234\.5 USD +no_endpoint/);
 });
 
-t.test('plain log lines carry the date and time; the banner says where each Source\'s webhooks go', async (t) => {
+t.test("plain log lines carry the date and time; the banner says where each Source's webhooks go", async (t) => {
   const cwd = t.testdir({ 'payemu.config.json': JSON.stringify({ sources: [{ slug: 'globex', webhook_url: 'http://127.0.0.1:9/globex-hooks' }] }) });
   const { proc, url, first } = await startPayemu(t, ['--no-ui', '--in-memory'], { cwd });
   t.match(first, /^payemu listening on http:\/\/127\.0\.0\.1:\d+$/, 'the readiness line is unchanged');
@@ -190,7 +202,10 @@ t.test('a start that fails before serving leaves no new data directory, and keep
   await used.proc.stop();
   const again = await runPayemu(t, ['start', '--no-ui', '--port', port, '--data', 'store'], { cwd });
   t.equal(again.code, 1);
-  t.ok(fs.readdirSync(path.join(cwd, 'store')).some((f) => f.startsWith('journal')), 'its journal is still there');
+  t.ok(
+    fs.readdirSync(path.join(cwd, 'store')).some((f) => f.startsWith('journal')),
+    'its journal is still there',
+  );
 });
 
 /** The JSON lines of a --log file. */
@@ -216,13 +231,26 @@ t.test('exec --log FILE: every request, event and webhook attempt of the command
       if (events[0]?.delivery_status === 'delivered') break;
       await new Promise((resolve) => setImmediate(resolve));
     }`;
-  const res = await runPayemu(t, ['exec', '--log', 'artifacts/payemu.jsonl', '--webhook-url', hook.url, '--', process.execPath, '--input-type=module', '-e', command], { cwd });
+  const res = await runPayemu(
+    t,
+    ['exec', '--log', 'artifacts/payemu.jsonl', '--webhook-url', hook.url, '--', process.execPath, '--input-type=module', '-e', command],
+    { cwd },
+  );
   t.equal(res.code, 0, res.stderr);
   const lines = logLines(file);
   t.match(lines[0], { type: 'listening', data_dir: null, sources: [{ slug: 'acme', webhook_url: hook.url }] });
-  t.match(lines.find((l) => l.type === 'request' && l.path === '/v1/sessions'), { method: 'POST', status: 201, source: 'acme', mode: 'test' });
-  t.match(lines.find((l) => l.type === 'domain'), { name: 'payment.completed', data: { reference: 'logged-1' } });
-  t.match(lines.find((l) => l.type === 'webhook.attempt'), { event: { event: 'payment.completed' }, attempt: { status: 200, url: hook.url } });
+  t.match(
+    lines.find((l) => l.type === 'request' && l.path === '/v1/sessions'),
+    { method: 'POST', status: 201, source: 'acme', mode: 'test' },
+  );
+  t.match(
+    lines.find((l) => l.type === 'domain'),
+    { name: 'payment.completed', data: { reference: 'logged-1' } },
+  );
+  t.match(
+    lines.find((l) => l.type === 'webhook.attempt'),
+    { event: { event: 'payment.completed' }, attempt: { status: 200, url: hook.url } },
+  );
   t.same(lines.at(-1), { type: 'stopped' }, 'complete: the stop is the last line');
   t.equal(res.stdout, '', 'exec itself still prints nothing on stdout');
 
@@ -239,7 +267,10 @@ t.test('start --log FILE: with plain lines, and with the terminal UI', async (t)
   t.same(await plain.proc.stop(), { code: 0, signal: null });
   const lines = logLines(path.join(cwd, 'plain.jsonl'));
   t.match(lines[0], { type: 'listening', url: plain.url });
-  t.match(lines.find((l) => l.type === 'request'), { method: 'POST', path: '/v1/sessions', status: 201 });
+  t.match(
+    lines.find((l) => l.type === 'request'),
+    { method: 'POST', path: '/v1/sessions', status: 201 },
+  );
   t.same(lines.at(-1), { type: 'stopped' });
 
   await t.test('the terminal UI', { skip: fs.existsSync('/usr/bin/script') ? false : 'script(1) is not installed' }, async (t) => {

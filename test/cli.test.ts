@@ -357,7 +357,7 @@ t.test('--clock-start sets where the clock starts', async (t) => {
   });
 });
 
-t.test('--rate-limit enforces every Source\'s rate_limit_per_minute', async (t) => {
+t.test("--rate-limit enforces every Source's rate_limit_per_minute", async (t) => {
   const cwd = t.testdir({ 'payemu.config.json': JSON.stringify({ sources: [{ slug: 'acme', rate_limit_per_minute: 2 }] }) });
   const { proc, url } = await startPayemu(t, ['--rate-limit', '--in-memory'], { cwd });
   const api = client(url, TEST_KEY);

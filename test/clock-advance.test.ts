@@ -85,7 +85,13 @@ t.test('time stamps never go backwards', async (t) => {
   for (const event of events) t.ok(event.created_at >= created.body.data.attributes.created_at, `${event.event} at ${event.created_at}`);
 
   // An invoice sent after its due date turns overdue the moment it is sent, not before.
-  const invoice = await e.api.post('/v1/invoices', { customer_name: 'Ada', customer_email: 'ada@example.com', currency: 'USD', due_date: '2027-01-01', items: [{ description: 'Work', quantity: 1, unit_price: 10 }] });
+  const invoice = await e.api.post('/v1/invoices', {
+    customer_name: 'Ada',
+    customer_email: 'ada@example.com',
+    currency: 'USD',
+    due_date: '2027-01-01',
+    items: [{ description: 'Work', quantity: 1, unit_price: 10 }],
+  });
   t.equal(invoice.status, 201, invoice.text);
   await e.api.post('/_payemu/clock/advance', { by: '50h' });
   const sent = await e.api.post(`/v1/invoices/${invoice.body.data.id}/send`, {});
@@ -110,7 +116,14 @@ t.test('kill -9 during an advance: the restart carries on from the last stored b
   const session = await api.post('/v1/sessions', { amount: 1, save_payment_method: true });
   const card = (await api.post(`/_payemu/sessions/${session.body.data.id}/complete`, { card_number: '4242424242424242' })).body.payment.payment_method;
   for (let i = 0; i < SCHEDULES; i++) {
-    const res = await api.post('/v1/recurring-payments', { payment_method: card, amount: 1, frequency: 'daily', start_date: '2027-01-02', customer_email: `s${i}@example.com`, reference: `s${i}` });
+    const res = await api.post('/v1/recurring-payments', {
+      payment_method: card,
+      amount: 1,
+      frequency: 'daily',
+      start_date: '2027-01-02',
+      customer_email: `s${i}@example.com`,
+      reference: `s${i}`,
+    });
     t.equal(res.status, 201);
   }
   const started = Date.parse('2027-01-01T12:00:00Z');

@@ -27,7 +27,16 @@ t.test('POST /_payemu/clock/advance by a duration or to a time; forward only', a
   t.equal((await e.api.get('/_payemu/clock')).body.now, '2030-02-01T00:00:00.000000Z');
   t.equal(e.clock.now(), '2030-02-01T00:00:00.000000Z', 'one clock for the API and the library');
 
-  for (const body of [{}, { by: 'soon' }, { by: -5 }, { by: '5y' }, { to: 'tomorrow' }, { to: '2029-01-01T00:00:00Z' }, { by: '1d', to: '2031-01-01' }, { by: true }]) {
+  for (const body of [
+    {},
+    { by: 'soon' },
+    { by: -5 },
+    { by: '5y' },
+    { to: 'tomorrow' },
+    { to: '2029-01-01T00:00:00Z' },
+    { by: '1d', to: '2031-01-01' },
+    { by: true },
+  ]) {
     assertError(t, await e.api.post('/_payemu/clock/advance', body), 422);
   }
   t.equal((await e.api.get('/_payemu/clock')).body.now, '2030-02-01T00:00:00.000000Z', 'refusals moved nothing');

@@ -15,7 +15,14 @@ t.setTimeout(240_000);
 
 const DEFAULT_SOURCES = [
   { slug: 'acme', name: 'Acme Store', test_key: 'sk_test_payemu_acme', live_key: 'sk_live_payemu_acme', webhook_secret: 'whsec_payemu_acme', currency: 'USD' },
-  { slug: 'globex', name: 'Globex', test_key: 'sk_test_payemu_globex', live_key: 'sk_live_payemu_globex', webhook_secret: 'whsec_payemu_globex', currency: 'EUR' },
+  {
+    slug: 'globex',
+    name: 'Globex',
+    test_key: 'sk_test_payemu_globex',
+    live_key: 'sk_live_payemu_globex',
+    webhook_secret: 'whsec_payemu_globex',
+    currency: 'EUR',
+  },
 ];
 
 /** A complete new Source (a new slug needs every field). */
@@ -44,7 +51,11 @@ async function library(t: Test, options: Parameters<typeof startEmulator>[0] = {
 }
 
 /** The next `name` event on the bus that satisfies `match`. Subscribe before making the change. */
-function nextEvent<K extends 'config.reloaded' | 'config.rejected'>(e: Emulator, name: K, match: (event: BusEvents[K]) => boolean = () => true): Promise<BusEvents[K]> {
+function nextEvent<K extends 'config.reloaded' | 'config.rejected'>(
+  e: Emulator,
+  name: K,
+  match: (event: BusEvents[K]) => boolean = () => true,
+): Promise<BusEvents[K]> {
   return new Promise((resolve) => {
     const off = e.bus.on(name, (event) => {
       if (!match(event)) return;
@@ -101,7 +112,11 @@ t.test('the library takes a config object merged onto the defaults', async (t) =
 async function checkOverrides(t: Test, url: string) {
   const acme = await me(url, 'sk_test_payemu_acme');
   t.equal(acme.status, 200, 'the overridden Source keeps its keys');
-  t.match(acme.body.data.attributes, { slug: 'acme', name: 'Acme Store', default_currency: 'EUR', rate_limit_per_minute: 6000 }, 'one field overridden, the others kept');
+  t.match(
+    acme.body.data.attributes,
+    { slug: 'acme', name: 'Acme Store', default_currency: 'EUR', rate_limit_per_minute: 6000 },
+    'one field overridden, the others kept',
+  );
   const api = client(url, 'sk_test_payemu_acme');
   const created = await api.post('/v1/sessions', { amount: 20 });
   t.equal(created.status, 201);
@@ -157,7 +172,11 @@ t.test('"defaults": false starts from nothing', async (t) => {
 // Through the binary: exit code 2 and stderr naming the file and the field.
 const START_CASES: [string, string, RegExp[]][] = [
   ['bad JSON', '{"sources": [', [/not valid JSON/]],
-  ['a test key not starting with sk_test_', JSON.stringify({ sources: [{ slug: 'acme', test_key: 'pk_test_acme' }] }), [/sources\.0\.test_key \(Source "acme"\).*"sk_test_"/]],
+  [
+    'a test key not starting with sk_test_',
+    JSON.stringify({ sources: [{ slug: 'acme', test_key: 'pk_test_acme' }] }),
+    [/sources\.0\.test_key \(Source "acme"\).*"sk_test_"/],
+  ],
   ['an unknown field', JSON.stringify({ sources: [{ slug: 'acme', webhok_url: 'http://127.0.0.1:1/x' }] }), [/sources\.0\.webhok_url/, /not allowed/]],
   ['a wrong type', JSON.stringify({ sources: [{ slug: 'acme', rate_limit_per_minute: 'fast' }] }), [/sources\.0\.rate_limit_per_minute/, /integer/]],
 ];
@@ -310,7 +329,12 @@ t.test('watch: a valid edit applies, an invalid one is rejected and the last val
     reloaded = nextEvent(e, 'config.reloaded');
     fs.writeFileSync(
       file,
-      JSON.stringify({ sources: [{ slug: 'acme', test_key: 'sk_test_fifth', ip_whitelist: ['127.0.0.1'] }, { slug: 'globex', currency: 'JPY', enforce_rate_limit: true, rate_limit_per_minute: 2 }] }),
+      JSON.stringify({
+        sources: [
+          { slug: 'acme', test_key: 'sk_test_fifth', ip_whitelist: ['127.0.0.1'] },
+          { slug: 'globex', currency: 'JPY', enforce_rate_limit: true, rate_limit_per_minute: 2 },
+        ],
+      }),
     );
     await reloaded;
     t.equal((await me(e.url, 'sk_test_fifth')).status, 200, 'whitelisted now');

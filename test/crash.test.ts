@@ -99,7 +99,6 @@ async function startLibrary(t: Test, dir: string, threshold: number): Promise<Ru
   return launch(t, [script, dir, String(threshold)], path.dirname(dir));
 }
 
-
 async function call(url: string, key: string, method: string, route: string, body?: unknown) {
   const res = await fetch(url + route, {
     method,
@@ -230,7 +229,8 @@ async function verify(url: string, ledger: Ledger): Promise<string[]> {
     };
     const actual = { amount: a.amount, reference: a.reference, currency: a.currency, metadata: a.metadata, status: a.status, payment_status: a.payment_status };
     if (JSON.stringify(actual) !== JSON.stringify(expected)) problems.push(`session ${s.id}: ${JSON.stringify(actual)} != ${JSON.stringify(expected)}`);
-    if (!s.attempted && (a.status !== 'open' || a.payment_status !== 'unpaid')) problems.push(`session ${s.id} was never paid but is ${a.status}/${a.payment_status}`);
+    if (!s.attempted && (a.status !== 'open' || a.payment_status !== 'unpaid'))
+      problems.push(`session ${s.id} was never paid but is ${a.status}/${a.payment_status}`);
 
     if (!s.payment) return;
     const payment = await call(url, KEYS[s.key], 'GET', `/v1/payments/${encodeURIComponent(s.reference)}`);
@@ -260,7 +260,12 @@ t.test('SIGKILL under write load, restart: every acknowledged write is there (pa
   const rounds = Array.from({ length: Number(process.env.PAYEMU_CRASH_ROUNDS ?? kinds.length) }, (_, n) => kinds[n % kinds.length]!);
   for (const [n, round] of rounds.entries()) {
     const running = await startBinary(t, dir);
-    if (n > 0) t.same(await verify(running.url, ledger), [], `round ${n + 1}: after the restart, all ${ledger.sessions.size} sessions and ${ledger.payments.length} payments are there`);
+    if (n > 0)
+      t.same(
+        await verify(running.url, ledger),
+        [],
+        `round ${n + 1}: after the restart, all ${ledger.sessions.size} sessions and ${ledger.payments.length} payments are there`,
+      );
     if (n === 0) {
       // While it runs, a second payemu on the same directory is refused.
       const second = spawn(process.execPath, [BIN, 'start', '--port', '0', '--data', dir, '--no-ui'], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -270,13 +275,21 @@ t.test('SIGKILL under write load, restart: every acknowledged write is there (pa
       t.equal(code, 1, 'a second payemu on the same data directory exits with 1');
       t.match(stderr, `payemu: data directory ${dir} is in use by another payemu (pid ${running.proc.pid})`);
     }
-    const result = await writeLoad(running, ledger, { round: `r${n}`, seed: 1000 + n, concurrency: round.concurrency, shouldKill: (acks) => acks >= round.kill });
+    const result = await writeLoad(running, ledger, {
+      round: `r${n}`,
+      seed: 1000 + n,
+      concurrency: round.concurrency,
+      shouldKill: (acks) => acks >= round.kill,
+    });
     t.ok(result.acks >= round.kill, `round ${n + 1}: killed after ${result.acks} answers with ${result.inFlightAtKill} requests in flight`);
   }
 
   const last = await startBinary(t, dir);
   t.same(await verify(last.url, ledger), [], `finally: all ${ledger.sessions.size} sessions and ${ledger.payments.length} payments are there`);
-  t.ok(ledger.payments.some((s) => s.payment!.status === 'PAID') && ledger.payments.some((s) => s.payment!.status === 'FAILED'), 'paid and declined payments were written');
+  t.ok(
+    ledger.payments.some((s) => s.payment!.status === 'PAID') && ledger.payments.some((s) => s.payment!.status === 'FAILED'),
+    'paid and declined payments were written',
+  );
 
   // A clean stop after all that: exit 0 and the lock released.
   last.proc.kill('SIGTERM');
@@ -290,7 +303,12 @@ t.test('SIGKILL while the journal is being compacted (library, tiny threshold): 
   const compactions = (running: Running) => running.lines.filter((line) => line.startsWith('compacted '));
   for (let n = 0; n < 2; n++) {
     const running = await startLibrary(t, dir, 4096);
-    if (n > 0) t.same(await verify(running.url, ledger), [], `round ${n + 1}: after the restart, all ${ledger.sessions.size} sessions and ${ledger.payments.length} payments are there`);
+    if (n > 0)
+      t.same(
+        await verify(running.url, ledger),
+        [],
+        `round ${n + 1}: after the restart, all ${ledger.sessions.size} sessions and ${ledger.payments.length} payments are there`,
+      );
     // Killed once a compaction has run in this process: with a 4 KiB threshold the next one
     // is under way, so the kill lands in the middle of it (or of the rotation before it).
     const result = await writeLoad(running, ledger, {
@@ -301,7 +319,11 @@ t.test('SIGKILL while the journal is being compacted (library, tiny threshold): 
     });
     const reports = compactions(running);
     t.ok(reports.length >= 1, `round ${n + 1}: ${reports.length} compactions, killed after ${result.acks} answers with ${result.inFlightAtKill} in flight`);
-    t.same(reports.filter((line) => !line.startsWith('compacted {"ok":true')), [], 'every compaction succeeded');
+    t.same(
+      reports.filter((line) => !line.startsWith('compacted {"ok":true')),
+      [],
+      'every compaction succeeded',
+    );
   }
   const last = await startLibrary(t, dir, 4096);
   t.same(await verify(last.url, ledger), [], `finally: all ${ledger.sessions.size} sessions and ${ledger.payments.length} payments are there`);

@@ -72,7 +72,12 @@ t.test('damage in the middle of a journal: start refuses, doctor reports, doctor
   for (const [i, session] of sessions.entries()) {
     const res = await api2.get(`/v1/sessions/${session.id}`);
     if (i === 2) t.equal(res.status, 404, 'the session of the damaged line is gone');
-    else t.match(res, { status: 200, body: { data: { id: session.id, attributes: { amount: session.amount, reference: `doctor-${i + 1}` } } } }, `session ${i + 1} is kept`);
+    else
+      t.match(
+        res,
+        { status: 200, body: { data: { id: session.id, attributes: { amount: session.amount, reference: `doctor-${i + 1}` } } } },
+        `session ${i + 1} is kept`,
+      );
   }
 
   // While a payemu holds the directory, doctor keeps away, naming it.

@@ -82,9 +82,19 @@ t.test('bound to 127.0.0.1: a foreign Host is refused on every route, before rou
   t.equal((await e.api.post('/v1/payment-links', link)).status, 201, 'the same POST from 127.0.0.1 creates a link');
   const before = (await e.api.get('/v1/payment-links')).body.data.length;
   const refused = await new Promise<number>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path: '/v1/payment-links', method: 'POST', agent: false, headers: { Host: 'evil.example', Authorization: `Bearer ${e.keys.test}`, 'Content-Type': 'application/json' } }, (res) => {
-      res.resume().once('end', () => resolve(res.statusCode!));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/v1/payment-links',
+        method: 'POST',
+        agent: false,
+        headers: { Host: 'evil.example', Authorization: `Bearer ${e.keys.test}`, 'Content-Type': 'application/json' },
+      },
+      (res) => {
+        res.resume().once('end', () => resolve(res.statusCode!));
+      },
+    );
     req.once('error', reject);
     req.end(JSON.stringify(link));
   });

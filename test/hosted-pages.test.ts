@@ -9,7 +9,16 @@ let browser: Browser;
 t.before(async () => {
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 t.teardown(() => browser?.close());
@@ -75,7 +84,15 @@ t.test('invoice page: items and totals, a decline, then paid', async (t) => {
 
 t.test('invoice page: a draft cannot be paid; 3-D Secure works', async (t) => {
   const e = await emulator(t);
-  const draft = (await e.api.post('/v1/invoices', { customer_name: 'A', customer_email: 'a@example.com', currency: 'USD', due_date: '2099-01-01', items: [{ description: 'x', quantity: 1, unit_price: 5 }] })).body.data;
+  const draft = (
+    await e.api.post('/v1/invoices', {
+      customer_name: 'A',
+      customer_email: 'a@example.com',
+      currency: 'USD',
+      due_date: '2099-01-01',
+      items: [{ description: 'x', quantity: 1, unit_price: 5 }],
+    })
+  ).body.data;
   const page = await open(t, draft.attributes.payment_url);
   await t.resolves(page.getByText('This invoice has not been sent yet.').waitFor());
   t.equal(await page.getByLabel('Card number').count(), 0);
@@ -90,7 +107,15 @@ t.test('invoice page: a draft cannot be paid; 3-D Secure works', async (t) => {
 
 t.test('payment link page: what it sells, continue to a checkout, pay, the link used up', async (t) => {
   const e = await emulator(t);
-  const link = (await e.api.post('/v1/payment-links', { title: 'Bundle', description: 'Shirt and stickers', products: [{ id: 1, quantity: 2 }, { id: 3 }], max_uses: 1, taxable: true })).body.data;
+  const link = (
+    await e.api.post('/v1/payment-links', {
+      title: 'Bundle',
+      description: 'Shirt and stickers',
+      products: [{ id: 1, quantity: 2 }, { id: 3 }],
+      max_uses: 1,
+      taxable: true,
+    })
+  ).body.data;
   const page = await open(t, link.links.pay);
   await t.resolves(page.getByRole('heading', { name: 'Bundle' }).waitFor());
   t.match(await page.locator('table').innerText(), /Acme T-shirt × 2\s+50\.00 USD/);
@@ -110,7 +135,9 @@ t.test('card-update page with 3-D Secure, then the manage page cancels the sched
   const e = await emulator(t);
   const session = (await e.api.post('/v1/sessions', { amount: 1, save_payment_method: true })).body.data;
   const pm = (await e.api.post(`/_payemu/sessions/${session.id}/complete`, { card_number: '4242424242424242' })).body.payment.payment_method;
-  const schedule = (await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 19, frequency: 'monthly', reference: 'sub-1', start_date: '2099-01-01' })).body.data;
+  const schedule = (
+    await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 19, frequency: 'monthly', reference: 'sub-1', start_date: '2099-01-01' })
+  ).body.data;
   const update = (await e.api.post('/v1/recurring-payments/sub-1/payment-method-session', {})).body.data;
 
   const page = await open(t, update.attributes.checkout_url);

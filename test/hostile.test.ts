@@ -29,10 +29,51 @@ const pick = <T>(list: readonly T[]): T => list[int(list.length)]!;
 
 /** Strings that have broken parsers before: empty, NUL, numbers in disguise, RTL, surrogates. */
 const NASTY = [
-  '', ' ', '\u0000', 'a\u0000b', 'null', 'undefined', 'NaN', '-NaN', 'Infinity', '-Infinity', '1e309', '-0', '0x1F',
-  '１２３', '١٢٣', 'é', 'ü✓', '𝄞', '🙂🙂', '👨‍👩‍👧', '\u202egnp.exe', '\u200b', '\ufeff', '\ud800', '\udfff', 'שלום',
-  '<script>alert(1)</script>', "' OR 1=1 --", '../../etc/passwd', '%00', '%', '%zz', '__proto__', 'constructor',
-  'prototype', 'toString', 'valueOf', 'hasOwnProperty', '\r\n', '\t', '\\', '"', '{}', '[]', 'x'.repeat(3000),
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  'null',
+  'undefined',
+  'NaN',
+  '-NaN',
+  'Infinity',
+  '-Infinity',
+  '1e309',
+  '-0',
+  '0x1F',
+  '１２３',
+  '١٢٣',
+  'é',
+  'ü✓',
+  '𝄞',
+  '🙂🙂',
+  '👨‍👩‍👧',
+  '\u202egnp.exe',
+  '\u200b',
+  '\ufeff',
+  '\ud800',
+  '\udfff',
+  'שלום',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '../../etc/passwd',
+  '%00',
+  '%',
+  '%zz',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '\r\n',
+  '\t',
+  '\\',
+  '"',
+  '{}',
+  '[]',
+  'x'.repeat(3000),
 ];
 const PROTO_WORDS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
 
@@ -54,7 +95,9 @@ function wrongFor(schema: { type?: string | string[] }): unknown {
 
 /** Percent-encodes every byte that is not unreserved (a lone surrogate becomes U+FFFD's bytes). */
 const pct = (text: string) =>
-  [...Buffer.from(text, 'utf8')].map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+  [...Buffer.from(text, 'utf8')]
+    .map((b) => (/[A-Za-z0-9\-._~]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`))
+    .join('');
 
 /** Path segments that name nothing: encoded nasties, malformed escapes, traversal, huge. */
 function oddSegment(): string {
@@ -193,7 +236,13 @@ function judge(c: Case, answer: Answer | undefined): string | undefined {
 const API_ROUTES = ROUTES.filter((r): r is ApiRoute => r.auth === 'key');
 const STREAM = '/_payemu/events/stream';
 const regexOf = (pattern: string) =>
-  new RegExp(`^${pattern.split('/').map((s) => (s.startsWith(':') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/')}/?$`, 'i');
+  new RegExp(
+    `^${pattern
+      .split('/')
+      .map((s) => (s.startsWith(':') ? '[^/]+' : s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/')}/?$`,
+    'i',
+  );
 const ALL_PATTERNS = ROUTES.map((r) => ({ method: r.method as string, regex: regexOf(r.path) }));
 const allowedAt = (concrete: string) => new Set(ALL_PATTERNS.filter((p) => p.regex.test(concrete)).map((p) => p.method));
 const fill = (route: { path: string }, segment = oddSegment()) => route.path.replace(/:[^/]+/g, segment);
@@ -256,24 +305,74 @@ function generate(fx: Fixture): Case[] {
       const allowed = allowedAt(concrete);
       for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'HEAD']) {
         if (allowed.has(method) || (method === 'HEAD' && allowed.has('GET'))) continue;
-        add({ name: `method: ${method} ${pattern}`, method, target: concrete, headers: i === 0 ? [] : [auth(), JSON_TYPE], body: method === 'GET' || method === 'HEAD' ? undefined : '{}', expect: 405 });
+        add({
+          name: `method: ${method} ${pattern}`,
+          method,
+          target: concrete,
+          headers: i === 0 ? [] : [auth(), JSON_TYPE],
+          body: method === 'GET' || method === 'HEAD' ? undefined : '{}',
+          expect: 405,
+        });
       }
     }
   }
 
   // 3. Paths no route has (404), with every method and a valid key.
   const unknownPaths = [
-    '/', '/v1', '/v1/', '/v2/sessions', '/v1/sessionz', '/V1/sessions', '/v1//sessions', '//v1/sessions', '/v1/sessions/a/b/c',
-    '/v1/%73essions', '/v1/sessions%2F', '/v1/../v1/me', '/v1/./me', '/v1/me/', '/v1/me/x', '/_payemu', '/_payemu/', '/_payemu/nope',
-    '/_payemu/sessions', '/_payemu/clock/advance/now', '/__proto__', '/constructor', '/prototype', '/v1/__proto__', '/v1/constructor/prototype',
-    '/.env', '/.git/config', '/%', '/%zz', '/%00', '/%E2%80%AE', '/favicon.ico', '/v1/payments/x/y/z', '/v1/chargez', '/v1/tax',
-    '/v1/invoice', '/v1/payment_links', '/v1/me.json', '/v1/sessions.php', `/${'a/'.repeat(500)}`, `/v1/${'%F0%9F%99%82'.repeat(200)}`,
+    '/',
+    '/v1',
+    '/v1/',
+    '/v2/sessions',
+    '/v1/sessionz',
+    '/V1/sessions',
+    '/v1//sessions',
+    '//v1/sessions',
+    '/v1/sessions/a/b/c',
+    '/v1/%73essions',
+    '/v1/sessions%2F',
+    '/v1/../v1/me',
+    '/v1/./me',
+    '/v1/me/',
+    '/v1/me/x',
+    '/_payemu',
+    '/_payemu/',
+    '/_payemu/nope',
+    '/_payemu/sessions',
+    '/_payemu/clock/advance/now',
+    '/__proto__',
+    '/constructor',
+    '/prototype',
+    '/v1/__proto__',
+    '/v1/constructor/prototype',
+    '/.env',
+    '/.git/config',
+    '/%',
+    '/%zz',
+    '/%00',
+    '/%E2%80%AE',
+    '/favicon.ico',
+    '/v1/payments/x/y/z',
+    '/v1/chargez',
+    '/v1/tax',
+    '/v1/invoice',
+    '/v1/payment_links',
+    '/v1/me.json',
+    '/v1/sessions.php',
+    `/${'a/'.repeat(500)}`,
+    `/v1/${'%F0%9F%99%82'.repeat(200)}`,
   ];
   for (const target of unknownPaths) {
     for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
       const allowed = allowedAt(target.replace(/\?.*/, ''));
       if (allowed.size > 0) continue; // a real route after all (its own cases cover it)
-      add({ name: `path: ${method} ${target.slice(0, 80)}`, method, target, headers: [auth(), JSON_TYPE], body: method === 'GET' ? undefined : '{"amount": 10}', expect: 404 });
+      add({
+        name: `path: ${method} ${target.slice(0, 80)}`,
+        method,
+        target,
+        headers: [auth(), JSON_TYPE],
+        body: method === 'GET' ? undefined : '{"amount": 10}',
+        expect: 404,
+      });
     }
   }
   for (let i = 0; i < 150; i++) {
@@ -294,7 +393,13 @@ function generate(fx: Fixture): Case[] {
   // Someone else's records: another Source's key, or the other mode, sees nothing.
   for (const key of ['sk_live_payemu_acme', 'sk_test_payemu_globex', 'sk_live_payemu_globex']) {
     add({ name: `param: session of another scope (${key})`, method: 'GET', target: `/v1/sessions/${fx.openSession}`, headers: [auth(key)], expect: 404 });
-    add({ name: `param: payment of another scope (${key})`, method: 'GET', target: `/v1/payments/${pct(fx.paidReference)}`, headers: [auth(key)], expect: 404 });
+    add({
+      name: `param: payment of another scope (${key})`,
+      method: 'GET',
+      target: `/v1/payments/${pct(fx.paidReference)}`,
+      headers: [auth(key)],
+      expect: 404,
+    });
     add({
       name: `semantic: complete a session of another scope (${key})`,
       method: 'POST',
@@ -308,13 +413,51 @@ function generate(fx: Fixture): Case[] {
   // 5. List queries: bad page, sort, filter and fields (422) on the payment and schedule lists,
   //    and bad event-log queries.
   const badListParams = [
-    'page[size]=0', 'page[size]=101', 'page[size]=-1', 'page[size]=1.5', 'page[size]=abc', 'page[size]=', 'page[size]=1e2', 'page[size]=NaN',
-    'page[size]=99999999999999999999', 'page[size]=%EF%BC%91', 'page[size]=1&page[size]=2', 'page[number]=0', 'page[number]=-5', 'page[number]=x',
-    'page[number]=1e400', 'page[foo]=1', 'page=1', 'sort=foo', 'sort=-', 'sort=', 'sort=amount,bogus', 'sort=--amount', 'sort=amount&sort=status',
-    'sort=__proto__', 'sort=constructor', 'sort=toString', 'sort=hasOwnProperty', 'sort=-valueOf', 'filter[bogus]=1', 'filter=x', 'filter[status]=NOPE',
-    'filter[status]=PA%C3%8FD', 'filter[created_after]=not-a-date', 'filter[created_after]=2026-02-30', 'filter[created_before]=2026-13-01',
-    'filter[created_after]=%00', 'filter[__proto__]=2026-01-01', 'filter[constructor]=2026-01-01', 'filter[toString]=x', 'filter[hasOwnProperty]=1',
-    'fields[payments]=nope', 'fields[payments]=reference,__proto__', 'fields[payments]=constructor', 'fields[other]=reference', 'fields=reference',
+    'page[size]=0',
+    'page[size]=101',
+    'page[size]=-1',
+    'page[size]=1.5',
+    'page[size]=abc',
+    'page[size]=',
+    'page[size]=1e2',
+    'page[size]=NaN',
+    'page[size]=99999999999999999999',
+    'page[size]=%EF%BC%91',
+    'page[size]=1&page[size]=2',
+    'page[number]=0',
+    'page[number]=-5',
+    'page[number]=x',
+    'page[number]=1e400',
+    'page[foo]=1',
+    'page=1',
+    'sort=foo',
+    'sort=-',
+    'sort=',
+    'sort=amount,bogus',
+    'sort=--amount',
+    'sort=amount&sort=status',
+    'sort=__proto__',
+    'sort=constructor',
+    'sort=toString',
+    'sort=hasOwnProperty',
+    'sort=-valueOf',
+    'filter[bogus]=1',
+    'filter=x',
+    'filter[status]=NOPE',
+    'filter[status]=PA%C3%8FD',
+    'filter[created_after]=not-a-date',
+    'filter[created_after]=2026-02-30',
+    'filter[created_before]=2026-13-01',
+    'filter[created_after]=%00',
+    'filter[__proto__]=2026-01-01',
+    'filter[constructor]=2026-01-01',
+    'filter[toString]=x',
+    'filter[hasOwnProperty]=1',
+    'fields[payments]=nope',
+    'fields[payments]=reference,__proto__',
+    'fields[payments]=constructor',
+    'fields[other]=reference',
+    'fields=reference',
     'filter[status]=PAID&filter[status]=FAILED',
   ];
   const pollution = ['', '&__proto__[polluted]=1', '&constructor[prototype][polluted]=1', '&__proto__.polluted=1', '&%5F%5Fproto%5F%5F=1'];
@@ -328,7 +471,17 @@ function generate(fx: Fixture): Case[] {
       }
     }
   }
-  for (const params of ['limit=0', 'limit=1001', 'limit=abc', 'limit=-1', 'limit=1.5', 'event=payment.nope', 'event=__proto__', 'delivery_status=lost', 'limit=1&limit=2']) {
+  for (const params of [
+    'limit=0',
+    'limit=1001',
+    'limit=abc',
+    'limit=-1',
+    'limit=1.5',
+    'event=payment.nope',
+    'event=__proto__',
+    'delivery_status=lost',
+    'limit=1&limit=2',
+  ]) {
     add({ name: `query: GET /_payemu/events?${params}`, method: 'GET', target: `/_payemu/events?${params}`, headers: [auth()], expect: 422 });
   }
   // An include path the resource does not have is a 400 (JSON:API).
@@ -340,16 +493,69 @@ function generate(fx: Fixture): Case[] {
   //    broken JSON (400), other content types (415), over 1 MiB (413), `__proto__` keys (422),
   //    nesting past the limit (400), the wrong shape for the route's schema (422).
   const brokenJson = [
-    '{', '}', '[', '{"amount":', '{"amount": 10,}', "{'amount': 10}", '{amount: 10}', 'NaN', '{"amount": NaN}', '{"amount": Infinity}',
-    '{"amount": -Infinity}', '{"amount": 0x10}', '{"amount": 010}', '{"amount": 1.}', '{"amount": .5}', '{"amount": +1}', '{"a":1} x',
-    '{"a":1}{"a":2}', '\ufeff{"amount":10}', '{"a":"\u0001"}', '{"a":"\\x41"}', '{"a":"\\u12"}', '[1,2', 'undefined', 'nul', 'tru',
-    '"unterminated', '{"a" 1}', '{"a":1,,"b":2}', '[,1]', '\u0000', '{"amount":10}\u0000', '//comment\n{}', '/* */{}', '{"__proto__":',
-    '{"amount": 10, "description": "line\nbreak"}', '{"\ud800": 1', '{"amount":1e}', '{"amount":-}', '[}', '{]', '\\', '{"a":true false}',
+    '{',
+    '}',
+    '[',
+    '{"amount":',
+    '{"amount": 10,}',
+    "{'amount': 10}",
+    '{amount: 10}',
+    'NaN',
+    '{"amount": NaN}',
+    '{"amount": Infinity}',
+    '{"amount": -Infinity}',
+    '{"amount": 0x10}',
+    '{"amount": 010}',
+    '{"amount": 1.}',
+    '{"amount": .5}',
+    '{"amount": +1}',
+    '{"a":1} x',
+    '{"a":1}{"a":2}',
+    '\ufeff{"amount":10}',
+    '{"a":"\u0001"}',
+    '{"a":"\\x41"}',
+    '{"a":"\\u12"}',
+    '[1,2',
+    'undefined',
+    'nul',
+    'tru',
+    '"unterminated',
+    '{"a" 1}',
+    '{"a":1,,"b":2}',
+    '[,1]',
+    '\u0000',
+    '{"amount":10}\u0000',
+    '//comment\n{}',
+    '/* */{}',
+    '{"__proto__":',
+    '{"amount": 10, "description": "line\nbreak"}',
+    '{"\ud800": 1',
+    '{"amount":1e}',
+    '{"amount":-}',
+    '[}',
+    '{]',
+    '\\',
+    '{"a":true false}',
   ];
   const wrongTypes = [
-    'text/plain', 'text/json', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', 'application/javascript',
-    'application/jsonx', 'json', 'application', '*/*', 'application/json-seq', 'application/vnd.api+xml', 'APPLICATION/X-JSON',
-    'text/plain; charset=application/json', 'application/jsön', '__proto__', 'application/json, text/plain', 'text/html',
+    'text/plain',
+    'text/json',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/xml',
+    'application/javascript',
+    'application/jsonx',
+    'json',
+    'application',
+    '*/*',
+    'application/json-seq',
+    'application/vnd.api+xml',
+    'APPLICATION/X-JSON',
+    'text/plain; charset=application/json',
+    'application/jsön',
+    '__proto__',
+    'application/json, text/plain',
+    'text/html',
   ];
   const nest = (depth: number, open: string, close: string, inner = '1') => `${open.repeat(depth)}${inner}${close.repeat(depth)}`;
   for (const route of bodyRoutes) {
@@ -361,14 +567,18 @@ function generate(fx: Fixture): Case[] {
     for (let i = 0; i < 25; i++) {
       // A valid document cut short or with a stray character: never valid JSON, never blank.
       const whole = JSON.stringify({ amount: 10, reference: pick(NASTY), metadata: { k: pick(NASTY), n: [1, { x: pick(NASTY) }] } });
-      const broken = i % 2 === 0 ? whole.slice(0, 1 + int(whole.length - 2)) : `${whole.slice(0, int(whole.length))}${pick(['"', '{', ']', ',', ':', '\u0000', 'x'])}${whole.slice(int(whole.length))}`;
+      const broken =
+        i % 2 === 0
+          ? whole.slice(0, 1 + int(whole.length - 2))
+          : `${whole.slice(0, int(whole.length))}${pick(['"', '{', ']', ',', ':', '\u0000', 'x'])}${whole.slice(int(whole.length))}`;
       if (broken.trim() === '' || isJson(broken)) continue;
       post('broken JSON (generated)', broken, 400);
     }
     // Invalid UTF-8 inside broken JSON.
     post('broken JSON with invalid UTF-8', Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a]), 400);
 
-    for (const type of wrongTypes) post(`content type ${type}`, '{"amount": 10, "card_number": "4242424242424242", "by": "1d"}', 415, [auth(), ['Content-Type', type]]);
+    for (const type of wrongTypes)
+      post(`content type ${type}`, '{"amount": 10, "card_number": "4242424242424242", "by": "1d"}', 415, [auth(), ['Content-Type', type]]);
     post('no content type', '{"amount": 10, "card_number": "4242424242424242", "by": "1d"}', 415, [auth()]);
     post('empty content type', '{"amount": 10}', 415, [auth(), ['Content-Type', '']]);
 
@@ -381,8 +591,16 @@ function generate(fx: Fixture): Case[] {
     }
     post('__proto__ null', '{"__proto__": null, "amount": 10}', 422);
     post('__proto__ in an array', '[{"__proto__": {"polluted": true}}]', 422);
-    post('__proto__ written with escapes', '{"amount": 10, "card_number": "4242424242424242", "by": "1d", "metadata": {"\\u005f_proto__": {"polluted": true}}}', 422);
-    post('__proto__ key written with escapes at top', '{"\\u005F\\u005Fproto\\u005F\\u005F": {"amount": 10}, "amount": 10, "by": "1d", "card_number": "4242424242424242"}', 422);
+    post(
+      '__proto__ written with escapes',
+      '{"amount": 10, "card_number": "4242424242424242", "by": "1d", "metadata": {"\\u005f_proto__": {"polluted": true}}}',
+      422,
+    );
+    post(
+      '__proto__ key written with escapes at top',
+      '{"\\u005F\\u005Fproto\\u005F\\u005F": {"amount": 10}, "amount": 10, "by": "1d", "card_number": "4242424242424242"}',
+      422,
+    );
 
     post('nested 65 levels', `{"amount": 10, "card_number": "4242424242424242", "metadata": ${nest(65, '{"a":', '}')}}`, 400);
     post('nested 10,000 arrays', nest(10_000, '[', ']'), 400);
@@ -395,18 +613,46 @@ function generate(fx: Fixture): Case[] {
     // Over 1 MiB: declared, chunked, and a document that would be valid if it were smaller.
     const big = (bytes: number) => `{"amount": 10, "card_number": "4242424242424242", "description": "${'x'.repeat(bytes)}"}`;
     post('1 MiB + 1 byte', big(1024 * 1024), 413);
-    add({ name: `chunked over 1 MiB: ${route.method} ${route.path}`, method: route.method, target: target(), headers: [auth(), JSON_TYPE, ['Transfer-Encoding', 'chunked']], body: chunked(big(1024 * 1024 + 10)), expect: 413 });
+    add({
+      name: `chunked over 1 MiB: ${route.method} ${route.path}`,
+      method: route.method,
+      target: target(),
+      headers: [auth(), JSON_TYPE, ['Transfer-Encoding', 'chunked']],
+      body: chunked(big(1024 * 1024 + 10)),
+      expect: 413,
+    });
   }
   // The biggest ones once per kind, on the routes the issue names.
-  add({ name: 'oversized: 3 MiB session', method: 'POST', target: '/v1/sessions', headers: [auth(), JSON_TYPE], body: `{"amount": 10, "metadata": {"a": "${'y'.repeat(3 * 1024 * 1024)}"}}`, expect: 413 });
-  add({ name: 'oversized: 1 MiB of spaces', method: 'POST', target: '/_payemu/clock/advance', headers: [auth(), JSON_TYPE], body: `{"by": "1d"${' '.repeat(1024 * 1024)}}`, expect: 413 });
+  add({
+    name: 'oversized: 3 MiB session',
+    method: 'POST',
+    target: '/v1/sessions',
+    headers: [auth(), JSON_TYPE],
+    body: `{"amount": 10, "metadata": {"a": "${'y'.repeat(3 * 1024 * 1024)}"}}`,
+    expect: 413,
+  });
+  add({
+    name: 'oversized: 1 MiB of spaces',
+    method: 'POST',
+    target: '/_payemu/clock/advance',
+    headers: [auth(), JSON_TYPE],
+    body: `{"by": "1d"${' '.repeat(1024 * 1024)}}`,
+    expect: 413,
+  });
 
   // The wrong shape for each route's schema (422): not an object, missing what is required,
   // known fields of the wrong type; with `constructor`/`prototype` keys and unicode around.
   for (const route of bodyRoutes.filter((r) => r.body)) {
     const schema = route.body as Schema;
     const post = (name: string, value: unknown) =>
-      add({ name: `schema ${name}: ${route.method} ${route.path}`, method: route.method, target: fill(route), headers: [auth(), JSON_TYPE], body: JSON.stringify(value), expect: 422 });
+      add({
+        name: `schema ${name}: ${route.method} ${route.path}`,
+        method: route.method,
+        target: fill(route),
+        headers: [auth(), JSON_TYPE],
+        body: JSON.stringify(value),
+        expect: 422,
+      });
     if (schema.type === 'object') {
       for (const value of [[], [{}], 'str', '', 0, 42, -1.5, true, false, [{ amount: 10 }], ['__proto__']]) post(`body ${JSON.stringify(value)}`, value);
     }
@@ -415,7 +661,8 @@ function generate(fx: Fixture): Case[] {
       post('null', null); // no body: the required fields are missing
       for (let i = 0; i < 6; i++) {
         const junk: Record<string, unknown> = { [pick(NASTY)]: pick(NASTY), constructor: { prototype: { polluted: true } }, prototype: { polluted: true } };
-        for (const [name, property] of Object.entries(schema.properties ?? {})) if (!schema.required.includes(name) && random() < 0.3) junk[name] = wrongFor(property);
+        for (const [name, property] of Object.entries(schema.properties ?? {}))
+          if (!schema.required.includes(name) && random() < 0.3) junk[name] = wrongFor(property);
         post('missing required', junk);
       }
     }
@@ -428,66 +675,225 @@ function generate(fx: Fixture): Case[] {
   // 7. Route rules: sessions (422 by field, 409 by reference), completion, clock, refunds.
   const session = (fields: Record<string, unknown>) => ({ amount: 10, ...fields });
   const badSessions: Record<string, unknown>[] = [
-    {}, { currency: 'USD' }, { amount: null }, { amount: '10' }, { amount: 'NaN' }, { amount: 'Infinity' }, { amount: true }, { amount: [] }, { amount: {} },
-    { amount: -1 }, { amount: 0 }, { amount: 0.001 }, { amount: 10.005 }, { amount: 1_000_000 }, { amount: 1e300 }, { amount: -0.01 },
-    session({ currency: 'US' }), session({ currency: 'ZZZ' }), session({ currency: '€€€' }), session({ currency: 123 }), session({ currency: null }), session({ currency: 'usd1' }),
-    session({ reference: '' }), session({ reference: 'r'.repeat(256) }), session({ reference: 7 }), session({ reference: ['a'] }), session({ reference: { __x: 1 } }),
-    session({ description: 'd'.repeat(501) }), session({ description: 5 }),
-    session({ success_url: 'javascript:alert(1)' }), session({ success_url: 'not a url' }), session({ success_url: 'data:text/html,hi' }), session({ success_url: 'http://' }),
-    session({ cancel_url: 'file:///etc/passwd' }), session({ cancel_url: 'https://exa mple.com' }), session({ cancel_url: 'vbscript:x' }), session({ success_url: `https://e.com/${'a'.repeat(2100)}` }),
-    session({ customer_email: 'not-an-email' }), session({ customer_email: 'a@' }), session({ customer_email: '@b.c' }), session({ customer_email: 'a b@c.d' }), session({ customer_email: 5 }),
-    session({ customer_name: 'n'.repeat(256) }), session({ metadata: [] }), session({ metadata: 'x' }), session({ metadata: null }), session({ metadata: 5 }),
-    session({ capture_method: 'auto' }), session({ capture_method: 'MANUAL' }), session({ capture_method: '' }), session({ save_payment_method: 'true' }), session({ apply_tax: 1 }),
-    session({ tax: {} }), session({ tax: { amount: -1 } }), session({ tax: { amount: 1, lines: 'x' } }), session({ tax: { amount: 1, lines: [{}] } }),
-    session({ tax: { amount: 1, lines: [{ name: 'VAT', amount: 1, rate: 101 }] } }), session({ tax: { amount: 1, lines: [{ name: '', amount: 1 }] } }), session({ tax: 5 }),
-    session({ subtotal: -1 }), session({ discount: '5' }), session({ shipping: 1.001 }), session({ subtotal: 1e12 }),
+    {},
+    { currency: 'USD' },
+    { amount: null },
+    { amount: '10' },
+    { amount: 'NaN' },
+    { amount: 'Infinity' },
+    { amount: true },
+    { amount: [] },
+    { amount: {} },
+    { amount: -1 },
+    { amount: 0 },
+    { amount: 0.001 },
+    { amount: 10.005 },
+    { amount: 1_000_000 },
+    { amount: 1e300 },
+    { amount: -0.01 },
+    session({ currency: 'US' }),
+    session({ currency: 'ZZZ' }),
+    session({ currency: '€€€' }),
+    session({ currency: 123 }),
+    session({ currency: null }),
+    session({ currency: 'usd1' }),
+    session({ reference: '' }),
+    session({ reference: 'r'.repeat(256) }),
+    session({ reference: 7 }),
+    session({ reference: ['a'] }),
+    session({ reference: { __x: 1 } }),
+    session({ description: 'd'.repeat(501) }),
+    session({ description: 5 }),
+    session({ success_url: 'javascript:alert(1)' }),
+    session({ success_url: 'not a url' }),
+    session({ success_url: 'data:text/html,hi' }),
+    session({ success_url: 'http://' }),
+    session({ cancel_url: 'file:///etc/passwd' }),
+    session({ cancel_url: 'https://exa mple.com' }),
+    session({ cancel_url: 'vbscript:x' }),
+    session({ success_url: `https://e.com/${'a'.repeat(2100)}` }),
+    session({ customer_email: 'not-an-email' }),
+    session({ customer_email: 'a@' }),
+    session({ customer_email: '@b.c' }),
+    session({ customer_email: 'a b@c.d' }),
+    session({ customer_email: 5 }),
+    session({ customer_name: 'n'.repeat(256) }),
+    session({ metadata: [] }),
+    session({ metadata: 'x' }),
+    session({ metadata: null }),
+    session({ metadata: 5 }),
+    session({ capture_method: 'auto' }),
+    session({ capture_method: 'MANUAL' }),
+    session({ capture_method: '' }),
+    session({ save_payment_method: 'true' }),
+    session({ apply_tax: 1 }),
+    session({ tax: {} }),
+    session({ tax: { amount: -1 } }),
+    session({ tax: { amount: 1, lines: 'x' } }),
+    session({ tax: { amount: 1, lines: [{}] } }),
+    session({ tax: { amount: 1, lines: [{ name: 'VAT', amount: 1, rate: 101 }] } }),
+    session({ tax: { amount: 1, lines: [{ name: '', amount: 1 }] } }),
+    session({ tax: 5 }),
+    session({ subtotal: -1 }),
+    session({ discount: '5' }),
+    session({ shipping: 1.001 }),
+    session({ subtotal: 1e12 }),
     session({ amount: 10, metadata: { constructor: { prototype: { polluted: true } } }, currency: 'XX' }),
     { amount: '10', constructor: { prototype: { polluted: true } }, prototype: { polluted: true } },
   ];
   for (const body of badSessions) {
     for (const key of [VALID, 'sk_live_payemu_acme', 'sk_test_payemu_globex']) {
-      add({ name: `semantic: POST /v1/sessions ${JSON.stringify(body).slice(0, 80)}`, method: 'POST', target: '/v1/sessions', headers: [auth(key), JSON_TYPE], body: JSON.stringify(body), expect: 422 });
+      add({
+        name: `semantic: POST /v1/sessions ${JSON.stringify(body).slice(0, 80)}`,
+        method: 'POST',
+        target: '/v1/sessions',
+        headers: [auth(key), JSON_TYPE],
+        body: JSON.stringify(body),
+        expect: 422,
+      });
     }
   }
   // Unicode in every string field, each request still broken by a bad amount.
   for (let i = 0; i < 120; i++) {
-    const body = { amount: pick(['1.001', -5, 0, null, '𝄞', 1e9]), reference: pick(NASTY) || 'r', description: pick(NASTY), customer_name: pick(NASTY), metadata: { [pick(NASTY)]: pick(NASTY) } };
-    add({ name: `semantic: unicode session ${i}`, method: 'POST', target: '/v1/sessions', headers: [auth(), JSON_TYPE], body: JSON.stringify(body), expect: 422 });
+    const body = {
+      amount: pick(['1.001', -5, 0, null, '𝄞', 1e9]),
+      reference: pick(NASTY) || 'r',
+      description: pick(NASTY),
+      customer_name: pick(NASTY),
+      metadata: { [pick(NASTY)]: pick(NASTY) },
+    };
+    add({
+      name: `semantic: unicode session ${i}`,
+      method: 'POST',
+      target: '/v1/sessions',
+      headers: [auth(), JSON_TYPE],
+      body: JSON.stringify(body),
+      expect: 422,
+    });
   }
   // Huge and odd numbers written as JSON text.
   for (const amount of ['1e400', '-1e400', '123456789012345678901234567890', '-0', '1e-400', '0.0000000000000000001', '99999999999999999999.99', '1E2000']) {
-    add({ name: `semantic: amount ${amount}`, method: 'POST', target: '/v1/sessions', headers: [auth(), JSON_TYPE], body: `{"amount": ${amount}, "reference": "huge-${amount}"}`, expect: 422 });
+    add({
+      name: `semantic: amount ${amount}`,
+      method: 'POST',
+      target: '/v1/sessions',
+      headers: [auth(), JSON_TYPE],
+      body: `{"amount": ${amount}, "reference": "huge-${amount}"}`,
+      expect: 422,
+    });
   }
   // A paid reference is taken (409), for this Source and for another one of the merchant.
   for (const key of [VALID, 'sk_test_payemu_globex']) {
-    add({ name: `semantic: session for a paid reference (${key})`, method: 'POST', target: '/v1/sessions', headers: [auth(key), JSON_TYPE], body: JSON.stringify({ amount: 5, reference: fx.paidReference }), expect: 409 });
+    add({
+      name: `semantic: session for a paid reference (${key})`,
+      method: 'POST',
+      target: '/v1/sessions',
+      headers: [auth(key), JSON_TYPE],
+      body: JSON.stringify({ amount: 5, reference: fx.paidReference }),
+      expect: 409,
+    });
   }
   // An Idempotency-Key that is no key (400) on an otherwise valid request.
   for (const value of ['', 'k'.repeat(256)]) {
-    add({ name: `semantic: Idempotency-Key of ${value.length} characters`, method: 'POST', target: '/v1/sessions', headers: [auth(), JSON_TYPE, ['Idempotency-Key', value]], body: '{"amount": 10}', expect: 400 });
+    add({
+      name: `semantic: Idempotency-Key of ${value.length} characters`,
+      method: 'POST',
+      target: '/v1/sessions',
+      headers: [auth(), JSON_TYPE, ['Idempotency-Key', value]],
+      body: '{"amount": 10}',
+      expect: 400,
+    });
   }
 
   const completeBodies: unknown[] = [
-    {}, { card_number: '' }, { card_number: '4242' }, { card_number: '4242 4242 4242 424x' }, { card_number: '4'.repeat(41) }, { card_number: 4242424242424242 },
-    { card_number: null }, { card_number: ['4242424242424242'] }, { card_number: '４２４２４２４２４２４２４２４２' }, { card_number: '4242424242424242\u0000' },
-    { card_number: '4242424242424242', three_ds: 'maybe' }, { card_number: '4242424242424242', three_ds: true }, { card_number: '<script>' }, { cardNumber: '4242424242424242' },
+    {},
+    { card_number: '' },
+    { card_number: '4242' },
+    { card_number: '4242 4242 4242 424x' },
+    { card_number: '4'.repeat(41) },
+    { card_number: 4242424242424242 },
+    { card_number: null },
+    { card_number: ['4242424242424242'] },
+    { card_number: '４２４２４２４２４２４２４２４２' },
+    { card_number: '4242424242424242\u0000' },
+    { card_number: '4242424242424242', three_ds: 'maybe' },
+    { card_number: '4242424242424242', three_ds: true },
+    { card_number: '<script>' },
+    { cardNumber: '4242424242424242' },
   ];
   for (const body of completeBodies) {
     for (const id of [fx.openSession, `cs_${'Z'.repeat(24)}`, oddSegment()]) {
-      add({ name: `semantic: complete ${JSON.stringify(body)}`, method: 'POST', target: `/_payemu/sessions/${id}/complete`, headers: [auth(), JSON_TYPE], body: JSON.stringify(body), expect: 422 });
+      add({
+        name: `semantic: complete ${JSON.stringify(body)}`,
+        method: 'POST',
+        target: `/_payemu/sessions/${id}/complete`,
+        headers: [auth(), JSON_TYPE],
+        body: JSON.stringify(body),
+        expect: 422,
+      });
     }
   }
   for (const card of ['4242424242424242', '4000000000000002', '4000002760003184']) {
-    add({ name: `semantic: complete an unknown session with ${card}`, method: 'POST', target: `/_payemu/sessions/cs_${'Q'.repeat(24)}/complete`, headers: [auth(), JSON_TYPE], body: JSON.stringify({ card_number: card }), expect: 404 });
+    add({
+      name: `semantic: complete an unknown session with ${card}`,
+      method: 'POST',
+      target: `/_payemu/sessions/cs_${'Q'.repeat(24)}/complete`,
+      headers: [auth(), JSON_TYPE],
+      body: JSON.stringify({ card_number: card }),
+      expect: 404,
+    });
   }
-  add({ name: 'semantic: complete a complete session', method: 'POST', target: `/_payemu/sessions/${fx.paidSession}/complete`, headers: [auth(), JSON_TYPE], body: '{"card_number": "4242424242424242"}', expect: 409 });
-  add({ name: 'semantic: 3-D Secure card without three_ds', method: 'POST', target: `/_payemu/sessions/${fx.openSession}/complete`, headers: [auth(), JSON_TYPE], body: '{"card_number": "4000 0027 6000 3184"}', expect: 422 });
+  add({
+    name: 'semantic: complete a complete session',
+    method: 'POST',
+    target: `/_payemu/sessions/${fx.paidSession}/complete`,
+    headers: [auth(), JSON_TYPE],
+    body: '{"card_number": "4242424242424242"}',
+    expect: 409,
+  });
+  add({
+    name: 'semantic: 3-D Secure card without three_ds',
+    method: 'POST',
+    target: `/_payemu/sessions/${fx.openSession}/complete`,
+    headers: [auth(), JSON_TYPE],
+    body: '{"card_number": "4000 0027 6000 3184"}',
+    expect: 422,
+  });
 
   const clockBodies = [
-    '{}', '{"by": "-1d"}', '{"by": -5}', '{"by": "1y"}', '{"by": "101y"}', '{"by": 1e20}', '{"by": 1e400}', '{"by": "NaN"}', '{"by": "0x10"}', '{"by": true}',
-    '{"by": null}', '{"by": []}', '{"by": {}}', '{"by": "１d"}', '{"by": "1d\\u0000"}', '{"by": "d"}', '{"by": ""}', '{"by": "1dd"}', '{"by": "Infinity"}',
-    '{"by": "36501d"}', '{"to": "2000-01-01T00:00:00Z"}', '{"to": "garbage"}', '{"to": 123}', '{"to": "2026-02-30"}', '{"to": ""}', '{"by": "1d", "to": "2099-01-01"}',
-    '{"by": "1d", "__proto__": {}}', '{"to": "9999-99-99T99:99:99Z"}', '{"to": "+275760-09-14T00:00:00Z"}', '[{"by": "1d"}]', '"1d"', '86400', 'null',
+    '{}',
+    '{"by": "-1d"}',
+    '{"by": -5}',
+    '{"by": "1y"}',
+    '{"by": "101y"}',
+    '{"by": 1e20}',
+    '{"by": 1e400}',
+    '{"by": "NaN"}',
+    '{"by": "0x10"}',
+    '{"by": true}',
+    '{"by": null}',
+    '{"by": []}',
+    '{"by": {}}',
+    '{"by": "１d"}',
+    '{"by": "1d\\u0000"}',
+    '{"by": "d"}',
+    '{"by": ""}',
+    '{"by": "1dd"}',
+    '{"by": "Infinity"}',
+    '{"by": "36501d"}',
+    '{"to": "2000-01-01T00:00:00Z"}',
+    '{"to": "garbage"}',
+    '{"to": 123}',
+    '{"to": "2026-02-30"}',
+    '{"to": ""}',
+    '{"by": "1d", "to": "2099-01-01"}',
+    '{"by": "1d", "__proto__": {}}',
+    '{"to": "9999-99-99T99:99:99Z"}',
+    '{"to": "+275760-09-14T00:00:00Z"}',
+    '[{"by": "1d"}]',
+    '"1d"',
+    '86400',
+    'null',
   ];
   for (const body of clockBodies) {
     add({ name: `semantic: clock advance ${body}`, method: 'POST', target: '/_payemu/clock/advance', headers: [auth(), JSON_TYPE], body, expect: 422 });
@@ -496,14 +902,44 @@ function generate(fx: Fixture): Case[] {
   // Money movement on the paid payment: not allowed by the rules (422), or nothing there (404).
   const refund = API_ROUTES.some((r) => r.method === 'POST' && r.path === '/v1/payments/:reference/refunds');
   if (refund) {
-    for (const body of ['{"amount": 1000000}', '{"amount": 0}', '{"amount": -1}', '{"amount": "1"}', '{"amount": 0.001}', '{}', '{"amount": 1e400}', '{"amount": 50.01}']) {
-      add({ name: `semantic: refund ${body}`, method: 'POST', target: `/v1/payments/${pct(fx.paidReference)}/refunds`, headers: [auth(), JSON_TYPE], body, expect: 422 });
+    for (const body of [
+      '{"amount": 1000000}',
+      '{"amount": 0}',
+      '{"amount": -1}',
+      '{"amount": "1"}',
+      '{"amount": 0.001}',
+      '{}',
+      '{"amount": 1e400}',
+      '{"amount": 50.01}',
+    ]) {
+      add({
+        name: `semantic: refund ${body}`,
+        method: 'POST',
+        target: `/v1/payments/${pct(fx.paidReference)}/refunds`,
+        headers: [auth(), JSON_TYPE],
+        body,
+        expect: 422,
+      });
     }
   }
   for (const action of ['capture', 'void']) {
     if (!API_ROUTES.some((r) => r.path === `/v1/payments/:reference/${action}`)) continue;
-    add({ name: `semantic: ${action} a PAID payment`, method: 'POST', target: `/v1/payments/${pct(fx.paidReference)}/${action}`, headers: [auth(), JSON_TYPE], body: '{}', expect: 422 });
-    add({ name: `semantic: ${action} nothing`, method: 'POST', target: `/v1/payments/nothing-here/${action}`, headers: [auth(), JSON_TYPE], body: '{}', expect: 404 });
+    add({
+      name: `semantic: ${action} a PAID payment`,
+      method: 'POST',
+      target: `/v1/payments/${pct(fx.paidReference)}/${action}`,
+      headers: [auth(), JSON_TYPE],
+      body: '{}',
+      expect: 422,
+    });
+    add({
+      name: `semantic: ${action} nothing`,
+      method: 'POST',
+      target: `/v1/payments/nothing-here/${action}`,
+      headers: [auth(), JSON_TYPE],
+      body: '{}',
+      expect: 404,
+    });
   }
 
   // 8. Raw HTTP no client library sends: the parser refuses it, and the refusal is an envelope.
@@ -573,7 +1009,9 @@ function filesOf(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of fs.readdirSync(dir).sort()) {
     if (name === 'payemu.lock') continue;
-    out[name] = createHash('sha256').update(fs.readFileSync(path.join(dir, name))).digest('hex');
+    out[name] = createHash('sha256')
+      .update(fs.readFileSync(path.join(dir, name)))
+      .digest('hex');
   }
   return out;
 }
@@ -614,7 +1052,10 @@ t.test('thousands of bad requests: each a 4xx in the envelope; nothing stored, n
   const filesBefore = filesOf(dataDir);
   const visibleBefore = await visible();
   const prototypesBefore = prototypes();
-  t.ok(Object.keys(filesBefore).some((name) => name.startsWith('journal-')), `the store is on disk: ${Object.keys(filesBefore).join(' ')}`);
+  t.ok(
+    Object.keys(filesBefore).some((name) => name.startsWith('journal-')),
+    `the store is on disk: ${Object.keys(filesBefore).join(' ')}`,
+  );
 
   // PAYEMU_HOSTILE_REPEAT=4 sends four generations (another pattern each): the long run that
   // docs/reliability.md reports.

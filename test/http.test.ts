@@ -72,7 +72,13 @@ t.test('a body over 1 MiB is a 413', async (t) => {
   const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
     const url = new URL(`${e.url}/v1/sessions`);
     const req = request(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { Authorization: `Bearer ${e.keys.test}`, 'Content-Type': 'application/json' } },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { Authorization: `Bearer ${e.keys.test}`, 'Content-Type': 'application/json' },
+      },
       (res) => {
         let body = '';
         res.on('data', (c) => (body += c));
@@ -113,7 +119,10 @@ t.test('validation errors are a 422 with meta.errors keyed by dot paths', async 
   });
   assertError(t, res, 422);
   const errors = res.body.errors[0].meta.errors;
-  t.same(Object.keys(errors).sort(), ['amount', 'capture_method', 'currency', 'customer_email', 'success_url', 'tax.lines.0.amount', 'tax.lines.0.name'].sort());
+  t.same(
+    Object.keys(errors).sort(),
+    ['amount', 'capture_method', 'currency', 'customer_email', 'success_url', 'tax.lines.0.amount', 'tax.lines.0.name'].sort(),
+  );
   t.same(errors.amount, ['The amount field must be a number.']);
   t.same(errors['tax.lines.0.name'], ['The tax.lines.0.name field is required.']);
   t.match(res.body.errors[0].detail, /and 6 more errors/);

@@ -26,13 +26,30 @@ t.test('create: a draft with its totals, number, payment_url and invoice.created
   t.match(invoice.id, /^inv_[0-9A-Za-z]{24}$/);
   t.equal(invoice.type, 'invoices');
   t.match(invoice.attributes, {
-    number: 'INV-000001', status: 'draft', customer_name: 'Ada Lovelace', customer_email: 'ada@example.com', customer_address: '1 Analytical Way',
-    currency: 'USD', due_date: '2027-02-10', notes: 'Thanks', terms: 'Net 10', metadata: { po: 7 },
+    number: 'INV-000001',
+    status: 'draft',
+    customer_name: 'Ada Lovelace',
+    customer_email: 'ada@example.com',
+    customer_address: '1 Analytical Way',
+    currency: 'USD',
+    due_date: '2027-02-10',
+    notes: 'Thanks',
+    terms: 'Net 10',
+    metadata: { po: 7 },
     items: [{ description: 'Consulting', quantity: 3, unit_price: '0.33', amount: '0.99' }],
-    subtotal: '0.99', discount: '0.00', tax_rate: 0, tax_amount: '0.00', total: '0.99', sent_at: null, paid_at: null,
+    subtotal: '0.99',
+    discount: '0.00',
+    tax_rate: 0,
+    tax_amount: '0.00',
+    total: '0.99',
+    sent_at: null,
+    paid_at: null,
   });
   t.equal(invoice.attributes.payment_url, `${e.url}/invoices/${invoice.id}`);
-  t.same(events.map((x) => x.name), ['invoice.created']);
+  t.same(
+    events.map((x) => x.name),
+    ['invoice.created'],
+  );
   t.match(events[0]!.data, { invoice_id: invoice.id, number: 'INV-000001', status: 'draft', total: 0.99 });
   t.equal((await create(e)).body.data.attributes.number, 'INV-000002');
   t.equal((await e.globex.post('/v1/invoices', { ...base, currency: 'EUR' })).body.data.attributes.number, 'INV-000001', 'numbers per Source');
@@ -43,7 +60,16 @@ t.test('totals: 3 x 0.33 at 7.25 %, discount before tax, explicit tax_rate wins 
   t.match((await create(e, { apply_tax: true })).body.data.attributes, { subtotal: '0.99', tax_rate: 7.25, tax_amount: '0.07', total: '1.06' });
   t.match((await create(e, { apply_tax: true, tax_rate: 10 })).body.data.attributes, { tax_rate: 10, tax_amount: '0.10', total: '1.09' });
   t.match(
-    (await create(e, { items: [{ description: 'A', quantity: 2, unit_price: 50 }, { description: 'B', quantity: 1, unit_price: 0.5 }], discount: 10.5, tax_rate: 20 })).body.data.attributes,
+    (
+      await create(e, {
+        items: [
+          { description: 'A', quantity: 2, unit_price: 50 },
+          { description: 'B', quantity: 1, unit_price: 0.5 },
+        ],
+        discount: 10.5,
+        tax_rate: 20,
+      })
+    ).body.data.attributes,
     { subtotal: '100.50', discount: '10.50', tax_amount: '18.00', total: '108.00' },
   );
   assertError(t, await create(e, { discount: 1 }), 422, /discount/);
@@ -108,7 +134,10 @@ t.test('send, pay, overdue: transitions, events and their order', async (t) => {
 
   const paid = await e.api.post(`/_payemu/invoices/${id}/pay`, { card_number: '4242424242424242' });
   t.match(paid.body, { invoice: { status: 'paid', paid_at: '2027-02-01T10:00:00.000000Z' }, payment: { status: 'PAID', amount: '1.06', reference: id } });
-  t.same(events.map((x) => x.name), ['invoice.created', 'invoice.sent', 'payment.failed', 'payment.completed', 'invoice.paid']);
+  t.same(
+    events.map((x) => x.name),
+    ['invoice.created', 'invoice.sent', 'payment.failed', 'payment.completed', 'invoice.paid'],
+  );
   t.match(events.at(-1)!.data, { invoice_id: id, status: 'paid', total: 1.06, payment_reference: id });
   assertError(t, await e.api.post(`/_payemu/invoices/${id}/pay`, { card_number: '4242424242424242' }), 409);
   t.equal((await e.api.post(`/v1/payments/${id}/refunds`, { amount: 1.06 })).status, 201, 'an invoice payment is a payment');
@@ -137,11 +166,23 @@ t.test('list: filters, pagination, isolation', async (t) => {
   const b = (await create(e, { customer_email: 'bob@example.com' })).body.data.id;
   await e.api.post(`/v1/invoices/${a}/send`);
   const all = await e.api.get('/v1/invoices');
-  t.same(all.body.data.map((i: any) => i.id), [b, a]);
+  t.same(
+    all.body.data.map((i: any) => i.id),
+    [b, a],
+  );
   t.same(all.body.meta, { current_page: 1, last_page: 1, per_page: 15, total: 2 });
-  t.same((await e.api.get('/v1/invoices?filter[status]=sent')).body.data.map((i: any) => i.id), [a]);
-  t.same((await e.api.get('/v1/invoices?filter[customer_email]=BOB@example.com')).body.data.map((i: any) => i.id), [b]);
-  t.same((await e.api.get('/v1/invoices?page[size]=1&page[number]=2')).body.data.map((i: any) => i.id), [a]);
+  t.same(
+    (await e.api.get('/v1/invoices?filter[status]=sent')).body.data.map((i: any) => i.id),
+    [a],
+  );
+  t.same(
+    (await e.api.get('/v1/invoices?filter[customer_email]=BOB@example.com')).body.data.map((i: any) => i.id),
+    [b],
+  );
+  t.same(
+    (await e.api.get('/v1/invoices?page[size]=1&page[number]=2')).body.data.map((i: any) => i.id),
+    [a],
+  );
   assertError(t, await e.api.get('/v1/invoices?filter[status]=void'), 422);
   assertError(t, await e.globex.get(`/v1/invoices/${a}`), 404);
   t.equal((await e.live.get('/v1/invoices')).body.meta.total, 0);

@@ -22,8 +22,14 @@ t.test('start payemu in a test, pay a checkout, receive and verify the webhook',
   t.teardown(() => payemu.close());
 
   const headers = { Authorization: `Bearer ${payemu.keys.test}`, 'Content-Type': 'application/json' };
-  const session = (await (await fetch(`${payemu.url}/v1/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 42, reference: 'order-1' }) })).json()) as { data: { id: string } };
-  await fetch(`${payemu.url}/_payemu/sessions/${session.data.id}/complete`, { method: 'POST', headers, body: JSON.stringify({ card_number: '4242 4242 4242 4242' }) });
+  const session = (await (
+    await fetch(`${payemu.url}/v1/sessions`, { method: 'POST', headers, body: JSON.stringify({ amount: 42, reference: 'order-1' }) })
+  ).json()) as { data: { id: string } };
+  await fetch(`${payemu.url}/_payemu/sessions/${session.data.id}/complete`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ card_number: '4242 4242 4242 4242' }),
+  });
   await payemu.idle(); // the webhook has been delivered, and payemu has stored the attempt
 
   t.equal(received[0]!.event, 'payment.completed');

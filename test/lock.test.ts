@@ -24,31 +24,35 @@ function dataDir(t: Test): string {
 
 const readLock = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, 'payemu.lock'), 'utf8')) as { pid: number; started: number | null; url?: string };
 
-t.test('a lock whose pid now belongs to another program is taken over at start', { skip: !fs.existsSync('/proc/self/stat') && 'start times need /proc' }, async (t) => {
-  const dir = dataDir(t);
-  const first = await startPayemu(t, ['--data', dir]);
-  const session = await client(first.url, KEY).post('/v1/sessions', { amount: 12.34, reference: 'lock-1' });
-  t.equal(session.status, 201);
-  const left = readLock(dir);
-  t.match(left, { pid: first.proc.pid, started: Number, url: first.url }, 'the lock names the process, when it started, and its URL');
+t.test(
+  'a lock whose pid now belongs to another program is taken over at start',
+  { skip: !fs.existsSync('/proc/self/stat') && 'start times need /proc' },
+  async (t) => {
+    const dir = dataDir(t);
+    const first = await startPayemu(t, ['--data', dir]);
+    const session = await client(first.url, KEY).post('/v1/sessions', { amount: 12.34, reference: 'lock-1' });
+    t.equal(session.status, 201);
+    const left = readLock(dir);
+    t.match(left, { pid: first.proc.pid, started: Number, url: first.url }, 'the lock names the process, when it started, and its URL');
 
-  // Killed: the lock stays behind. Its pid is then given to another program (as after a
-  // reboot, or in a container): here a `sleep`, which is alive but started at another time.
-  first.proc.child.kill('SIGKILL');
-  await first.proc.waitForExit();
-  const other = spawn('sleep', ['30'], { stdio: 'ignore' });
-  t.teardown(() => void other.kill());
-  await once(other, 'spawn');
-  fs.writeFileSync(path.join(dir, 'payemu.lock'), JSON.stringify({ ...left, pid: other.pid }));
+    // Killed: the lock stays behind. Its pid is then given to another program (as after a
+    // reboot, or in a container): here a `sleep`, which is alive but started at another time.
+    first.proc.child.kill('SIGKILL');
+    await first.proc.waitForExit();
+    const other = spawn('sleep', ['30'], { stdio: 'ignore' });
+    t.teardown(() => void other.kill());
+    await once(other, 'spawn');
+    fs.writeFileSync(path.join(dir, 'payemu.lock'), JSON.stringify({ ...left, pid: other.pid }));
 
-  const second = await startPayemu(t, ['--data', dir]);
-  t.match(readLock(dir), { pid: second.proc.pid, started: Number, url: second.url }, 'the new payemu holds the directory');
-  t.not(readLock(dir).started, left.started);
-  t.equal(other.exitCode, null, 'the other program is left alone');
-  t.equal((await client(second.url, KEY).get(`/v1/sessions/${session.body.data.id}`)).status, 200, 'the data is there');
-  t.same(await second.proc.stop(), { code: 0, signal: null });
-  t.notOk(fs.existsSync(path.join(dir, 'payemu.lock')), 'released at stop');
-});
+    const second = await startPayemu(t, ['--data', dir]);
+    t.match(readLock(dir), { pid: second.proc.pid, started: Number, url: second.url }, 'the new payemu holds the directory');
+    t.not(readLock(dir).started, left.started);
+    t.equal(other.exitCode, null, 'the other program is left alone');
+    t.equal((await client(second.url, KEY).get(`/v1/sessions/${session.body.data.id}`)).status, 200, 'the data is there');
+    t.same(await second.proc.stop(), { code: 0, signal: null });
+    t.notOk(fs.existsSync(path.join(dir, 'payemu.lock')), 'released at stop');
+  },
+);
 
 t.test("a second payemu on a live payemu's directory exits 1 naming the first one's URL", async (t) => {
   const dir = dataDir(t);

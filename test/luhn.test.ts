@@ -90,14 +90,26 @@ t.test('a payment-method session (card update) refuses them and keeps the old ca
 
 t.test('every test card of the table passes the check (Amex has 15 digits)', async (t) => {
   const e = await emulator(t);
-  for (const card of ['4242 4242 4242 4242', '5555 5555 5555 4444', '3782 822463 10005', '4000 0000 0000 0002', '4000 0000 0000 9995', '4000 0000 0000 0069', '4000 0000 0000 0127', '4000 0000 0000 0341']) {
+  for (const card of [
+    '4242 4242 4242 4242',
+    '5555 5555 5555 4444',
+    '3782 822463 10005',
+    '4000 0000 0000 0002',
+    '4000 0000 0000 9995',
+    '4000 0000 0000 0069',
+    '4000 0000 0000 0127',
+    '4000 0000 0000 0341',
+  ]) {
     const session = await e.api.post('/v1/sessions', { amount: 10 });
     const answer = await e.api.post(`/_payemu/sessions/${session.body.data.id}/complete`, { card_number: card });
     t.equal(answer.status, 200, `${card} is an attempt`);
     t.not(answer.body.payment.failure_code, 'card_not_supported', `${card} is a test card`);
   }
   const challenge = await e.api.post('/v1/sessions', { amount: 10 });
-  t.equal((await e.api.post(`/_payemu/sessions/${challenge.body.data.id}/complete`, { card_number: '4000 0027 6000 3184', three_ds: 'pass' })).body.payment.status, 'PAID');
+  t.equal(
+    (await e.api.post(`/_payemu/sessions/${challenge.body.data.id}/complete`, { card_number: '4000 0027 6000 3184', three_ds: 'pass' })).body.payment.status,
+    'PAID',
+  );
 });
 
 t.test('payemu pay --card with a mistyped number exits non-zero with the message; nothing is paid', async (t) => {

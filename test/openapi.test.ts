@@ -60,7 +60,10 @@ t.test('every route of /v1 and /_payemu/ is in it, with a summary and its succes
       t.ok(operation?.responses[status], `${route.method} ${route.path} lists ${status}`);
     }
   }
-  t.same(Object.keys(doc.paths).filter((p) => !p.startsWith('/v1/') && !p.startsWith('/_payemu/')), []);
+  t.same(
+    Object.keys(doc.paths).filter((p) => !p.startsWith('/v1/') && !p.startsWith('/_payemu/')),
+    [],
+  );
   t.equal(Object.keys(doc.webhooks as object).length, 18, 'every event as a webhook');
 });
 
@@ -89,7 +92,10 @@ t.test('every schema in it is valid JSON Schema 2020-12 and compiles', async (t)
 t.test('the drift guard refuses an unlisted status, a body that leaves its schema, a wrong media type', async (t) => {
   const ok = JSON.stringify({ status: 'ok' });
   t.doesNotThrow(() => checkAgainstOpenApi('GET', '/_payemu/health', 200, 'application/json', ok));
-  t.throws(() => checkAgainstOpenApi('GET', '/_payemu/health', 418, 'application/json', ok), /OpenAPI drift: GET \/_payemu\/health answered 418, which the document does not list/);
+  t.throws(
+    () => checkAgainstOpenApi('GET', '/_payemu/health', 418, 'application/json', ok),
+    /OpenAPI drift: GET \/_payemu\/health answered 418, which the document does not list/,
+  );
   t.throws(() => checkAgainstOpenApi('GET', '/_payemu/health', 200, 'application/json', '{"status":"ok","extra":1}'), /leaves its schema[\s\S]*additional/);
   t.throws(() => checkAgainstOpenApi('GET', '/_payemu/health', 200, 'text/html', ok), /as text\/html/);
   t.throws(() => checkAgainstOpenApi('GET', '/v1/payments/x', 200, 'application/json', '{"data":{}}'), /leaves its schema/);

@@ -25,7 +25,10 @@ function project(t: Test): string {
   fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "app", "version": "1.0.0", "private": true }\n');
   fs.mkdirSync(path.join(dir, 'node_modules/.bin'), { recursive: true });
   fs.symlinkSync(ROOT, path.join(dir, 'node_modules/payemu'));
-  fs.symlinkSync(path.relative(path.join(dir, 'node_modules/.bin'), path.join(dir, 'node_modules/payemu/bin/payemu.js')), path.join(dir, 'node_modules/.bin/payemu'));
+  fs.symlinkSync(
+    path.relative(path.join(dir, 'node_modules/.bin'), path.join(dir, 'node_modules/payemu/bin/payemu.js')),
+    path.join(dir, 'node_modules/.bin/payemu'),
+  );
   return dir;
 }
 
@@ -142,13 +145,22 @@ t.test('SIGTERM to `npx payemu start` stops payemu: exit through the stop line, 
   await waitUntilRefused(Number(new URL(url).port));
   t.equal(proc.stdout.at(-1), 'payemu stopped', 'it stopped through the clean stop');
   t.match(proc.stderr, /payemu: the process that started it \(pid \d+\) is gone; stopping/);
-  t.match(fs.readdirSync(data).filter((f) => f.startsWith('journal')).map((f) => fs.readFileSync(path.join(data, f), 'utf8')).join(''), /orphan-1/, 'the write is in the journal');
+  t.match(
+    fs
+      .readdirSync(data)
+      .filter((f) => f.startsWith('journal'))
+      .map((f) => fs.readFileSync(path.join(data, f), 'utf8'))
+      .join(''),
+    /orphan-1/,
+    'the write is in the journal',
+  );
 });
 
 t.test('SIGTERM to `npx payemu exec -- CMD`: the command gets SIGTERM, payemu stops, no process left', async (t) => {
   const cwd = project(t);
   const pids: number[] = [];
-  const command = 'console.log(process.pid, process.ppid); setInterval(() => {}, 1000); process.on("SIGTERM", () => { console.log("command got SIGTERM"); process.exit(0); })';
+  const command =
+    'console.log(process.pid, process.ppid); setInterval(() => {}, 1000); process.on("SIGTERM", () => { console.log("command got SIGTERM"); process.exit(0); })';
   const proc = npx(t, cwd, ['exec', '--', process.execPath, '-e', command], pids);
   const [commandPid, execPid] = (await within(60_000, 'the command started', proc.line())).split(' ').map(Number) as [number, number];
   pids.push(commandPid, execPid);

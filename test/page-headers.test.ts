@@ -21,13 +21,25 @@ const shopRequests: { path: string; headers: IncomingHttpHeaders }[] = [];
 t.before(async () => {
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   // The merchant's site, another origin: success_url points here, and /frame frames a page.
   shop = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://shop');
     shopRequests.push({ path: url.pathname, headers: req.headers });
-    const body = url.pathname === '/frame' ? `<!doctype html><title>Framing</title><iframe src="${url.searchParams.get('src') ?? ''}"></iframe>` : `<!doctype html><title>Thanks for your order</title><h1>Thanks for your order</h1>`;
+    const body =
+      url.pathname === '/frame'
+        ? `<!doctype html><title>Framing</title><iframe src="${url.searchParams.get('src') ?? ''}"></iframe>`
+        : `<!doctype html><title>Thanks for your order</title><h1>Thanks for your order</h1>`;
     res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', Connection: 'close' });
     res.end(body);
   });
@@ -58,7 +70,12 @@ function assertPageHeaders(t: Test, response: Response | null, what: string): vo
   const headers = response!.headers();
   t.match(headers['content-type'], /^text\/html/, `${what}: HTML`);
   const csp = headers['content-security-policy'] ?? '';
-  const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name, values.join(' ')]));
+  const directives = new Map(
+    csp
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values.join(' ')]),
+  );
   t.equal(directives.get('default-src'), "'self'", `${what}: default-src 'self'`);
   t.equal(directives.get('script-src'), "'self'", `${what}: scripts only from payemu itself`);
   t.equal(directives.get('frame-ancestors'), "'none'", `${what}: no framing`);
@@ -87,7 +104,12 @@ async function styled(page: Page): Promise<boolean> {
 }
 
 async function session(e: TestEmulator, reference: string) {
-  const created = await e.api.post('/v1/sessions', { amount: 10.5, reference, success_url: `${shopUrl}/success?order=${reference}`, cancel_url: `${shopUrl}/cancel` });
+  const created = await e.api.post('/v1/sessions', {
+    amount: 10.5,
+    reference,
+    success_url: `${shopUrl}/success?order=${reference}`,
+    cancel_url: `${shopUrl}/cancel`,
+  });
   if (created.status !== 201) throw new Error(created.text);
   return created.body.data;
 }
@@ -132,11 +154,25 @@ t.test('invoice, payment link, card update and manage pages send the headers', a
   const e = await emulator(t);
   const { page, violations } = await newPage(t);
 
-  const invoice = (await e.api.post('/v1/invoices', { customer_name: 'Ada', customer_email: 'ada@example.com', currency: 'USD', due_date: '2099-01-01', items: [{ description: 'Tune-up', quantity: 1, unit_price: 5 }] })).body.data;
+  const invoice = (
+    await e.api.post('/v1/invoices', {
+      customer_name: 'Ada',
+      customer_email: 'ada@example.com',
+      currency: 'USD',
+      due_date: '2099-01-01',
+      items: [{ description: 'Tune-up', quantity: 1, unit_price: 5 }],
+    })
+  ).body.data;
   await e.api.post(`/v1/invoices/${invoice.id}/send`);
   assertPageHeaders(t, await page.goto(invoice.attributes.payment_url), 'invoice');
   t.ok(await styled(page), 'the invoice is styled');
-  t.equal(await page.getByTestId('total').evaluate((cell) => (globalThis as unknown as { getComputedStyle(e: unknown): { textAlign: string } }).getComputedStyle(cell).textAlign), 'right', "the table cells' style attributes apply");
+  t.equal(
+    await page
+      .getByTestId('total')
+      .evaluate((cell) => (globalThis as unknown as { getComputedStyle(e: unknown): { textAlign: string } }).getComputedStyle(cell).textAlign),
+    'right',
+    "the table cells' style attributes apply",
+  );
   await fillCard(page, '4242 4242 4242 4242');
   assertPageHeaders(t, await submit(page, /^Pay /), 'invoice paid');
 
@@ -148,7 +184,9 @@ t.test('invoice, payment link, card update and manage pages send the headers', a
 
   const saved = (await e.api.post('/v1/sessions', { amount: 1, save_payment_method: true })).body.data;
   const pm = (await e.api.post(`/_payemu/sessions/${saved.id}/complete`, { card_number: '4242424242424242' })).body.payment.payment_method;
-  const schedule = (await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 19, frequency: 'monthly', reference: 'sub-1', start_date: '2099-01-01' })).body.data;
+  const schedule = (
+    await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 19, frequency: 'monthly', reference: 'sub-1', start_date: '2099-01-01' })
+  ).body.data;
   const update = (await e.api.post('/v1/recurring-payments/sub-1/payment-method-session', {})).body.data;
   assertPageHeaders(t, await page.goto(update.attributes.checkout_url), 'card update');
   await fillCard(page, '4000 0027 6000 3184');
@@ -196,10 +234,14 @@ t.test('a hosted page cannot be framed by another site', async (t) => {
   const framed = await session(e, 'order_framed');
   const blocked = new Promise<string>((resolve) => page.on('console', (m) => /frame-ancestors/.test(m.text()) && resolve('blocked')));
   await page.goto(`${shopUrl}/frame?src=${encodeURIComponent(framed.attributes.checkout_url)}`);
-  const shown = page.frameLocator('iframe').getByTestId('amount').waitFor().then(
-    () => 'shown',
-    () => 'gone',
-  );
+  const shown = page
+    .frameLocator('iframe')
+    .getByTestId('amount')
+    .waitFor()
+    .then(
+      () => 'shown',
+      () => 'gone',
+    );
   t.equal(await Promise.race([blocked, shown]), 'blocked', 'Chromium refused to show it in the frame');
   t.match(violations.join('\n'), /frame-ancestors 'none'/, "the reason: frame-ancestors 'none'");
   const frame = page.frames().find((f) => f !== page.mainFrame());

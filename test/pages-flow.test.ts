@@ -15,7 +15,16 @@ let browser: Browser;
 t.before(async () => {
   browser = await chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--headless',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 t.teardown(() => browser?.close());
@@ -82,7 +91,11 @@ t.test('a recurring payment link says what the customer subscribes to, on its pa
   t.equal(opened.first.status, 303, 'the link page redirects to the checkout it opened');
   t.match(page.url(), /\/checkout\/cs_\w+$/);
   t.equal(await page.getByTestId('amount').innerText(), '19.00 USD');
-  t.match(await page.getByTestId('subscription').innerText(), /Subscription: 19\.00 USD every month[\s\S]*First charge today \(2027-01-31\)\. Then 19\.00 USD on 2027-02-28/, 'the checkout states the subscription before the card');
+  t.match(
+    await page.getByTestId('subscription').innerText(),
+    /Subscription: 19\.00 USD every month[\s\S]*First charge today \(2027-01-31\)\. Then 19\.00 USD on 2027-02-28/,
+    'the checkout states the subscription before the card',
+  );
   const checkoutUrl = page.url();
 
   await fillCard(page, '4242 4242 4242 4242');
@@ -112,15 +125,28 @@ t.test('a recurring payment link says what the customer subscribes to, on its pa
 
 t.test('a recurring link every 3 months with an end date, and one that ends before its second charge', async (t) => {
   const e = await emulator(t, { clockStart: START, freezeClock: true });
-  const quarterly = (await e.api.post('/v1/payment-links', { title: 'Box', amount: 45.5, currency: 'EUR', recurring: { frequency: 'monthly', interval_count: 3, end_date: '2028-01-01' } })).body.data;
+  const quarterly = (
+    await e.api.post('/v1/payment-links', {
+      title: 'Box',
+      amount: 45.5,
+      currency: 'EUR',
+      recurring: { frequency: 'monthly', interval_count: 3, end_date: '2028-01-01' },
+    })
+  ).body.data;
   const { page } = await open(t, quarterly.links.pay);
-  t.match(await page.getByTestId('subscription').innerText(), /Subscription: 45\.50 EUR every 3 months[\s\S]*First charge today \(2027-01-31\)\. Then 45\.50 EUR on 2027-04-30 and every 3 months after that, until 2028-01-01 \(no charge on or after it\)\./);
+  t.match(
+    await page.getByTestId('subscription').innerText(),
+    /Subscription: 45\.50 EUR every 3 months[\s\S]*First charge today \(2027-01-31\)\. Then 45\.50 EUR on 2027-04-30 and every 3 months after that, until 2028-01-01 \(no charge on or after it\)\./,
+  );
   await submit(page, 'Continue to payment');
   t.match(await page.getByTestId('subscription').innerText(), /every 3 months[\s\S]*until 2028-01-01/);
 
   const short = (await e.api.post('/v1/payment-links', { title: 'Trial', amount: 5, recurring: { frequency: 'yearly', end_date: '2027-06-01' } })).body.data;
   await page.goto(short.links.pay);
-  t.match(await page.getByTestId('subscription').innerText(), /Subscription: 5\.00 USD every year[\s\S]*First charge today \(2027-01-31\)\. No later charge: the subscription ends on 2027-06-01\./);
+  t.match(
+    await page.getByTestId('subscription').innerText(),
+    /Subscription: 5\.00 USD every year[\s\S]*First charge today \(2027-01-31\)\. No later charge: the subscription ends on 2027-06-01\./,
+  );
 
   const once = (await e.api.post('/v1/payment-links', { title: 'Once', amount: 5 })).body.data;
   await page.goto(once.links.pay);
@@ -132,7 +158,8 @@ t.test('a recurring link every 3 months with an end date, and one that ends befo
 
 t.test('the receipt: amount, currency, reference and card; authorized too; a reload does not pay again', async (t) => {
   const e = await emulator(t);
-  const session = (await e.api.post('/v1/sessions', { amount: 999999.99, currency: 'EUR', reference: 'order-receipt', description: 'Two blue mugs' })).body.data;
+  const session = (await e.api.post('/v1/sessions', { amount: 999999.99, currency: 'EUR', reference: 'order-receipt', description: 'Two blue mugs' })).body
+    .data;
   const { page, posts } = await open(t, session.attributes.checkout_url);
   await fillCard(page, '5555 5555 5555 4444');
   const paid = await submit(page, /^Pay /);
@@ -285,7 +312,15 @@ t.test('a card update without success_url redirects to its own page; a reload do
 
 t.test('an invoice paid on its page redirects to it; a reload does not pay again', async (t) => {
   const e = await emulator(t);
-  const invoice = (await e.api.post('/v1/invoices', { customer_name: 'Ada', customer_email: 'ada@example.com', currency: 'USD', due_date: '2099-01-01', items: [{ description: 'Tune-up', quantity: 1, unit_price: 5 }] })).body.data;
+  const invoice = (
+    await e.api.post('/v1/invoices', {
+      customer_name: 'Ada',
+      customer_email: 'ada@example.com',
+      currency: 'USD',
+      due_date: '2099-01-01',
+      items: [{ description: 'Tune-up', quantity: 1, unit_price: 5 }],
+    })
+  ).body.data;
   await e.api.post(`/v1/invoices/${invoice.id}/send`);
   const { page, posts } = await open(t, invoice.attributes.payment_url);
   await fillCard(page, '4242 4242 4242 4242');

@@ -19,9 +19,26 @@ t.test('create: SPEC.md attributes, kinds and links', async (t) => {
   t.equal(data.id, '1');
   t.equal(data.type, 'payment-links');
   t.same(data.attributes, {
-    url: `${e.url}/pay/1`, title: 'Donation', description: null, type: 'unlimited', amount: '25.00', currency: 'USD', active: true, usable: true,
-    uses_count: 0, max_uses: null, expires_at: null, taxable: false, recurring: null, products: [], metadata: { campaign: 'spring' },
-    success_url: null, cancel_url: null, test: true, created_at: '2027-03-01T10:00:00.000000Z', updated_at: '2027-03-01T10:00:00.000000Z',
+    url: `${e.url}/pay/1`,
+    title: 'Donation',
+    description: null,
+    type: 'unlimited',
+    amount: '25.00',
+    currency: 'USD',
+    active: true,
+    usable: true,
+    uses_count: 0,
+    max_uses: null,
+    expires_at: null,
+    taxable: false,
+    recurring: null,
+    products: [],
+    metadata: { campaign: 'spring' },
+    success_url: null,
+    cancel_url: null,
+    test: true,
+    created_at: '2027-03-01T10:00:00.000000Z',
+    updated_at: '2027-03-01T10:00:00.000000Z',
   });
   t.same(data.links, { self: `${e.url}/v1/payment-links/1`, pay: `${e.url}/pay/1` });
   t.equal((await link(e, { title: 'Once', amount: 1, max_uses: 1 })).body.data.attributes.type, 'one_time');
@@ -115,7 +132,11 @@ t.test('PATCH: active off and on, create-only fields, reopening rules', async (t
   t.match((await e.api.request('PATCH', `/v1/payment-links/${id}`, { active: true })).body.data.attributes, { active: true, usable: true });
   await payLink(e, id);
   assertError(t, await e.api.request('PATCH', `/v1/payment-links/${id}`, { active: true }), 422, /raise max_uses/);
-  t.match((await e.api.request('PATCH', `/v1/payment-links/${id}`, { active: true, max_uses: 2 })).body.data.attributes, { active: true, usable: true, type: 'limited' });
+  t.match((await e.api.request('PATCH', `/v1/payment-links/${id}`, { active: true, max_uses: 2 })).body.data.attributes, {
+    active: true,
+    usable: true,
+    type: 'limited',
+  });
   assertError(t, await e.api.request('PATCH', `/v1/payment-links/${id}`, { currency: 'EUR' }), 422, /only be set when the link is created/);
   assertError(t, await e.api.request('PATCH', `/v1/payment-links/${id}`, { products: [{ id: 1 }] }), 422);
   assertError(t, await e.api.request('PATCH', '/v1/payment-links/999', { title: 'x' }), 404);
@@ -130,7 +151,10 @@ t.test('expires_at: the clock turns the link off; moving expires_at reopens it',
   t.equal(res.body.ran['payment_link.expired'], 1);
   t.match((await e.api.get(`/v1/payment-links/${id}`)).body.data.attributes, { active: false, usable: false });
   assertError(t, await e.api.request('PATCH', `/v1/payment-links/${id}`, { active: true }), 422);
-  t.match((await e.api.request('PATCH', `/v1/payment-links/${id}`, { active: true, expires_at: '2027-04-01' })).body.data.attributes, { active: true, usable: true });
+  t.match((await e.api.request('PATCH', `/v1/payment-links/${id}`, { active: true, expires_at: '2027-04-01' })).body.data.attributes, {
+    active: true,
+    usable: true,
+  });
 });
 
 t.test('taxable adds the team tax on top', async (t) => {
@@ -159,9 +183,15 @@ t.test('list and get', async (t) => {
   await link(e, { title: 'A', amount: 1 });
   await link(e, { title: 'B', amount: 2 });
   const list = await e.api.get('/v1/payment-links');
-  t.same(list.body.data.map((l: any) => l.id), ['2', '1']);
+  t.same(
+    list.body.data.map((l: any) => l.id),
+    ['2', '1'],
+  );
   t.same(list.body.meta, { current_page: 1, last_page: 1, per_page: 15, total: 2 });
-  t.same((await e.api.get('/v1/payment-links?sort=title&page[size]=1')).body.data.map((l: any) => l.attributes.title), ['A']);
+  t.same(
+    (await e.api.get('/v1/payment-links?sort=title&page[size]=1')).body.data.map((l: any) => l.attributes.title),
+    ['A'],
+  );
   t.equal((await e.api.get('/v1/payment-links/1')).body.data.attributes.title, 'A');
   t.equal((await e.globex.get('/v1/payment-links')).body.meta.total, 0);
 });

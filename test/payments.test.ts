@@ -129,7 +129,7 @@ t.test('GET /v1/payments: sort and sparse fieldsets', async (t) => {
   t.same(refs(await e.api.get('/v1/payments?sort=created_at')), ['a', 'b', 'c', 'd', 'e']);
   t.same(refs(await e.api.get('/v1/payments?sort=amount')), ['e', 'b', 'c', 'd', 'a'], 'ties by id');
   t.same(refs(await e.api.get('/v1/payments?sort=-amount')), ['a', 'd', 'c', 'b', 'e']);
-  t.same(refs(await e.api.get('/v1/payments?sort=status,-amount')), ['b', 'a', 'c', 'd', 'e'], 'ties by id, in the first key\'s direction');
+  t.same(refs(await e.api.get('/v1/payments?sort=status,-amount')), ['b', 'a', 'c', 'd', 'e'], "ties by id, in the first key's direction");
   const sparse = await e.api.get('/v1/payments?fields[payments]=reference,amount,card_brand');
   t.same(sparse.body.data[0].attributes, { reference: 'e', amount: '5.00', card_brand: 'visa' });
 });
@@ -162,7 +162,13 @@ t.test('GET /v1/payments: bad parameters are a 422 naming them', async (t) => {
 
 t.test('amounts are exact strings', async (t) => {
   const e = await emulator(t);
-  for (const [amount, text] of [[0.1, '0.10'], [0.29, '0.29'], [1.005 - 0.005, '1.00'], [999999.99, '999999.99'], [0.01, '0.01']] as const) {
+  for (const [amount, text] of [
+    [0.1, '0.10'],
+    [0.29, '0.29'],
+    [1.005 - 0.005, '1.00'],
+    [999999.99, '999999.99'],
+    [0.01, '0.01'],
+  ] as const) {
     const reference = `amount-${text}`;
     await pay(e, { amount, reference });
     t.equal((await e.api.get(`/v1/payments/${reference}`)).body.data.attributes.amount, text);

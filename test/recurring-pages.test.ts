@@ -14,7 +14,10 @@ t.test('the card-update page saves a card and returns with ?payment_method=updat
   const e = await emulator(t);
   const pm = await savedCard(e);
   await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 9, frequency: 'monthly', reference: 'page', start_date: '2099-01-01' });
-  const session = await e.api.post('/v1/recurring-payments/page/payment-method-session', { success_url: 'https://shop.example/done', cancel_url: 'https://shop.example/back?x=1' });
+  const session = await e.api.post('/v1/recurring-payments/page/payment-method-session', {
+    success_url: 'https://shop.example/done',
+    cancel_url: 'https://shop.example/back?x=1',
+  });
   const url = session.body.data.attributes.checkout_url;
   const page = await fetch(url);
   t.equal(page.status, 200);
@@ -37,7 +40,14 @@ t.test('the card-update page saves a card and returns with ?payment_method=updat
 t.test('the manage page shows the schedule and cancels it', async (t) => {
   const e = await emulator(t);
   const pm = await savedCard(e);
-  const created = await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 19, frequency: 'weekly', interval_count: 2, reference: 'mine', start_date: '2099-01-01' });
+  const created = await e.api.post('/v1/recurring-payments', {
+    payment_method: pm,
+    amount: 19,
+    frequency: 'weekly',
+    interval_count: 2,
+    reference: 'mine',
+    start_date: '2099-01-01',
+  });
   const url = created.body.data.attributes.manage_url;
   const page = await (await fetch(url)).text();
   t.match(page, /19\.00 USD/);

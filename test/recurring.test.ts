@@ -17,18 +17,39 @@ const advance = (e: TestEmulator, by: string) => e.api.post('/_payemu/clock/adva
 
 t.test('create: 201 read shape; a schedule starting today is charged right away', async (t) => {
   const { e, pm, events } = await setup(t);
-  const res = await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 19, frequency: 'monthly', reference: 'sub-1', customer_email: 'ada@example.com' });
+  const res = await e.api.post('/v1/recurring-payments', {
+    payment_method: pm,
+    amount: 19,
+    frequency: 'monthly',
+    reference: 'sub-1',
+    customer_email: 'ada@example.com',
+  });
   t.equal(res.status, 201);
   t.equal(res.body.data.type, 'recurring-payments');
-  t.match(res.body.data.attributes, { reference: 'sub-1', amount: '19.00', currency: 'USD', frequency: 'monthly', interval_count: 1, status: 'active', retry_count: 0 });
+  t.match(res.body.data.attributes, {
+    reference: 'sub-1',
+    amount: '19.00',
+    currency: 'USD',
+    frequency: 'monthly',
+    interval_count: 1,
+    status: 'active',
+    retry_count: 0,
+  });
   t.match(res.body.data.attributes.manage_url, new RegExp(`^${e.url}/manage/`));
   t.equal(res.body.data.links.self, `${e.url}/v1/recurring-payments/sub-1`);
   await advance(e, '0s');
   const after = await get(e, 'sub-1');
   t.equal(after.next_billing_date, '2027-02-28', 'Jan 31 -> Feb 28');
-  t.same(events.map((x) => x.name), ['payment.completed', 'recurring.charged']);
+  t.same(
+    events.map((x) => x.name),
+    ['payment.completed', 'recurring.charged'],
+  );
   t.match(events[1]!.data, { reference: 'sub-1', payment_reference: 'sub-1-0001', status: 'active', next_billing_date: '2027-02-28' });
-  t.match((await e.api.get('/v1/payments/sub-1-0001')).body.data.attributes, { status: 'PAID', amount: '19.00', created_at: '2027-01-31T09:00:00.000000Z', description: 'Recurring payment sub-1' }, 'due at 00:00, charged at 09:00 when it was created: never before it existed');
+  t.match(
+    (await e.api.get('/v1/payments/sub-1-0001')).body.data.attributes,
+    { status: 'PAID', amount: '19.00', created_at: '2027-01-31T09:00:00.000000Z', description: 'Recurring payment sub-1' },
+    'due at 00:00, charged at 09:00 when it was created: never before it existed',
+  );
 });
 
 t.test('monthly keeps its day: Jan 31 -> Feb 28 -> Mar 31 -> Apr 30', async (t) => {
@@ -38,7 +59,9 @@ t.test('monthly keeps its day: Jan 31 -> Feb 28 -> Mar 31 -> Apr 30', async (t) 
   t.equal(res.body.ran['recurring.charge'], 3, 'the first charge ran right after creation');
   const refs = (await e.api.get('/v1/payments?sort=created_at')).body.data.map((p: any) => p.attributes.reference).filter((r: string) => r.startsWith('m-'));
   t.same(refs, ['m-0001', 'm-0002', 'm-0003', 'm-0004']);
-  const created = await Promise.all(['m-0002', 'm-0003', 'm-0004'].map(async (r) => (await e.api.get(`/v1/payments/${r}`)).body.data.attributes.created_at.slice(0, 10)));
+  const created = await Promise.all(
+    ['m-0002', 'm-0003', 'm-0004'].map(async (r) => (await e.api.get(`/v1/payments/${r}`)).body.data.attributes.created_at.slice(0, 10)),
+  );
   t.same(created, ['2027-02-28', '2027-03-31', '2027-04-30']);
 });
 
@@ -68,7 +91,10 @@ t.test('declines: retries after 1, 3 and 5 days, the fourth failure suspends', a
   await advance(e, '5d');
   s = await get(e, 'bad');
   t.match(s, { status: 'suspended', retry_count: 4 });
-  t.same(events.filter((x) => x.name.startsWith('recurring.')).map((x) => x.name), ['recurring.failed', 'recurring.failed', 'recurring.failed', 'recurring.failed', 'recurring.suspended']);
+  t.same(
+    events.filter((x) => x.name.startsWith('recurring.')).map((x) => x.name),
+    ['recurring.failed', 'recurring.failed', 'recurring.failed', 'recurring.failed', 'recurring.suspended'],
+  );
   t.match(events.find((x) => x.name === 'recurring.failed')!.data, { payment_reference: 'bad-0001', failure_code: 'card_declined' });
   t.equal((await e.api.get('/v1/payments/bad-0001')).body.data.attributes.status, 'FAILED', 'every retry is an attempt on the same payment');
   const later = await advance(e, '60d');
@@ -83,7 +109,10 @@ t.test('fails three times, then succeeds after a card update; billing returns to
   await advance(e, '3d');
   t.match(await get(e, 'fix'), { retry_count: 3, status: 'active' });
 
-  const session = await e.api.post('/v1/recurring-payments/fix/payment-method-session', { success_url: 'https://shop.example/card?x=1', cancel_url: 'https://shop.example/card' });
+  const session = await e.api.post('/v1/recurring-payments/fix/payment-method-session', {
+    success_url: 'https://shop.example/card?x=1',
+    cancel_url: 'https://shop.example/card',
+  });
   t.equal(session.status, 201);
   t.equal(session.body.data.type, 'payment-method-sessions');
   t.match(session.body.data.id, /^cs_/);
@@ -98,7 +127,10 @@ t.test('fails three times, then succeeds after a card update; billing returns to
 
   // The next processing run (right after the update) charges the new card once.
   await advance(e, '0s');
-  t.same(events.slice(updated).map((x) => x.name), ['recurring.payment_method_updated', 'payment.completed', 'recurring.charged']);
+  t.same(
+    events.slice(updated).map((x) => x.name),
+    ['recurring.payment_method_updated', 'payment.completed', 'recurring.charged'],
+  );
   t.match(await get(e, 'fix'), { status: 'active', retry_count: 0, next_billing_date: '2027-02-28' });
   t.equal((await e.api.get('/v1/payments/fix-0001')).body.data.attributes.status, 'PAID');
   assertError(t, await e.api.post(`/_payemu/sessions/${session.body.data.id}/complete`, { card_number: '4242424242424242' }), 409);
@@ -115,8 +147,14 @@ t.test('a suspended schedule is reactivated by a card update; missed periods are
   await advance(e, '0s');
   const s = await get(e, 'susp');
   t.match(s, { status: 'active', retry_count: 0 });
-  const paid = (await e.api.get('/v1/payments?filter[status]=PAID&page[size]=100')).body.data.map((p: { attributes: { reference: string } }) => p.attributes.reference);
-  t.same(paid.filter((ref: string) => ref.startsWith('susp-')), ['susp-0001'], 'one charge, no back-billing');
+  const paid = (await e.api.get('/v1/payments?filter[status]=PAID&page[size]=100')).body.data.map(
+    (p: { attributes: { reference: string } }) => p.attributes.reference,
+  );
+  t.same(
+    paid.filter((ref: string) => ref.startsWith('susp-')),
+    ['susp-0001'],
+    'one charge, no back-billing',
+  );
 });
 
 t.test('a failed card update changes nothing', async (t) => {
@@ -146,7 +184,10 @@ t.test('pause skips due dates; resume bills from the next billing date', async (
   t.same(Object.keys(resumed.body.data.attributes).sort(), ['next_billing_date', 'reference', 'status']);
   t.match(resumed.body.data.attributes, { status: 'active', next_billing_date: '2027-02-22' });
   assertError(t, await e.api.post('/v1/recurring-payments/p/resume'), 422, /only paused/);
-  t.same(events.filter((x) => x.name.startsWith('recurring.')).map((x) => x.name), ['recurring.paused', 'recurring.resumed']);
+  t.same(
+    events.filter((x) => x.name.startsWith('recurring.')).map((x) => x.name),
+    ['recurring.paused', 'recurring.resumed'],
+  );
 });
 
 t.test('cancel: cancelled_at, no further charges, and the 422s of a cancelled schedule', async (t) => {
@@ -167,7 +208,14 @@ t.test('cancel: cancelled_at, no further charges, and the 422s of a cancelled sc
 
 t.test('end_date: a charge due on or after it is not made; the schedule completes with recurring.updated', async (t) => {
   const { e, pm, events } = await setup(t);
-  await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 3, frequency: 'daily', reference: 'e', start_date: '2027-02-01', end_date: '2027-02-04' });
+  await e.api.post('/v1/recurring-payments', {
+    payment_method: pm,
+    amount: 3,
+    frequency: 'daily',
+    reference: 'e',
+    start_date: '2027-02-01',
+    end_date: '2027-02-04',
+  });
   const res = await advance(e, '10d');
   t.equal(res.body.ran['recurring.charge'], 3);
   t.match(await get(e, 'e'), { status: 'completed', next_billing_date: null });
@@ -181,14 +229,28 @@ t.test('PATCH: every field, its rules, the answer shape and recurring.updated', 
   const { e, pm, events } = await setup(t);
   await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 3, frequency: 'monthly', reference: 'u', start_date: '2027-02-15' });
   const res = await e.api.request('PATCH', '/v1/recurring-payments/u', {
-    amount: 4.5, frequency: 'weekly', interval_count: 2, next_billing_date: '2027-03-01', end_date: '2027-12-31',
-    customer_email: 'bob@example.com', customer_name: 'Bob', metadata: { plan: 'pro' }, apply_tax: true,
+    amount: 4.5,
+    frequency: 'weekly',
+    interval_count: 2,
+    next_billing_date: '2027-03-01',
+    end_date: '2027-12-31',
+    customer_email: 'bob@example.com',
+    customer_name: 'Bob',
+    metadata: { plan: 'pro' },
+    apply_tax: true,
   });
   t.equal(res.status, 200);
   t.same(Object.keys(res.body.data.attributes).sort(), ['amount', 'frequency', 'next_billing_date', 'reference', 'status']);
   t.match(res.body.data.attributes, { amount: '4.50', frequency: 'weekly', next_billing_date: '2027-03-01', status: 'active' });
   t.type(res.body.meta.message, 'string');
-  t.match(await get(e, 'u'), { interval_count: 2, end_date: '2027-12-31', customer_email: 'bob@example.com', customer_name: 'Bob', metadata: { plan: 'pro' }, apply_tax: true });
+  t.match(await get(e, 'u'), {
+    interval_count: 2,
+    end_date: '2027-12-31',
+    customer_email: 'bob@example.com',
+    customer_name: 'Bob',
+    metadata: { plan: 'pro' },
+    apply_tax: true,
+  });
   t.match(events.at(-1), { name: 'recurring.updated' });
   t.ok(events.at(-1)!.data.changed.includes('amount'));
   // metadata replaces entirely; end_date null removes it.
@@ -238,16 +300,35 @@ t.test('create refusals; list with filters and pagination; isolation', async (t)
     t.equal(r.status, 422, JSON.stringify(body));
     t.ok(r.body.errors[0].meta?.errors?.[field], `names ${field}`);
   }
-  await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 1, frequency: 'daily', reference: 'l1', customer_email: 'x@example.com', start_date: '2027-03-01' });
+  await e.api.post('/v1/recurring-payments', {
+    payment_method: pm,
+    amount: 1,
+    frequency: 'daily',
+    reference: 'l1',
+    customer_email: 'x@example.com',
+    start_date: '2027-03-01',
+  });
   assertError(t, await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 1, frequency: 'daily', reference: 'l1' }), 409);
   await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 2, frequency: 'daily', reference: 'l2', start_date: '2027-03-01' });
   await e.api.post('/v1/recurring-payments/l2/pause');
   const list = await e.api.get('/v1/recurring-payments');
-  t.same(list.body.data.map((r: any) => r.id), ['l2', 'l1']);
+  t.same(
+    list.body.data.map((r: any) => r.id),
+    ['l2', 'l1'],
+  );
   t.same(list.body.meta, { current_page: 1, last_page: 1, per_page: 15, total: 2 });
-  t.same((await e.api.get('/v1/recurring-payments?filter[status]=paused')).body.data.map((r: any) => r.id), ['l2']);
-  t.same((await e.api.get('/v1/recurring-payments?filter[customer_email]=x@example.com')).body.data.map((r: any) => r.id), ['l1']);
-  t.same((await e.api.get('/v1/recurring-payments?page[size]=1&page[number]=2')).body.data.map((r: any) => r.id), ['l1']);
+  t.same(
+    (await e.api.get('/v1/recurring-payments?filter[status]=paused')).body.data.map((r: any) => r.id),
+    ['l2'],
+  );
+  t.same(
+    (await e.api.get('/v1/recurring-payments?filter[customer_email]=x@example.com')).body.data.map((r: any) => r.id),
+    ['l1'],
+  );
+  t.same(
+    (await e.api.get('/v1/recurring-payments?page[size]=1&page[number]=2')).body.data.map((r: any) => r.id),
+    ['l1'],
+  );
   assertError(t, await e.api.get('/v1/recurring-payments?filter[status]=gone'), 422);
   assertError(t, await e.globex.get('/v1/recurring-payments/l1'), 404);
   t.equal((await e.live.get('/v1/recurring-payments')).body.meta.total, 0);

@@ -21,12 +21,18 @@ t.test('a partial then a full refund: statuses, meta.payment strings, payment.re
   t.equal(second.body.data.attributes.reason, null);
   t.match((await e.api.get('/v1/payments/r1')).body.data.attributes, { status: 'REFUNDED', paid: true });
 
-  t.same(events.map((ev) => ev.name), ['payment.refunded', 'payment.refunded']);
+  t.same(
+    events.map((ev) => ev.name),
+    ['payment.refunded', 'payment.refunded'],
+  );
   t.match(events[0]!.data, { reference: 'r1', status: 'PARTIALLY_REFUNDED', refund_amount: 30, total_refunded: 30, refundable_amount: 70 });
 
   const list = await e.api.get('/v1/payments/r1/refunds');
   t.equal(list.status, 200);
-  t.same(list.body.data.map((r: { attributes: { amount: string } }) => r.attributes.amount), ['30.00', '70.00']);
+  t.same(
+    list.body.data.map((r: { attributes: { amount: string } }) => r.attributes.amount),
+    ['30.00', '70.00'],
+  );
   t.same(list.body.meta.payment.total_refunded, '100.00');
 });
 
@@ -94,8 +100,18 @@ t.test('include=refunds puts the refunds in included', async (t) => {
   const b = await e.api.post('/v1/payments/inc/refunds', { amount: 6 });
   const res = await e.api.get('/v1/payments/inc?include=refunds');
   t.equal(res.status, 200);
-  t.same(res.body.data.relationships, { refunds: { data: [{ type: 'refunds', id: a.body.data.id }, { type: 'refunds', id: b.body.data.id }] } });
-  t.same(res.body.included.map((r: { id: string }) => r.id), [a.body.data.id, b.body.data.id]);
+  t.same(res.body.data.relationships, {
+    refunds: {
+      data: [
+        { type: 'refunds', id: a.body.data.id },
+        { type: 'refunds', id: b.body.data.id },
+      ],
+    },
+  });
+  t.same(
+    res.body.included.map((r: { id: string }) => r.id),
+    [a.body.data.id, b.body.data.id],
+  );
   t.equal(res.body.included[0].attributes.amount, '5.00');
   t.notOk('included' in (await e.api.get('/v1/payments/inc')).body);
   assertError(t, await e.api.get('/v1/payments/inc?include=sessions'), 400, /include path "sessions"/);

@@ -53,7 +53,10 @@ t.test('two emulators: reset --data B with PAYEMU_URL at A resets B and leaves A
   t.match(resetC.stdout, `deleted ${dirC}`);
   t.notOk(fs.existsSync(dirC), 'C is deleted');
   t.equal(await status(a.url, inA), 200, "A's session is still there");
-  t.ok(fs.readdirSync(dirA).some((name) => name.startsWith('journal-')), "A's directory is intact");
+  t.ok(
+    fs.readdirSync(dirA).some((name) => name.startsWith('journal-')),
+    "A's directory is intact",
+  );
 
   // --all goes the same way: to the holder of the directory.
   const allB = await runPayemu(t, ['reset', '--data', dirB, '--all'], { env: { PAYEMU_URL: a.url } });

@@ -187,7 +187,10 @@ t.test('a signal during start-up (the lock just taken, not listening yet): exit 
 
 t.test('payemu exec: a signal during start-up ends it with 128 + n (not 0: the command never ran, or got the signal), the lock released', async (t) => {
   const config = configFile(t);
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
     const dir = tempDir(t);
     const started = onFirstFile(dir);
     // The command waits until it is stopped; if the signal comes after it started, payemu

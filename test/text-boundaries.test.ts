@@ -69,23 +69,36 @@ t.test('a lone surrogate in a session field is a 422 naming it, and nothing is s
 
 t.test('a well-formed astral character (a surrogate pair) is text like any other', async (t) => {
   const e = await emulator(t);
-  const { completed } = await pay(e, { amount: 10, reference: 'order-🙂', description: '𝄞 music', customer_email: 'ada@example.com', metadata: { note: '👨‍👩‍👧' } });
+  const { completed } = await pay(e, {
+    amount: 10,
+    reference: 'order-🙂',
+    description: '𝄞 music',
+    customer_email: 'ada@example.com',
+    metadata: { note: '👨‍👩‍👧' },
+  });
   t.equal(completed.status, 200);
   const read = await e.api.get(`/v1/payments/${encodeURIComponent('order-🙂')}`);
   t.equal(read.status, 200);
   t.equal(read.body.data.attributes.description, '𝄞 music');
-  t.equal((await e.api.get(`/v1/payments?filter[customer_email]=${encodeURIComponent('ada@example.com')}&note=${encodeURIComponent('🙂')}`)).body.meta.total, 1);
+  t.equal(
+    (await e.api.get(`/v1/payments?filter[customer_email]=${encodeURIComponent('ada@example.com')}&note=${encodeURIComponent('🙂')}`)).body.meta.total,
+    1,
+  );
 });
 
 t.test('bytes that are not UTF-8 in a body are a 400', async (t) => {
   const e = await emulator(t);
   const body = Buffer.concat([Buffer.from('{"amount": 10, "reference": "'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]);
   const res = await new Promise<{ status: number; body: any }>((resolve, reject) => {
-    const req = http.request(`${e.url}/v1/sessions`, { method: 'POST', headers: { Authorization: 'Bearer sk_test_payemu_acme', 'Content-Type': 'application/json' } }, (r) => {
-      let text = '';
-      r.setEncoding('utf8').on('data', (c: string) => (text += c));
-      r.on('end', () => resolve({ status: r.statusCode!, body: JSON.parse(text) }));
-    });
+    const req = http.request(
+      `${e.url}/v1/sessions`,
+      { method: 'POST', headers: { Authorization: 'Bearer sk_test_payemu_acme', 'Content-Type': 'application/json' } },
+      (r) => {
+        let text = '';
+        r.setEncoding('utf8').on('data', (c: string) => (text += c));
+        r.on('end', () => resolve({ status: r.statusCode!, body: JSON.parse(text) }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });
@@ -171,7 +184,12 @@ t.test('every path parameter and query parameter refuses an encoded surrogate (4
     for (const param of params) {
       const target = route.path.replace(/:[a-z_]+/g, (p) => (p === param ? `a${ENCODED_SURROGATE}` : 'x1'));
       const res = await new Promise<number>((resolve, reject) => {
-        http.request(`${e.url}${target}`, { method: route.method, headers: { Authorization: 'Bearer sk_test_payemu_acme' } }, (r) => resolve(r.resume().statusCode!)).on('error', reject).end();
+        http
+          .request(`${e.url}${target}`, { method: route.method, headers: { Authorization: 'Bearer sk_test_payemu_acme' } }, (r) =>
+            resolve(r.resume().statusCode!),
+          )
+          .on('error', reject)
+          .end();
       });
       if (res !== 400) t.fail(`${route.method} ${target}: ${res}`);
       checked++;
@@ -180,7 +198,12 @@ t.test('every path parameter and query parameter refuses an encoded surrogate (4
     for (const name of names) {
       const target = `${fill(route.path)}?${encodeURIComponent(name)}=${ENCODED_SURROGATE}`;
       const res = await new Promise<number>((resolve, reject) => {
-        http.request(`${e.url}${target}`, { method: route.method, headers: { Authorization: 'Bearer sk_test_payemu_acme' } }, (r) => resolve(r.resume().statusCode!)).on('error', reject).end();
+        http
+          .request(`${e.url}${target}`, { method: route.method, headers: { Authorization: 'Bearer sk_test_payemu_acme' } }, (r) =>
+            resolve(r.resume().statusCode!),
+          )
+          .on('error', reject)
+          .end();
       });
       if (res !== 400) t.fail(`${route.method} ${target}: ${res}`);
       checked++;

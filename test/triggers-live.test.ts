@@ -33,8 +33,15 @@ async function triggerEach(t: Test, mode: 'test' | 'live') {
     t.equal(res.status, 200, `${event}: ${res.text.slice(0, 300)}`);
     t.equal(res.body.mode, mode);
     t.match(res.body.event_id, /^[0-9a-f-]{36}$/, `${event} happened in ${mode} mode`);
-    t.ok(seen.some((d) => d.name === event), `${event} was raised`);
-    t.same(seen.filter((d) => d.mode !== mode), [], `${event}: everything happened in ${mode} mode`);
+    t.ok(
+      seen.some((d) => d.name === event),
+      `${event} was raised`,
+    );
+    t.same(
+      seen.filter((d) => d.mode !== mode),
+      [],
+      `${event}: everything happened in ${mode} mode`,
+    );
     const failed = seen.filter((d) => d.name === 'payment.failed');
     if (FAILING.has(event)) t.ok(failed.length > 0, `${event}: a payment failed, as intended`);
     else t.same(failed, [], `${event}: no payment.failed`);
@@ -70,7 +77,9 @@ t.test('and still with a test key, with the test cards', async (t) => {
 
 t.test('payemu trigger payment.completed --key sk_live_payemu_acme exits 0 with the event id', async (t) => {
   const e = await emulator(t);
-  const res = await runPayemu(t, ['trigger', 'payment.completed', '--key', 'sk_live_payemu_acme', '--set', 'reference=cli-live'], { env: { PAYEMU_URL: e.url } });
+  const res = await runPayemu(t, ['trigger', 'payment.completed', '--key', 'sk_live_payemu_acme', '--set', 'reference=cli-live'], {
+    env: { PAYEMU_URL: e.url },
+  });
   t.equal(res.code, 0, res.stderr);
   t.match(res.stdout, /payment\.completed triggered on acme\/live/);
   const id = /event id ([0-9a-f-]{36})/.exec(res.stdout)?.[1];
@@ -85,18 +94,30 @@ t.test('--set cards.* picks the card; a trigger whose event then does not happen
   t.equal(amex.status, 200, amex.text.slice(0, 300));
   t.match((await e.live.get('/v1/payments/amex')).body.data.attributes, { status: 'PAID', card_brand: 'amex', card_last: '0009' });
 
-  const declined = await e.live.post('/_payemu/trigger', { event: 'payment.completed', data: { reference: 'declined', cards: { approved: '4242424242424242' } } });
+  const declined = await e.live.post('/_payemu/trigger', {
+    event: 'payment.completed',
+    data: { reference: 'declined', cards: { approved: '4242424242424242' } },
+  });
   assertError(t, declined, 422, /payment\.completed did not happen: it raised payment\.failed/);
   t.equal((await e.live.get('/v1/payments/declined')).body.data.attributes.status, 'FAILED', 'what the steps did stays done');
-  await t.rejects(e.trigger('payment.completed', { mode: 'live', data: { cards: { approved: '4000000000000002' } } }), { status: 422, message: /did not happen/ });
+  await t.rejects(e.trigger('payment.completed', { mode: 'live', data: { cards: { approved: '4000000000000002' } } }), {
+    status: 422,
+    message: /did not happen/,
+  });
 });
 
 t.test('payemu trigger --set cards.approved=... (a number on the command line) pays with that card', async (t) => {
   const e = await emulator(t);
-  const res = await runPayemu(t, ['trigger', 'payment.completed', '--key', 'sk_live_payemu_acme', '--set', 'reference=cli-amex', '--set', 'cards.approved=340000000000009'], { env: { PAYEMU_URL: e.url } });
+  const res = await runPayemu(
+    t,
+    ['trigger', 'payment.completed', '--key', 'sk_live_payemu_acme', '--set', 'reference=cli-amex', '--set', 'cards.approved=340000000000009'],
+    { env: { PAYEMU_URL: e.url } },
+  );
   t.equal(res.code, 0, res.stderr);
   t.match((await e.live.get('/v1/payments/cli-amex')).body.data.attributes, { status: 'PAID', card_brand: 'amex' });
-  const declined = await runPayemu(t, ['trigger', 'payment.completed', '--key', 'sk_live_payemu_acme', '--set', 'cards.approved=4242 4242 4242 4242'], { env: { PAYEMU_URL: e.url } });
+  const declined = await runPayemu(t, ['trigger', 'payment.completed', '--key', 'sk_live_payemu_acme', '--set', 'cards.approved=4242 4242 4242 4242'], {
+    env: { PAYEMU_URL: e.url },
+  });
   t.equal(declined.code, 1, 'the event did not happen: exit 1');
   t.match(declined.stderr, /payment\.completed did not happen: it raised payment\.failed/);
 });

@@ -66,51 +66,55 @@ function payemu(args: string[], env: string[]): string {
   return `env -u CI -u CONTINUOUS_INTEGRATION ${env.join(' ')} ${start}; echo "payemu exited with code $?"; read -r _`;
 }
 
-t.test('the live view: an event from outside appears, opens, is resent; q stops with exit code 0', { skip: hasTmux ? false : 'tmux is not installed' }, async (t) => {
-  const hook = await receiver(t);
-  const pane = await tmuxServer(t).open('ui', payemu(['--webhook-url', hook.url], ['TERM=xterm-256color']));
+t.test(
+  'the live view: an event from outside appears, opens, is resent; q stops with exit code 0',
+  { skip: hasTmux ? false : 'tmux is not installed' },
+  async (t) => {
+    const hook = await receiver(t);
+    const pane = await tmuxServer(t).open('ui', payemu(['--webhook-url', hook.url], ['TERM=xterm-256color']));
 
-  let screen = await pane.waitFor(/payemu ● running on http:\/\/\S+/, 'the header');
-  const url = /payemu ● running on (http:\/\/\S+)/.exec(screen)![1]!;
-  t.match(screen, /test key sk_test_payemu_acme\s+webhook secret whsec_payemu_acme/);
-  t.match(screen, new RegExp(`webhooks → ${hook.url}  not tried yet`));
-  t.match(screen, /clock\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
-  t.notMatch(screen, /payemu listening on/, 'the UI, not the plain log');
+    let screen = await pane.waitFor(/payemu ● running on http:\/\/\S+/, 'the header');
+    const url = /payemu ● running on (http:\/\/\S+)/.exec(screen)![1]!;
+    t.match(screen, /test key sk_test_payemu_acme\s+webhook secret whsec_payemu_acme/);
+    t.match(screen, new RegExp(`webhooks → ${hook.url}  not tried yet`));
+    t.match(screen, /clock\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+    t.notMatch(screen, /payemu listening on/, 'the UI, not the plain log');
 
-  // An event from outside: a checkout paid over HTTP.
-  const api = client(url, TEST_KEY);
-  const session = await api.post('/v1/sessions', { amount: 10, reference: 'tmux-order-1' });
-  t.equal(session.status, 201);
-  const paid = await api.post(`/_payemu/sessions/${session.body.data.id}/complete`, { card_number: '4242424242424242' });
-  t.equal(paid.status, 200);
-  screen = await pane.waitFor(/payment\.completed\s+acme\/test\s+tmux-order-1\s+10\.00 USD\s+delivered 200/, 'the delivered event');
-  t.match(screen, new RegExp(`webhooks → ${hook.url}  answers \\(200\\)`), 'the endpoint answered');
-  t.match(screen, /201\s+POST\s+\/v1\/sessions/, 'the request log');
-  t.match(screen, /200\s+POST\s+\/_payemu\/sessions\/cs_\w+\/complete/);
+    // An event from outside: a checkout paid over HTTP.
+    const api = client(url, TEST_KEY);
+    const session = await api.post('/v1/sessions', { amount: 10, reference: 'tmux-order-1' });
+    t.equal(session.status, 201);
+    const paid = await api.post(`/_payemu/sessions/${session.body.data.id}/complete`, { card_number: '4242424242424242' });
+    t.equal(paid.status, 200);
+    screen = await pane.waitFor(/payment\.completed\s+acme\/test\s+tmux-order-1\s+10\.00 USD\s+delivered 200/, 'the delivered event');
+    t.match(screen, new RegExp(`webhooks → ${hook.url}  answers \\(200\\)`), 'the endpoint answered');
+    t.match(screen, /201\s+POST\s+\/v1\/sessions/, 'the request log');
+    t.match(screen, /200\s+POST\s+\/_payemu\/sessions\/cs_\w+\/complete/);
 
-  await pane.keys('Down');
-  await pane.waitFor(/› \d\d:\d\d:\d\d\s+payment\.completed/, 'the selected event');
-  await pane.keys('Enter');
-  screen = await pane.waitFor(/Payload/, 'the detail view');
-  t.match(screen, /"reference": "tmux-order-1"/);
-  t.match(screen, /"amount": 10,/);
-  t.match(screen, /delivery delivered 200 {2}1 attempt kept/);
-  t.match(screen, /1\s+\d\d:\d\d:\d\d\s+200\s+\d+ ms\s+ok/, 'the attempt: status, duration, response body');
+    await pane.keys('Down');
+    await pane.waitFor(/› \d\d:\d\d:\d\d\s+payment\.completed/, 'the selected event');
+    await pane.keys('Enter');
+    screen = await pane.waitFor(/Payload/, 'the detail view');
+    t.match(screen, /"reference": "tmux-order-1"/);
+    t.match(screen, /"amount": 10,/);
+    t.match(screen, /delivery delivered 200 {2}1 attempt kept/);
+    t.match(screen, /1\s+\d\d:\d\d:\d\d\s+200\s+\d+ ms\s+ok/, 'the attempt: status, duration, response body');
 
-  await pane.keys('r');
-  screen = await pane.waitFor(/2 attempts kept/, 'the resent delivery');
-  t.match(screen, /2\s+\d\d:\d\d:\d\d\s+200\s+\d+ ms\s+ok/);
-  t.match(screen, /• resent payment\.completed/);
-  t.equal(hook.received.length, 2, 'the receiver got it twice');
-  t.equal(hook.received[1]!.headers['x-webhook-event-id'], hook.received[0]!.headers['x-webhook-event-id'], 'the same event id');
+    await pane.keys('r');
+    screen = await pane.waitFor(/2 attempts kept/, 'the resent delivery');
+    t.match(screen, /2\s+\d\d:\d\d:\d\d\s+200\s+\d+ ms\s+ok/);
+    t.match(screen, /• resent payment\.completed/);
+    t.equal(hook.received.length, 2, 'the receiver got it twice');
+    t.equal(hook.received[1]!.headers['x-webhook-event-id'], hook.received[0]!.headers['x-webhook-event-id'], 'the same event id');
 
-  await pane.keys('q');
-  screen = await pane.waitFor(/payemu exited with code \d+/, 'the exit');
-  t.match(screen, /payemu exited with code 0/);
-  t.match(screen, new RegExp(`payemu stopped \\(was ${url}\\)`));
-  t.notMatch(screen, /Payload/, 'the terminal is given back (alternate screen left)');
-  await waitUntilRefused(Number(new URL(url).port));
-});
+    await pane.keys('q');
+    screen = await pane.waitFor(/payemu exited with code \d+/, 'the exit');
+    t.match(screen, /payemu exited with code 0/);
+    t.match(screen, new RegExp(`payemu stopped \\(was ${url}\\)`));
+    t.notMatch(screen, /Payload/, 'the terminal is given back (alternate screen left)');
+    await waitUntilRefused(Number(new URL(url).port));
+  },
+);
 
 t.test('on a terminal, CI, TERM=dumb and --no-ui get plain lines, the readiness line first', { skip: hasTmux ? false : 'tmux is not installed' }, async (t) => {
   const server = tmuxServer(t);
@@ -127,7 +131,11 @@ t.test('on a terminal, CI, TERM=dumb and --no-ui get plain lines, the readiness 
       t.notMatch(screen, /● running/, `${c.name}: no Ink`);
       // Not in raw mode: Ctrl+C is a real SIGINT, which stops it cleanly.
       await pane.keys('C-c');
-      t.match(await pane.waitFor(/payemu exited with code \d+/, `${c.name}: the exit`), /payemu stopped\npayemu exited with code 0/, `${c.name}: SIGINT, exit 0`);
+      t.match(
+        await pane.waitFor(/payemu exited with code \d+/, `${c.name}: the exit`),
+        /payemu stopped\npayemu exited with code 0/,
+        `${c.name}: SIGINT, exit 0`,
+      );
     }),
   );
 });

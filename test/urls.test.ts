@@ -65,7 +65,11 @@ t.test('payment links: create and update refuse them, and change nothing', async
   }
   const list = await e.api.get('/v1/payment-links');
   t.equal(list.body.data.length, 1, 'no link was created');
-  t.match((await e.api.get(`/v1/payment-links/${id}`)).body.data.attributes, { success_url: 'https://shop.example/thanks', cancel_url: null }, 'the link is unchanged');
+  t.match(
+    (await e.api.get(`/v1/payment-links/${id}`)).body.data.attributes,
+    { success_url: 'https://shop.example/thanks', cancel_url: null },
+    'the link is unchanged',
+  );
   for (const url of ACCEPTED) {
     const res = await e.api.request('PATCH', `/v1/payment-links/${id}`, { success_url: url, cancel_url: url });
     t.equal(res.status, 200, `${url} is accepted`);
@@ -77,7 +81,12 @@ t.test('payment-method sessions of a schedule refuse them too', async (t) => {
   const e = await emulator(t);
   const saved = await e.api.post('/v1/sessions', { amount: 1, save_payment_method: true });
   const paid = await e.api.post(`/_payemu/sessions/${saved.body.data.id}/complete`, { card_number: '4242424242424242' });
-  const schedule = await e.api.post('/v1/recurring-payments', { payment_method: paid.body.payment.payment_method, amount: 5, frequency: 'monthly', reference: 'sub-1' });
+  const schedule = await e.api.post('/v1/recurring-payments', {
+    payment_method: paid.body.payment.payment_method,
+    amount: 5,
+    frequency: 'monthly',
+    reference: 'sub-1',
+  });
   t.equal(schedule.status, 201, schedule.text.slice(0, 200));
   for (const url of REFUSED) {
     for (const field of ['success_url', 'cancel_url']) {

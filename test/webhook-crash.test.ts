@@ -165,7 +165,9 @@ t.test('a stop during an attempt: the next start shows it interrupted and retrie
   const recovered = e2.events.get(id)!;
   t.equal(recovered.delivery_status, 'retrying', 'counted as a failed attempt of the cycle');
   t.match(recovered.attempts[0], { state: 'interrupted', error: 'interrupted', status: null, duration_ms: null });
-  const delivered = new Promise((resolve) => e2.bus.on('webhook.attempt', ({ event }) => event.id === id && event.delivery_status === 'delivered' && resolve(event)));
+  const delivered = new Promise((resolve) =>
+    e2.bus.on('webhook.attempt', ({ event }) => event.id === id && event.delivery_status === 'delivered' && resolve(event)),
+  );
   t.equal((await r.request(2)).headers['x-webhook-event-id'], id);
   await delivered;
   t.match(e2.events.get(id)!.attempts, [{ state: 'interrupted' }, { state: 'succeeded', status: 200 }]);
@@ -188,6 +190,9 @@ t.test('an interrupted last attempt of a cycle uses up no retry: it is tried aga
   await answered;
   const event = e2.events.get(id)!;
   t.equal(event.delivery_status, 'delivered');
-  t.same(event.attempts.map((a) => a.state), ['failed', 'failed', 'failed', 'interrupted', 'succeeded']);
+  t.same(
+    event.attempts.map((a) => a.state),
+    ['failed', 'failed', 'failed', 'interrupted', 'succeeded'],
+  );
   t.equal(r.received.length, 5, 'as many attempts logged as the receiver got');
 });

@@ -50,7 +50,12 @@ t.test('one advance of a minute runs every retry due in it, in order, and report
   t.equal(event.next_attempt_at, null);
   t.same(
     event.attempts.map((a: { at: string; status: number }) => [a.at, a.status]),
-    [[at(0), 500], [at(1), 500], [at(6), 500], [at(31), 200]],
+    [
+      [at(0), 500],
+      [at(1), 500],
+      [at(6), 500],
+      [at(31), 200],
+    ],
     'each attempt at the virtual time it fell due: the wait counts from the end of the failed one',
   );
   t.equal(new Set(r.received.map((x) => x.headers['x-webhook-event-id'])).size, 1, 'one event id');
@@ -80,7 +85,10 @@ t.test('an advance runs only the retries due within its span; the next advance g
   t.same(fourth.body.ran, { 'webhook.retry': 1 });
   event = await eventOf(e, 'steps');
   t.equal(event.delivery_status, 'delivered');
-  t.same(event.attempts.map((a: { at: string }) => a.at), [at(0), at(1), at(6), at(31)]);
+  t.same(
+    event.attempts.map((a: { at: string }) => a.at),
+    [at(0), at(1), at(6), at(31)],
+  );
 });
 
 t.test('a receiver that hangs: the advance still finishes, each attempt cut off by the timeout', async (t) => {
@@ -148,7 +156,12 @@ t.test('retries and other due work run in one time order', async (t) => {
   const e = await emulator(t, { ...options, webhookUrl: r.url });
   // The card-saving payment's webhook fails three times; the next day's charge comes later.
   const { completed } = await pay(e, { amount: 10, reference: 'saved', save_payment_method: true });
-  const schedule = await e.api.post('/v1/recurring-payments', { payment_method: completed.body.payment.payment_method, amount: 1, frequency: 'daily', start_date: '2027-03-02' });
+  const schedule = await e.api.post('/v1/recurring-payments', {
+    payment_method: completed.body.payment.payment_method,
+    amount: 1,
+    frequency: 'daily',
+    start_date: '2027-03-02',
+  });
   t.equal(schedule.status, 201);
   const res = await e.api.post('/_payemu/clock/advance', { by: '1d' });
   t.same(

@@ -41,7 +41,16 @@ t.test('payment.completed: headers, an independently verified signature and the 
   const body = JSON.parse(req.body);
   t.same(body, {
     event: 'payment.completed',
-    data: { payment_id: 1, reference: 'wh-1', amount: 25.5, currency: 'USD', status: 'PAID', card_last: '4242', card_brand: 'visa', metadata: { order: 'A-1' } },
+    data: {
+      payment_id: 1,
+      reference: 'wh-1',
+      amount: 25.5,
+      currency: 'USD',
+      status: 'PAID',
+      card_last: '4242',
+      card_brand: 'visa',
+      metadata: { order: 'A-1' },
+    },
   });
 });
 
@@ -72,7 +81,10 @@ t.test('each payment event has its payload; a Source webhook_url in config wins'
   t.match(bodies[5].data, { reference: 'v', status: 'VOIDED', payment_id: 3 });
   const refunded = r.next();
   await e.api.post('/v1/payments/h/refunds', { amount: 3 });
-  t.match(JSON.parse((await refunded).body), { event: 'payment.refunded', data: { reference: 'h', status: 'PARTIALLY_REFUNDED', refund_amount: 3, total_refunded: 3, refundable_amount: 5 } });
+  t.match(JSON.parse((await refunded).body), {
+    event: 'payment.refunded',
+    data: { reference: 'h', status: 'PARTIALLY_REFUNDED', refund_amount: 3, total_refunded: 3, refundable_amount: 5 },
+  });
   t.equal((await e.globex.get('/v1/me')).body.data.attributes.webhook_configured, false, 'globex has no endpoint');
   t.equal((await e.api.get('/v1/me')).body.data.attributes.webhook_configured, true);
 });
@@ -86,7 +98,10 @@ t.test('a receiver that always fails gets exactly 4 attempts; all are stored', a
   const done = attempts(e, 4);
   await pay(e, { amount: 10, reference: 'fail-4' });
   const seen = await done;
-  t.same(seen.map((a) => a.event.delivery_status), ['retrying', 'retrying', 'retrying', 'failed']);
+  t.same(
+    seen.map((a) => a.event.delivery_status),
+    ['retrying', 'retrying', 'retrying', 'failed'],
+  );
   t.equal(r.received.length, 4);
   t.equal(new Set(r.received.map((x) => x.headers['x-webhook-event-id'])).size, 1, 'one event id for every attempt');
   const list = await e.api.get('/_payemu/events?reference=fail-4');
@@ -109,7 +124,10 @@ t.test('failing, then succeeding: delivered on the second attempt', async (t) =>
   await pay(e, { amount: 10, reference: 'second' });
   await e.idle();
   const [event] = e.events.list({ reference: 'second' });
-  t.same(event!.attempts.map((a) => a.status), [503, 204]);
+  t.same(
+    event!.attempts.map((a) => a.status),
+    [503, 204],
+  );
   t.equal(event!.delivery_status, 'delivered');
 });
 
@@ -205,8 +223,14 @@ t.test('the event log: filters, newest first, scoped to the key, 404s', async (t
   await pay(e, { amount: 10, reference: 'two' }, '4000000000000002');
   await pay(e, { amount: 10, reference: 'three' }, '4242424242424242', e.globex);
   const all = (await e.api.get('/_payemu/events')).body.events;
-  t.same(all.map((x: { reference: string }) => x.reference), ['two', 'one']);
-  t.same((await e.api.get('/_payemu/events?event=payment.failed')).body.events.map((x: { reference: string }) => x.reference), ['two']);
+  t.same(
+    all.map((x: { reference: string }) => x.reference),
+    ['two', 'one'],
+  );
+  t.same(
+    (await e.api.get('/_payemu/events?event=payment.failed')).body.events.map((x: { reference: string }) => x.reference),
+    ['two'],
+  );
   t.same((await e.api.get('/_payemu/events?reference=one')).body.events.length, 1);
   t.equal((await e.api.get('/_payemu/events?event=nope')).status, 422);
   t.equal((await e.live.get('/_payemu/events')).body.events.length, 0);
@@ -274,7 +298,12 @@ t.test('a clock advance of many charges: at most 64 deliveries in flight per Sou
   const saved = attempts(e, 1);
   const { completed } = await pay(e, { amount: 1, save_payment_method: true });
   await saved;
-  await e.api.post('/v1/recurring-payments', { payment_method: completed.body.payment.payment_method, amount: 1, frequency: 'daily', start_date: '2027-01-02' });
+  await e.api.post('/v1/recurring-payments', {
+    payment_method: completed.body.payment.payment_method,
+    amount: 1,
+    frequency: 'daily',
+    start_date: '2027-01-02',
+  });
   holding = true;
   // The advance raises the events and returns: it does not wait for their first attempts.
   await e.api.post('/_payemu/clock/advance', { by: '60d' });
@@ -293,7 +322,10 @@ t.test('a clock advance of many charges: at most 64 deliveries in flight per Sou
   holding = false;
   for (const res of held) res.end('ok');
   const done = await all;
-  t.ok(done.every((a) => a.event.delivery_status === 'delivered'), 'every event delivered');
+  t.ok(
+    done.every((a) => a.event.delivery_status === 'delivered'),
+    'every event delivered',
+  );
   t.ok(most <= MAX_IN_FLIGHT_PER_SOURCE, `never more than ${MAX_IN_FLIGHT_PER_SOURCE} at once (${most})`);
   const firstOut = r.received.slice(0, MAX_IN_FLIGHT_PER_SOURCE).map((req) => String(req.headers['x-webhook-event-id']));
   t.same(firstOut.sort(), raised.slice(0, MAX_IN_FLIGHT_PER_SOURCE).sort(), 'the first to go out are the oldest events');

@@ -21,8 +21,10 @@ export async function show(options: Options): Promise<void> {
  * that falls due on the way.
  */
 export async function advance(by: string | undefined, options: Options & { to?: string }): Promise<void> {
-  if (by !== undefined && options.to !== undefined) throw new CliError('clock advance takes a duration or --to TIMESTAMP, not both. See `payemu clock advance --help`.', EXIT.usage);
-  if (by === undefined && options.to === undefined) throw new CliError('clock advance needs a duration (30d, 12h, 90m, 45s) or --to TIMESTAMP. See `payemu clock advance --help`.', EXIT.usage);
+  if (by !== undefined && options.to !== undefined)
+    throw new CliError('clock advance takes a duration or --to TIMESTAMP, not both. See `payemu clock advance --help`.', EXIT.usage);
+  if (by === undefined && options.to === undefined)
+    throw new CliError('clock advance needs a duration (30d, 12h, 90m, 45s) or --to TIMESTAMP. See `payemu clock advance --help`.', EXIT.usage);
   if (options.to !== undefined && parseTimestamp(options.to) === undefined) {
     throw new CliError(`--to: not an ISO 8601 timestamp: ${options.to} (e.g. 2027-01-01 or 2027-01-01T09:30:00Z)`, EXIT.usage);
   }

@@ -24,7 +24,11 @@ export async function doctor(options: DoctorOptions): Promise<void> {
   if (!looksLikeDataDir(dir)) throw new CliError(`${dir} does not look like a payemu data directory (no snapshot.json, no journal-*.ndjson)`, EXIT.usage);
   // The files are read while nothing writes them: not while a payemu runs on them.
   const holder = lockHolder(dir);
-  if (holder) throw new CliError(`${dir} is in use by a running payemu (pid ${holder.pid})${holder.url ? ` at ${holder.url}` : ''}: stop it, then run doctor again`, EXIT.refused);
+  if (holder)
+    throw new CliError(
+      `${dir} is in use by a running payemu (pid ${holder.pid})${holder.url ? ` at ${holder.url}` : ''}: stop it, then run doctor again`,
+      EXIT.refused,
+    );
 
   if (!options.repair) {
     const checkup = await checkStore(dir);
@@ -47,7 +51,10 @@ export async function doctor(options: DoctorOptions): Promise<void> {
 }
 
 function report(checkup: Checkup, out: Output): string {
-  const lines = [`payemu doctor: ${checkup.dir}`, ...checkup.files.map((f) => `  ${f.file}: ${f.records !== undefined ? `${f.records} records` : `${f.lines} readable lines`}`)];
+  const lines = [
+    `payemu doctor: ${checkup.dir}`,
+    ...checkup.files.map((f) => `  ${f.file}: ${f.records !== undefined ? `${f.records} records` : `${f.lines} readable lines`}`),
+  ];
   for (const finding of checkup.damage) lines.push(...describe(out.c.red('damaged:'), finding));
   for (const finding of checkup.notes) lines.push(...describe('note:', finding));
   if (checkup.healthy) lines.push(out.c.green(`healthy: ${checkup.records} records`));
@@ -64,7 +71,9 @@ function repaired(repair: Repair, out: Output): string {
   for (const { file, backup } of repair.backups) lines.push(`  set aside: ${file} -> ${backup} (${file} now holds what could be read of it)`);
   for (const finding of repair.dropped) lines.push(...describe(out.c.yellow('dropped:'), finding));
   for (const finding of repair.notes) lines.push(...describe('note:', finding));
-  lines.push(out.c.green(`repaired: ${repair.records} records kept, ${repair.dropped.length} damaged ${repair.dropped.length === 1 ? 'place' : 'places'} dropped`));
+  lines.push(
+    out.c.green(`repaired: ${repair.records} records kept, ${repair.dropped.length} damaged ${repair.dropped.length === 1 ? 'place' : 'places'} dropped`),
+  );
   return lines.join('\n');
 }
 

@@ -99,8 +99,7 @@ async function follow(client: PayemuClient, out: Output, only: string | undefine
     else if (message.type === 'event') {
       const row = cells(message.data);
       out.line(describe(row, columnWidths([row], FOLLOW_WIDTHS), out));
-    }
-    else {
+    } else {
       const { event, attempt, delivery_status } = message.data;
       out.line(`  ${out.c.dim('attempt')} ${event} ${attempt?.status ?? attempt?.error ?? 'no endpoint'} -> ${delivery_status}`);
     }

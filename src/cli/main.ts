@@ -20,11 +20,16 @@ export function main(argv: string[]): void {
     .description('Start the emulator: its URL and keys, then the live terminal UI on a TTY, or a log of requests and events.')
     .option('--json', 'log one JSON object per line')
     .option('--no-ui', 'plain log lines instead of the terminal UI')
-    .addHelpText('after', '\nThe first line on stdout is `payemu listening on http://HOST:PORT` once requests are served\n(with --json: {"type":"listening","url":...}). SIGINT and SIGTERM stop it cleanly with exit code 0.')
+    .addHelpText(
+      'after',
+      '\nThe first line on stdout is `payemu listening on http://HOST:PORT` once requests are served\n(with --json: {"type":"listening","url":...}). SIGINT and SIGTERM stop it cleanly with exit code 0.',
+    )
     .action(async (options) => (await import('./start.js')).start(options));
 
   startOptions(program.command('exec'), { port: 0, data: undefined })
-    .description('Start payemu, run a command with PAYEMU_URL, PAYEMU_API_KEY, PAYEMU_LIVE_API_KEY and PAYEMU_WEBHOOK_SECRET set, stop, and exit with its code.')
+    .description(
+      'Start payemu, run a command with PAYEMU_URL, PAYEMU_API_KEY, PAYEMU_LIVE_API_KEY and PAYEMU_WEBHOOK_SECRET set, stop, and exit with its code.',
+    )
     .argument('<command...>', 'the command to run, after --')
     .passThroughOptions()
     .addHelpText('after', '\nExample: payemu exec -- npm test\nA free port and an in-memory store unless --port or --data say otherwise.')
@@ -36,13 +41,20 @@ export function main(argv: string[]): void {
   client(program.command('trigger'))
     .description('Make an event happen through real state changes (a session paid, a schedule advanced, ...).')
     .argument('<event>', 'one of the events below, e.g. payment.completed')
-    .option('--set <key=value>', "override a value the event's fixture uses: amount, currency, reference, customer_email, metadata.<key>, ... (repeatable; a key the event does not take is refused, naming those it takes)", collect, [])
+    .option(
+      '--set <key=value>',
+      "override a value the event's fixture uses: amount, currency, reference, customer_email, metadata.<key>, ... (repeatable; a key the event does not take is refused, naming those it takes)",
+      collect,
+      [],
+    )
     .option('--source <slug>', 'run it as another Source of the merchant')
     .addHelpText('after', () => `\nEvents:\n${eventsHelp()}`)
     .action(async (event: string, options) => (await import('./trigger.js')).trigger(event, options));
 
   const clock = program.command('clock').description('Show or advance the virtual clock of a running emulator.');
-  client(clock.command('show', { isDefault: true }).description('Show the virtual time.')).action(async (options) => (await import('./clock.js')).show(options));
+  client(clock.command('show', { isDefault: true }).description('Show the virtual time.')).action(async (options) =>
+    (await import('./clock.js')).show(options),
+  );
   client(clock.command('advance'))
     .description('Move the clock forward (30d, 12h, 90m, 45s, or --to a timestamp) and run everything that falls due.')
     .argument('[duration]', 'how far: 30d, 12h, 90m, 45s, 250ms, 2w, or a number of seconds')
@@ -69,7 +81,9 @@ export function main(argv: string[]): void {
     .action(async (id: string, options) => (await import('./events.js')).resend(id, options));
 
   client(program.command('reset'))
-    .description("Empty a running emulator (the key's Source and mode). With --data DIR: the payemu holding DIR (found through its lock), or, when none does, delete DIR.")
+    .description(
+      "Empty a running emulator (the key's Source and mode). With --data DIR: the payemu holding DIR (found through its lock), or, when none does, delete DIR.",
+    )
     .option('--all', 'empty every Source and mode, and put the clock back')
     .option('--data <dir>', 'act on this data directory only: reset the payemu that holds it, or delete it')
     .action(async (options) => (await import('./reset.js')).reset(options));
@@ -135,7 +149,10 @@ function wrap(text: string, width: number): string[] {
   const lines: string[] = [];
   let line = '';
   // A card number (4242 4242 4242 4242) stays on one line.
-  for (const word of text.replace(/(\d{4}) (?=\d)/g, '$1\u00a0').split(/[ \t\n]+/).filter(Boolean)) {
+  for (const word of text
+    .replace(/(\d{4}) (?=\d)/g, '$1\u00a0')
+    .split(/[ \t\n]+/)
+    .filter(Boolean)) {
     if (line && line.length + 1 + word.length > width) {
       lines.push(line);
       line = word;
@@ -149,7 +166,12 @@ function startOptions(command: Command, defaults: { port: number; data: string |
   return command
     .option('-p, --port <port>', 'port to listen on (0 picks a free port)', port, defaults.port)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--allowed-host <name>', 'answer requests for this Host name too (repeatable); on a loopback address, names other than localhost, 127.0.0.1 and [::1] get a 403', collect, [])
+    .option(
+      '--allowed-host <name>',
+      'answer requests for this Host name too (repeatable); on a loopback address, names other than localhost, 127.0.0.1 and [::1] get a 403',
+      collect,
+      [],
+    )
     .option('--data <dir>', `data directory of the file-backed store${defaults.data ? '' : ' (default: in memory)'}`, defaults.data)
     .addOption(new Option('--in-memory', 'keep nothing on disk').conflicts('data'))
     .option('--config <file>', 'config file merged onto the defaults (default: ./payemu.config.json when present)')

@@ -34,7 +34,9 @@ export async function pay(target: string, options: PayOptions): Promise<void> {
       const status = ok ? out.c.green(p.status) : out.c.red(p.status);
       return `${status} ${p.amount} ${p.currency} reference ${p.reference} (payment ${p.id})${p.failure_message ? `\n  ${p.failure_code}: ${p.failure_message}` : ''}`;
     }
-    return result.updated ? `${out.c.green('card updated')}: ${result.payment_method?.card_brand} ending ${result.payment_method?.card_last}` : `${out.c.red('card refused')}: ${result.failure_message}`;
+    return result.updated
+      ? `${out.c.green('card updated')}: ${result.payment_method?.card_brand} ending ${result.payment_method?.card_last}`
+      : `${out.c.red('card refused')}: ${result.failure_message}`;
   });
   if (result.payment?.status === 'FAILED' || result.updated === false) process.exitCode = EXIT.refused;
 }
@@ -52,5 +54,8 @@ function resolve(target: string): Target {
   if (id.startsWith('cs_')) return { pay: (client, card) => client.completeSession(id, card), origin };
   if (id.startsWith('inv_')) return { pay: (client, card) => client.payInvoice(id, card), origin };
   if (/^\d+$/.test(id)) return { pay: (client, card) => client.payLink(id, card), origin };
-  throw new CliError(`cannot tell what "${target}" is: give a session id (cs_...), an invoice id (inv_...), a payment link id, or one of their URLs`, EXIT.usage);
+  throw new CliError(
+    `cannot tell what "${target}" is: give a session id (cs_...), an invoice id (inv_...), a payment link id, or one of their URLs`,
+    EXIT.usage,
+  );
 }

@@ -27,7 +27,11 @@ export async function reset(options: ResetOptions): Promise<void> {
   const dir = path.resolve(options.data);
   const holder = lockHolder(dir);
   if (holder) {
-    if (!holder.url) throw new CliError(`${dir} is held by a payemu (pid ${holder.pid}) that has not said its URL yet (still starting, or an older version): try again once it listens`, EXIT.refused);
+    if (!holder.url)
+      throw new CliError(
+        `${dir} is held by a payemu (pid ${holder.pid}) that has not said its URL yet (still starting, or an older version): try again once it listens`,
+        EXIT.refused,
+      );
     return resetAt(holder.url, options, out);
   }
   if (!fs.existsSync(dir)) return out.result({ deleted: null }, () => `${dir} does not exist: nothing to reset`);
@@ -43,5 +47,8 @@ export async function reset(options: ResetOptions): Promise<void> {
 
 async function resetAt(url: string, options: ResetOptions, out: Output): Promise<void> {
   const result = await connect({ url, key: options.key }).reset({ all: options.all === true });
-  out.result({ ...result, url }, () => `reset ${result.scope === 'all' ? 'everything' : `${result.scope.source}/${result.scope.mode}`}: ${result.removed} records removed (${url})`);
+  out.result(
+    { ...result, url },
+    () => `reset ${result.scope === 'all' ? 'everything' : `${result.scope.source}/${result.scope.mode}`}: ${result.removed} records removed (${url})`,
+  );
 }

@@ -84,7 +84,13 @@ export async function start(options: StartOptions): Promise<void> {
   }
 
   const env = process.env;
-  const ui = wantsTerminalUi({ ui: options.ui, json: options.json === true, stdoutIsTTY: process.stdout.isTTY === true, stdinIsTTY: process.stdin.isTTY === true, env });
+  const ui = wantsTerminalUi({
+    ui: options.ui,
+    json: options.json === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stdinIsTTY: process.stdin.isTTY === true,
+    env,
+  });
   let stopping = false;
   let output: { stopping?(): void; stopped(): void };
   if (ui) {

@@ -32,7 +32,7 @@ t.test('a refusal rejects with an ApiError carrying the envelope: status, detail
   const invalid = await payemu.advanceClock({ by: 'soon' }).catch((error: unknown) => error);
   t.type(invalid, ApiError);
   t.match(invalid, { status: 422, message: /The by field must be a duration/, detail: /The by field must be a duration/ });
-  t.same(Object.keys((invalid as ApiError).fields), ['by'], "meta.errors names the refused field");
+  t.same(Object.keys((invalid as ApiError).fields), ['by'], 'meta.errors names the refused field');
   t.match((invalid as ApiError).fields.by, [/must be a duration/]);
 
   await t.rejects(payemu.resendEvent('nope'), { name: 'ApiError', status: 404, message: /No event with id "nope"/, fields: {} });
@@ -48,7 +48,9 @@ t.test('a refusal rejects with an ApiError carrying the envelope: status, detail
 
 t.test('an answer that is not the envelope: the status is the message', async (t) => {
   const fake: typeof fetch = async () => new Response('<h1>Bad gateway</h1>', { status: 502 });
-  const error = await createClient({ url: 'http://payemu.test', key: KEY, fetch: fake }).clock().catch((e: unknown) => e);
+  const error = await createClient({ url: 'http://payemu.test', key: KEY, fetch: fake })
+    .clock()
+    .catch((e: unknown) => e);
   t.type(error, ApiError);
   t.match(error, { status: 502, message: 'HTTP 502', detail: undefined, text: '<h1>Bad gateway</h1>', body: '<h1>Bad gateway</h1>' });
 });
@@ -57,7 +59,9 @@ t.test('nothing listening: Unreachable, with the system error code', async (t) =
   const e = await startEmulator({ port: 0, inMemory: true });
   const url = e.url;
   await e.close();
-  const error = await createClient({ url, key: KEY }).clock().catch((err: unknown) => err);
+  const error = await createClient({ url, key: KEY })
+    .clock()
+    .catch((err: unknown) => err);
   t.type(error, Unreachable);
   t.match(error, { url, code: 'ECONNREFUSED', message: `no payemu at ${url}: nothing is listening there` });
 });

@@ -36,7 +36,7 @@ export function createClock(options: { start?: number; frozen?: boolean; realNow
   let offset = options.start !== undefined ? options.start - startedAt : 0;
   let frozenAt: number | null = options.frozen ? startedAt + offset : null;
 
-  const now = (): number => (frozenAt ?? realNow() + offset);
+  const now = (): number => frozenAt ?? realNow() + offset;
   return {
     now,
     offsetMs: () => (frozenAt === null ? offset : frozenAt - realNow()),

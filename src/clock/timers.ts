@@ -45,10 +45,13 @@ export class Timers {
 
   /** Calls `fn` once after `ms` real milliseconds. */
   after(ms: number, fn: () => void, options: TimerOptions = {}): TimerHandle {
-    const timer = setTimeout(() => {
-      this.handles.delete(handle);
-      this.run(fn);
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        this.handles.delete(handle);
+        this.run(fn);
+      },
+      Math.max(0, ms),
+    );
     if (!options.ref) timer.unref();
     const handle: TimerHandle = {
       cancel: () => {

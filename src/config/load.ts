@@ -134,4 +134,3 @@ function firstError(errors: Record<string, string[]>, config?: unknown): string 
   const where = typeof slug === 'string' ? `${field} (Source "${slug}")` : field;
   return `${where}: ${messages![0]}${messages!.length > 1 ? ` (and ${messages!.length - 1} more)` : ''}`;
 }
-

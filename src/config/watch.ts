@@ -8,11 +8,7 @@ import type { PayemuConfig } from './types.js';
  * Watches the user's config file. A valid edit replaces the config in force; an invalid one is
  * reported on the bus and the last valid config stays (as Prism keeps its last valid spec).
  */
-export async function watchConfig(
-  file: string,
-  bus: Bus,
-  apply: (config: PayemuConfig) => void,
-): Promise<() => Promise<void>> {
+export async function watchConfig(file: string, bus: Bus, apply: (config: PayemuConfig) => void): Promise<() => Promise<void>> {
   // chokidar is needed only while running with a config file; import it then.
   const { watch } = await import('chokidar');
   const watcher = watch(file, { ignoreInitial: true, awaitWriteFinish: { stabilityThreshold: 50, pollInterval: 10 } });
@@ -29,11 +25,7 @@ export async function watchConfig(
  * The folder is watched with fs.watch (one inotify watch, nothing scanned: the folder may be a
  * large project); chokidar, which cannot watch a path that does not exist, takes over then.
  */
-export async function watchConfigCreation(
-  file: string,
-  bus: Bus,
-  apply: (config: PayemuConfig) => void,
-): Promise<() => Promise<void>> {
+export async function watchConfigCreation(file: string, bus: Bus, apply: (config: PayemuConfig) => void): Promise<() => Promise<void>> {
   let stopFile: (() => Promise<void>) | undefined;
   let closed = false;
   let taking: Promise<void> | undefined;

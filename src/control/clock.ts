@@ -90,6 +90,7 @@ function targetOf(body: { by?: string | number; to?: string }, now: number): (no
   const to = parseTimestamp(body.to!);
   if (to === undefined) throw Unprocessable.field('to', 'The to field must be an ISO 8601 timestamp.');
   if (to < now) throw Unprocessable.field('to', 'The clock only moves forward: the to field must not be in the past.');
-  if (to - now > MAX_ADVANCE_MS) throw Unprocessable.field('to', `The to field must not be more than ${MAX_ADVANCE_DAYS} days (ten years) ahead of the clock in one advance.`);
+  if (to - now > MAX_ADVANCE_MS)
+    throw Unprocessable.field('to', `The to field must not be more than ${MAX_ADVANCE_DAYS} days (ten years) ahead of the clock in one advance.`);
   return (from) => Math.max(from, to);
 }

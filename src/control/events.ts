@@ -31,7 +31,7 @@ export const eventRoutes = [
   control<Record<string, never>, ListQuery>({
     method: 'GET',
     path: '/_payemu/events',
-    summary: 'List the events of the key\'s Source and mode, newest first',
+    summary: "List the events of the key's Source and mode, newest first",
     query: listQuery,
     responses: { 200: eventList },
     handle: ({ app, scope, query }) => {
@@ -95,7 +95,8 @@ function stream(ctx: ApiContext): Promise<Reply> {
       if (record) send('event', presentEvent(record));
     }),
     app.bus.on('webhook.attempt', ({ event, attempt }) => {
-      if (mine(event.source, event.mode)) send('attempt', { event_id: event.id, event: event.event, delivery_status: event.delivery_status, attempt: attempt && presentAttempt(attempt) });
+      if (mine(event.source, event.mode))
+        send('attempt', { event_id: event.id, event: event.event, delivery_status: event.delivery_status, attempt: attempt && presentAttempt(attempt) });
     }),
   ];
   const keepAlive = app.timers.every(15_000, () => res.write(': keep-alive\n\n'));

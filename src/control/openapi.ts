@@ -80,7 +80,7 @@ export function buildOpenApi(routes: readonly Route[], version = packageVersion(
 }
 
 const INFO = [
-  'The `/v1` API and payemu\'s own control plane (`/_payemu/`). Hosted HTML pages (checkout, 3-D Secure, payment link, invoice, card update, manage) are not described here.',
+  "The `/v1` API and payemu's own control plane (`/_payemu/`). Hosted HTML pages (checkout, 3-D Secure, payment link, invoice, card update, manage) are not described here.",
   '',
   'Every error is `{"errors": [{"status", "title", "detail", "meta"?}]}`. Besides the answers each operation lists, a path payemu does not serve is a 404 and a served path asked with another method is a 405 (with `Allow`), in the same envelope.',
   '',
@@ -97,7 +97,7 @@ const SHARED: Record<number, { name: string; description: string; headers?: stri
   401: { name: 'Unauthorized', description: 'Missing or invalid key.', headers: ['WWW-Authenticate'] },
   403: {
     name: 'Forbidden',
-    description: 'The `Host` header is not a name payemu answers to (DNS rebinding guard), or the Source\'s IP whitelist does not include the caller.',
+    description: "The `Host` header is not a name payemu answers to (DNS rebinding guard), or the Source's IP whitelist does not include the caller.",
   },
   404: { name: 'NotFound', description: 'No such object for this Source and mode (or no such route).' },
   405: { name: 'MethodNotAllowed', description: 'The path is served, but not with this method.', headers: ['Allow'] },
@@ -211,11 +211,23 @@ function webhookOperation(name: string, components: Components) {
   return {
     operationId: `webhook${pascal(name)}`,
     summary: `The \`${name}\` webhook`,
-    description: 'POSTed to the Source\'s webhook URL. Verify `X-Webhook-Signature` over the raw body before trusting it.',
+    description: "POSTed to the Source's webhook URL. Verify `X-Webhook-Signature` over the raw body before trusting it.",
     parameters: [
-      { name: 'X-Webhook-Signature', in: 'header', required: true, description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the Source\'s whsec_ secret>`.', schema: { type: 'string' } },
+      {
+        name: 'X-Webhook-Signature',
+        in: 'header',
+        required: true,
+        description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the Source\'s whsec_ secret>`.',
+        schema: { type: 'string' },
+      },
       { name: 'X-Webhook-Event', in: 'header', required: true, description: 'The event name.', schema: { type: 'string', const: name } },
-      { name: 'X-Webhook-Event-Id', in: 'header', required: true, description: 'The event id (UUID), the same on every attempt and resend.', schema: { type: 'string', format: 'uuid' } },
+      {
+        name: 'X-Webhook-Event-Id',
+        in: 'header',
+        required: true,
+        description: 'The event id (UUID), the same on every attempt and resend.',
+        schema: { type: 'string', format: 'uuid' },
+      },
     ],
     requestBody: { required: true, content: { 'application/json': { schema: components.schema(webhookPayloads[name]!) } } },
     responses: { '2XX': { description: 'Received. Any other answer, or none within the timeout, is retried.' } },
@@ -232,7 +244,12 @@ function tagOf(path: string): string {
   return root === 'v1' ? name! : 'control plane';
 }
 
-const pascal = (name: string) => name.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+const pascal = (name: string) =>
+  name
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 
 /** The schemas, shared answers and headers the operations refer to. */
 class Components {
@@ -270,13 +287,14 @@ class Components {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: 'Makes a retry safe: for 24 hours (virtual time) a repeat with the same method, path and body replays the first answer; another request with the key is a 409.',
+          description:
+            'Makes a retry safe: for 24 hours (virtual time) a repeat with the same method, path and body replays the first answer; another request with the key is a 409.',
           schema: { type: 'string', minLength: 1, maxLength: 255 },
         },
       },
       headers: Object.fromEntries(Object.entries(HEADERS).filter(([name]) => usedHeaders.has(name))),
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'A Source\'s secret key: `Authorization: Bearer sk_test_...` (or `sk_live_...`).' },
+        bearer: { type: 'http', scheme: 'bearer', description: "A Source's secret key: `Authorization: Bearer sk_test_...` (or `sk_live_...`)." },
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same key in the `X-API-Key` header.' },
         queryKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The key as `?key=` (the event stream only: `EventSource` cannot set headers).' },
       },
@@ -335,7 +353,18 @@ class Components {
 
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas']);
 const SCHEMA_LISTS = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
-const SCHEMA_VALUES = new Set(['items', 'not', 'additionalProperties', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems']);
+const SCHEMA_VALUES = new Set([
+  'items',
+  'not',
+  'additionalProperties',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+]);
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

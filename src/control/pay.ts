@@ -75,7 +75,10 @@ export const payRoutes = [
       });
       const base = app.baseUrl();
       const link = app.store.get(PaymentLinks, String(Number(params.id)))!;
-      return { status: 200, json: { session_id: result.session.id, payment: presentPaymentSummary(result.payment, base), payment_link: presentLink(link, base, now).attributes } };
+      return {
+        status: 200,
+        json: { session_id: result.session.id, payment: presentPaymentSummary(result.payment, base), payment_link: presentLink(link, base, now).attributes },
+      };
     },
   }),
 ];

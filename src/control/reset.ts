@@ -39,7 +39,10 @@ export const resetRoutes = [
         app.clock.restore({ offsetMs: 0, frozenAt: app.clock.frozen() ? app.clock.now() - app.clock.offsetMs() : null });
         app.store.transaction((tx) => tx.put(Meta, { id: 'clock', clock: app.clock.state() }));
       }
-      return { status: 200, json: { removed, scope: body.all ? 'all' : { source: scope.source.slug, mode: scope.mode }, now: formatTimestamp(app.clock.now()) } };
+      return {
+        status: 200,
+        json: { removed, scope: body.all ? 'all' : { source: scope.source.slug, mode: scope.mode }, now: formatTimestamp(app.clock.now()) },
+      };
     },
   }),
 ];

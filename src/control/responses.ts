@@ -24,10 +24,7 @@ export const advanceReport = named(
   }),
 );
 
-export const resetReport = named(
-  'Reset',
-  object({ removed: integer, scope: { anyOf: [{ const: 'all' }, object({ source: string, mode })] }, now: timestamp }),
-);
+export const resetReport = named('Reset', object({ removed: integer, scope: { anyOf: [{ const: 'all' }, object({ source: string, mode })] }, now: timestamp }));
 
 export const triggerResult = named(
   'TriggerResult',
@@ -46,7 +43,11 @@ export const triggerResult = named(
 /** Each event's webhook body, `{event, data}`, by name. */
 const eventData: Record<string, Schema> = { ...paymentEventData, ...recurringEventData, ...invoiceEventData };
 
-const pascal = (name: string) => name.split(/[._]/).map((part) => part[0]!.toUpperCase() + part.slice(1)).join('');
+const pascal = (name: string) =>
+  name
+    .split(/[._]/)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
 
 /** The webhook body of each event (what the receiver gets, and `payload` of the event log). */
 export const webhookPayloads: Readonly<Record<string, Schema>> = Object.fromEntries(
@@ -92,13 +93,17 @@ export const eventList = named('EventList', object({ events: { type: 'array', it
 export const eventStream = {
   mediaType: 'text/event-stream',
   description:
-    'Server-sent events of the key\'s Source and mode: `event: event` with an Event when one is raised; `event: attempt` with `{event_id, event, delivery_status, attempt}` when a delivery attempt ends. Comment lines keep the connection open.',
+    "Server-sent events of the key's Source and mode: `event: event` with an Event when one is raised; `event: attempt` with `{event_id, event, delivery_status, attempt}` when a delivery attempt ends. Comment lines keep the connection open.",
   schema: { type: 'string' },
 };
 
 /** `POST /_payemu/sessions/{id}/complete` of a checkout session. */
 const checkoutCompleted = object({
-  session: object({ id: string, status: oneOfValues(['open', 'complete', 'expired']), payment_status: oneOfValues(['unpaid', 'paid', 'authorized', 'failed']) }),
+  session: object({
+    id: string,
+    status: oneOfValues(['open', 'complete', 'expired']),
+    payment_status: oneOfValues(['unpaid', 'paid', 'authorized', 'failed']),
+  }),
   payment: paymentSummary,
 });
 

@@ -63,7 +63,10 @@ export function parseDocumentParams(query: Record<string, unknown>, shape: Resou
       fail(param, `Only ${types.join(' or ')} ${types.length > 1 ? 'apply' : 'applies'} here.`);
       continue;
     }
-    const names = String(raw ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+    const names = String(raw ?? '')
+      .split(',')
+      .map((f) => f.trim())
+      .filter(Boolean);
     const known = fieldNames(target);
     const unknown = names.filter((f) => !known.includes(f));
     if (unknown.length > 0) {
@@ -90,7 +93,9 @@ function parseInclude(raw: unknown, shape: ResourceShape): ReadonlySet<string> {
   const relationships = Object.keys(shape.relationships ?? {});
   const offer = relationships.length > 0 ? `Include paths here: ${relationships.join(', ')}.` : `The ${shape.type} resource has no relationships to include.`;
   if (Array.isArray(raw)) throw new BadRequest(`The include parameter must be given once, as a comma-separated list. ${offer}`);
-  const paths = String(raw).split(',').map((p) => p.trim());
+  const paths = String(raw)
+    .split(',')
+    .map((p) => p.trim());
   const unknown = paths.filter((p) => !relationships.includes(p));
   if (unknown.length > 0) {
     const named = unknown.map((p) => (p === '' ? 'an empty path' : `"${p}"`)).join(', ');

@@ -44,17 +44,12 @@ export function idempotencyKeyOf(header: string | string[] | undefined): string 
 
 /** What identifies "the same request": method, path and the body's canonical JSON. */
 export function fingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256').update(`${method} ${path}\n${canonicalJson(body ?? null)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonicalJson(body ?? null)}`)
+    .digest('hex');
 }
 
-export function runIdempotent(
-  store: Store,
-  scope: Scope,
-  key: string,
-  print: string,
-  now: number,
-  handle: () => Reply | Promise<Reply>,
-): Reply {
+export function runIdempotent(store: Store, scope: Scope, key: string, print: string, now: number, handle: () => Reply | Promise<Reply>): Reply {
   const id = `${scope.source.slug}:${scope.mode}:${key}`;
   const saved = store.get(IdempotencyKeys, id);
   if (saved && now < saved.created_at + IDEMPOTENCY_WINDOW_MS) {

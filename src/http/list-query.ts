@@ -91,19 +91,13 @@ function predicateOf<T>(filter: Filter<T>, value: string, fail: (message: string
   }
 }
 
-function integerParam(
-  raw: unknown,
-  fallback: number,
-  min: number,
-  max: number,
-  name: string,
-  fail: (param: string, message: string) => void,
-): number {
+function integerParam(raw: unknown, fallback: number, min: number, max: number, name: string, fail: (param: string, message: string) => void): number {
   if (raw === undefined || Array.isArray(raw)) return fallback;
   const text = String(raw).trim();
   const value = Number(text);
   if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(value)) fail(name, `The ${name} parameter must be an integer.`);
-  else if (value < min || value > max) fail(name, max === Number.MAX_SAFE_INTEGER ? `The ${name} parameter must be at least ${min}.` : `The ${name} parameter must be between ${min} and ${max}.`);
+  else if (value < min || value > max)
+    fail(name, max === Number.MAX_SAFE_INTEGER ? `The ${name} parameter must be at least ${min}.` : `The ${name} parameter must be between ${min} and ${max}.`);
   else return value;
   return fallback;
 }

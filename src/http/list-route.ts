@@ -19,7 +19,9 @@ type ListPresenter<T> =
  * (`source:mode`); `spec` says what may be filtered, sorted, picked with `fields[...]` and
  * followed with `include`.
  */
-export function listRoute<T extends StoredRecord>(options: { path: string; collection: Collection<T>; spec: ListSpec<T> } & Pick<RouteDoc, 'summary' | 'description' | 'responses'> & ListPresenter<T>): ApiRoute {
+export function listRoute<T extends StoredRecord>(
+  options: { path: string; collection: Collection<T>; spec: ListSpec<T> } & Pick<RouteDoc, 'summary' | 'description' | 'responses'> & ListPresenter<T>,
+): ApiRoute {
   const { path, collection, spec, summary, description, responses } = options;
   return v1({
     method: 'GET',
@@ -33,7 +35,9 @@ export function listRoute<T extends StoredRecord>(options: { path: string; colle
       const list = runListQuery(app.store.find(collection, 'scope', scopeKey(scope.source.slug, scope.mode)), q, spec);
       const base = app.baseUrl();
       const document =
-        'document' in options ? options.document(list.page, q.document, { app, base, now }) : { data: list.page.map((record) => options.present(record, base, q.fields, now)) };
+        'document' in options
+          ? options.document(list.page, q.document, { app, base, now })
+          : { data: list.page.map((record) => options.present(record, base, q.fields, now)) };
       const { data, included } = document as { data: unknown[]; included?: unknown[] };
       return {
         status: 200,

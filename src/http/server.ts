@@ -37,12 +37,13 @@ export function createServer(app: App, routes: readonly Route[], options: { chec
   });
   // DNS rebinding (host-check.ts): a Host payemu does not answer to is refused before any route.
   const { checkHost } = options;
-  if (checkHost) router.use((req, res, next) => {
-    const refused = checkHost(req);
-    if (!refused) return next();
-    logOnFinish(app, req, res);
-    sendError(res, refused);
-  });
+  if (checkHost)
+    router.use((req, res, next) => {
+      const refused = checkHost(req);
+      if (!refused) return next();
+      logOnFinish(app, req, res);
+      sendError(res, refused);
+    });
 
   const validators: (() => unknown)[] = [];
   for (const { route, regex } of patterns) {
@@ -128,7 +129,10 @@ function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>, validators
     const ctx: ApiContext = { app, req, res, params: req.params, query, body, scope, now: app.clock.now() };
     const key = route.method === 'POST' && route.idempotent !== false ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
     if (key === undefined) return send(res, await route.handle(ctx));
-    send(res, runIdempotent(app.store, scope, key, fingerprint(req.method, req.path, raw), ctx.now, () => route.handle(ctx)));
+    send(
+      res,
+      runIdempotent(app.store, scope, key, fingerprint(req.method, req.path, raw), ctx.now, () => route.handle(ctx)),
+    );
   };
 }
 

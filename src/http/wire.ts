@@ -184,7 +184,11 @@ export function listParameters<T>(spec: ListSpec<T>): QueryParameterDoc[] {
   const sorts = Object.keys(spec.sorts);
   return [
     ...filters,
-    { name: 'sort', description: `Comma-separated keys among ${sorts.join(', ')}, each optionally prefixed with \`-\` (descending). Default \`-created_at\`.`, schema: { type: 'string' } },
+    {
+      name: 'sort',
+      description: `Comma-separated keys among ${sorts.join(', ')}, each optionally prefixed with \`-\` (descending). Default \`-created_at\`.`,
+      schema: { type: 'string' },
+    },
     { name: 'page[size]', description: 'Results per page, 1 to 100 (default 15).', schema: { type: 'integer', minimum: 1, maximum: 100 } },
     { name: 'page[number]', description: 'The page, from 1.', schema: { type: 'integer', minimum: 1 } },
     ...documentParameters(spec),

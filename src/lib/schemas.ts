@@ -85,7 +85,10 @@ export function isIpOrCidr(value: string): boolean {
 
 /** `/tax/lines/0/name` -> `tax.lines.0.name` (the API's `meta.errors` keys are dot paths). */
 function fieldOf(error: ErrorObject): string {
-  const base = error.instancePath.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const base = error.instancePath
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') base.push((error.params as { missingProperty: string }).missingProperty);
   if (error.keyword === 'additionalProperties') base.push((error.params as { additionalProperty: string }).additionalProperty);
   return base.filter((s) => s !== '').join('.');
@@ -99,7 +102,10 @@ function describe(error: ErrorObject, field: string, schema: Record<string, unkn
       return `The ${name} field is required.`;
     case 'type': {
       const wanted = String(p.type).split(',')[0];
-      const noun = { number: 'a number', integer: 'an integer', string: 'a string', boolean: 'true or false', object: 'an object', array: 'an array', null: 'null' }[wanted!] ?? wanted;
+      const noun =
+        { number: 'a number', integer: 'an integer', string: 'a string', boolean: 'true or false', object: 'an object', array: 'an array', null: 'null' }[
+          wanted!
+        ] ?? wanted;
       return field ? `The ${name} field must be ${noun}.` : `The request body must be ${noun}.`;
     }
     case 'minimum':
@@ -123,13 +129,15 @@ function describe(error: ErrorObject, field: string, schema: Record<string, unkn
     case 'const':
       return `The ${name} field must be ${JSON.stringify(p.allowedValue)}.`;
     case 'format':
-      return {
-        email: `The ${name} field must be a valid email address.`,
-        url: `The ${name} field must be an absolute http:// or https:// URL.`,
-        uri: `The ${name} field must be a valid URL.`,
-        date: `The ${name} field must be a valid date (YYYY-MM-DD).`,
-        'date-time': `The ${name} field must be a valid ISO 8601 timestamp.`,
-      }[String(p.format)] ?? `The ${name} field is not a valid ${p.format}.`;
+      return (
+        {
+          email: `The ${name} field must be a valid email address.`,
+          url: `The ${name} field must be an absolute http:// or https:// URL.`,
+          uri: `The ${name} field must be a valid URL.`,
+          date: `The ${name} field must be a valid date (YYYY-MM-DD).`,
+          'date-time': `The ${name} field must be a valid ISO 8601 timestamp.`,
+        }[String(p.format)] ?? `The ${name} field is not a valid ${p.format}.`
+      );
     case 'pattern':
       return (schema?.patternMessage as string | undefined)?.replace('{field}', name) ?? `The ${name} field format is invalid.`;
     case 'money':

@@ -28,7 +28,8 @@ function withSession(ctx: OpenContext, render: (session: MethodSessionRecord) =>
   const session = ctx.app.store.get(MethodSessions, ctx.params.id!);
   if (!session) return { status: 404, html: page('Not found', html`<h1>Page not found</h1><p>There is no card update session with this address.</p>`) };
   const status = methodSessionStatus(session, ctx.now);
-  if (status === 'expired') return { status: 410, html: page('Expired', html`<h1>This link has expired</h1><p>Ask the merchant for a new card update link.</p>`, session.mode) };
+  if (status === 'expired')
+    return { status: 410, html: page('Expired', html`<h1>This link has expired</h1><p>Ask the merchant for a new card update link.</p>`, session.mode) };
   if (status === 'complete') return updated(ctx, session);
   return render(session);
 }
@@ -60,7 +61,8 @@ async function submit(ctx: OpenContext, session: MethodSessionRecord): Promise<R
   try {
     result = ctx.app.store.transaction((tx) => attemptMethodUpdate(tx, session.id, { cardNumber: values.card_number, threeDs }, ctx.now));
   } catch (error) {
-    if (error instanceof HttpError) return { status: error.status, html: page('Card update', html`<h1>Card not updated</h1><p class="alert">${error.detail}</p>`, session.mode) };
+    if (error instanceof HttpError)
+      return { status: error.status, html: page('Card update', html`<h1>Card not updated</h1><p class="alert">${error.detail}</p>`, session.mode) };
     throw error;
   }
   if (!result.ok) {

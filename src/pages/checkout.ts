@@ -41,7 +41,11 @@ export const checkoutPages = [
     handle: (ctx) =>
       withSession(ctx, (session) => ({
         status: 200,
-        html: page('Payment cancelled', html`<h1>Payment cancelled</h1><p>You cancelled the payment; nothing was charged.</p><p><a href="/checkout/${session.id}">Return to the checkout</a></p>`, session.mode),
+        html: page(
+          'Payment cancelled',
+          html`<h1>Payment cancelled</h1><p>You cancelled the payment; nothing was charged.</p><p><a href="/checkout/${session.id}">Return to the checkout</a></p>`,
+          session.mode,
+        ),
       })),
   }),
   pageRoute({
@@ -60,7 +64,14 @@ async function withSession(ctx: OpenContext, render: (session: SessionRecord) =>
   if (!session) return { status: 404, html: page('Not found', html`<h1>Checkout not found</h1><p>There is no checkout session with this address.</p>`) };
   const status = sessionStatus(session, ctx.now);
   if (status === 'expired') {
-    return { status: 410, html: page('Checkout expired', html`<h1>This checkout has expired</h1><p>Checkout sessions last 24 hours. Return to the shop to start a new checkout.</p>`, session.mode) };
+    return {
+      status: 410,
+      html: page(
+        'Checkout expired',
+        html`<h1>This checkout has expired</h1><p>Checkout sessions last 24 hours. Return to the shop to start a new checkout.</p>`,
+        session.mode,
+      ),
+    };
   }
   if (status === 'complete') return done(ctx.app, session);
   return render(session);
@@ -72,7 +83,10 @@ async function withSession(ctx: OpenContext, render: (session: SessionRecord) =>
  */
 function done(app: App, session: SessionRecord): Reply {
   if (session.status !== 'complete') {
-    return { status: 409, html: page('Not paid', html`<h1>Not paid yet</h1><p><a href="/checkout/${session.id}">Return to the checkout</a></p>`, session.mode) };
+    return {
+      status: 409,
+      html: page('Not paid', html`<h1>Not paid yet</h1><p><a href="/checkout/${session.id}">Return to the checkout</a></p>`, session.mode),
+    };
   }
   const source = app.config().sources.find((s) => s.slug === session.source);
   const payment = app.store.find(Payments, 'reference', referenceKey(session.mode, session.reference))[0];
@@ -83,7 +97,9 @@ function done(app: App, session: SessionRecord): Reply {
   const started =
     session.payment_link_id === undefined
       ? []
-      : app.store.find(Recurring, 'scope', scopeKey(session.source, session.mode)).filter((r) => r.payment_link_id === session.payment_link_id && r.created_at === session.completed_at);
+      : app.store
+          .find(Recurring, 'scope', scopeKey(session.source, session.mode))
+          .filter((r) => r.payment_link_id === session.payment_link_id && r.created_at === session.completed_at);
   const schedule = started.find((r) => r.payment_method === payment?.payment_method) ?? (started.length === 1 ? started[0] : undefined);
   const body = html`<h1>Payment complete</h1>
     <p class="alert ok" role="status">${authorized ? 'The payment was authorized: the amount is held on your card.' : 'Thank you: your payment was received.'}</p>
@@ -95,17 +111,20 @@ function done(app: App, session: SessionRecord): Reply {
       ${payment?.card_last ? html`<tr><td>Card</td><td data-testid="card">${cardText(payment.card_brand, payment.card_last)}</td></tr>` : ''}
       ${session.completed_at !== undefined ? html`<tr><td>Date</td><td>${formatDate(session.completed_at)}</td></tr>` : ''}
     </table>
-    ${schedule
-      ? html`<div class="subscription" data-testid="subscription"><p><strong>Subscription: ${formatMinor(session.amount)} ${session.currency} ${everyText(schedule.frequency, schedule.interval_count)}</strong></p>
+    ${
+      schedule
+        ? html`<div class="subscription" data-testid="subscription"><p><strong>Subscription: ${formatMinor(session.amount)} ${session.currency} ${everyText(schedule.frequency, schedule.interval_count)}</strong></p>
           <p>${schedule.next_billing_date === null ? 'No later charge.' : `Next charge ${formatDate(schedule.next_billing_date)}.`} <a href="/manage/${schedule.manage_token}">Manage your subscription</a></p></div>`
-      : ''}`;
+        : ''
+    }`;
   return { status: 200, html: page('Payment complete', body, session.mode) };
 }
 
 async function pay(ctx: OpenContext, session: SessionRecord): Promise<Reply> {
   const { values, problems, threeDs } = readCardForm(await readForm(ctx.req), ctx.now);
   if (Object.keys(problems).length > 0) return showForm(ctx, session, { values, problems }, 422);
-  if (!threeDs && evaluateCard(values.card_number, session.mode).outcome === 'three_ds') return challengePage(
+  if (!threeDs && evaluateCard(values.card_number, session.mode).outcome === 'three_ds')
+    return challengePage(
       `/checkout/${session.id}/3ds`,
       html`Your bank asks you to confirm this payment of <strong>${formatMinor(session.amount)} ${session.currency}</strong>.`,
       values,
@@ -115,7 +134,8 @@ async function pay(ctx: OpenContext, session: SessionRecord): Promise<Reply> {
   try {
     result = ctx.app.store.transaction((tx) => attemptPayment(tx, session.id, { cardNumber: values.card_number, threeDs }, ctx.now, ctx.app.config()));
   } catch (error) {
-    if (error instanceof HttpError) return { status: error.status, html: page('Checkout', html`<h1>Payment not possible</h1><p class="alert">${error.detail}</p>`, session.mode) };
+    if (error instanceof HttpError)
+      return { status: error.status, html: page('Checkout', html`<h1>Payment not possible</h1><p class="alert">${error.detail}</p>`, session.mode) };
     throw error;
   }
   if (result.outcome.outcome === 'decline') {

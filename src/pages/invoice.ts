@@ -44,10 +44,12 @@ function show(ctx: OpenContext, invoice: InvoiceRecord, state: CardFormState & {
     ${invoice.status === 'paid' ? html`<p class="alert ok" role="status">Paid. Thank you.</p>` : ''}
     ${invoice.status === 'draft' ? html`<p class="alert">This invoice has not been sent yet.</p>` : ''}
     ${state.declined ? html`<div class="alert" role="alert" data-testid="decline">Payment declined: ${state.declined} Try another card.</div>` : ''}
-    ${payable
-      ? html`<form method="post" action="/invoices/${invoice.id}/pay" novalidate>${cardFields(state)}<button type="submit">Pay ${money(totals.total)}</button></form>
+    ${
+      payable
+        ? html`<form method="post" action="/invoices/${invoice.id}/pay" novalidate>${cardFields(state)}<button type="submit">Pay ${money(totals.total)}</button></form>
         ${invoice.mode === 'test' ? testCardHelp() : ''}`
-      : ''}`;
+        : ''
+    }`;
   return { status, html: page(`Invoice ${invoice.number}`, body, invoice.mode) };
 }
 
@@ -61,9 +63,11 @@ async function pay(ctx: OpenContext, invoice: InvoiceRecord): Promise<Reply> {
   try {
     result = ctx.app.store.transaction((tx) => payInvoice(tx, invoice.id, { cardNumber: values.card_number, threeDs }, ctx.now));
   } catch (error) {
-    if (error instanceof HttpError) return { status: error.status, html: page('Invoice', html`<h1>Payment not possible</h1><p class="alert">${error.detail}</p>`, invoice.mode) };
+    if (error instanceof HttpError)
+      return { status: error.status, html: page('Invoice', html`<h1>Payment not possible</h1><p class="alert">${error.detail}</p>`, invoice.mode) };
     throw error;
   }
-  if (result.outcome.outcome === 'decline') return show(ctx, result.invoice, { values: { ...values, card_number: '' }, declined: result.payment.failure_message }, 402);
+  if (result.outcome.outcome === 'decline')
+    return show(ctx, result.invoice, { values: { ...values, card_number: '' }, declined: result.payment.failure_message }, 402);
   return redirect(`/invoices/${invoice.id}`);
 }

@@ -38,13 +38,18 @@ export const managePages = [
         // A payment-method session, as the merchant's POST .../payment-method-session opens: its
         // card-update page comes back here once the card is saved (a refused card shows the form
         // again with the reason).
-        const session = ctx.app.store.transaction((tx) => createMethodSession(tx, scopeOf(ctx, schedule), schedule.reference, { success_url: `/manage/${schedule.manage_token}` }, ctx.now));
+        const session = ctx.app.store.transaction((tx) =>
+          createMethodSession(tx, scopeOf(ctx, schedule), schedule.reference, { success_url: `/manage/${schedule.manage_token}` }, ctx.now),
+        );
         return redirect(`/card-update/${session.id}`);
       }),
   }),
 ];
 
-const scopeOf = (ctx: OpenContext, schedule: RecurringRecord) => ({ source: ctx.app.config().sources.find((s) => s.slug === schedule.source)!, mode: schedule.mode });
+const scopeOf = (ctx: OpenContext, schedule: RecurringRecord) => ({
+  source: ctx.app.config().sources.find((s) => s.slug === schedule.source)!,
+  mode: schedule.mode,
+});
 
 /** A cancelled or completed schedule charges nothing more: nothing to change. */
 const changeable = (schedule: RecurringRecord) => schedule.status !== 'cancelled' && schedule.status !== 'completed';
@@ -78,9 +83,11 @@ function show(ctx: OpenContext, schedule: RecurringRecord): Reply {
       <tr><td>Card</td><td data-testid="card">${card ? cardText(card.card_brand, card.card_last) : '—'}</td></tr>
       <tr><td>Reference</td><td>${schedule.reference}</td></tr>
     </table>
-    ${changeable(schedule)
-      ? html`<form method="post" action="/manage/${schedule.manage_token}/card"><button type="submit">Update card</button></form>
+    ${
+      changeable(schedule)
+        ? html`<form method="post" action="/manage/${schedule.manage_token}/card"><button type="submit">Update card</button></form>
         <form method="post" action="/manage/${schedule.manage_token}/cancel"><button class="secondary" type="submit">Cancel subscription</button></form>`
-      : ''}`;
+        : ''
+    }`;
   return { status: 200, html: page('Your subscription', body, schedule.mode) };
 }

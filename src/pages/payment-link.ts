@@ -29,9 +29,13 @@ const scopeOf = (ctx: OpenContext, link: PaymentLinkRecord) => ({ source: ctx.ap
 
 function withLink(ctx: OpenContext, render: (link: PaymentLinkRecord) => Reply | Promise<Reply>): Reply | Promise<Reply> {
   const link = /^\d+$/.test(ctx.params.id!) ? ctx.app.store.get(PaymentLinks, String(Number(ctx.params.id))) : undefined;
-  if (!link || !scopeOf(ctx, link).source) return { status: 404, html: page('Not found', html`<h1>Link not found</h1><p>There is no payment link at this address.</p>`) };
+  if (!link || !scopeOf(ctx, link).source)
+    return { status: 404, html: page('Not found', html`<h1>Link not found</h1><p>There is no payment link at this address.</p>`) };
   if (!isUsable(link, ctx.now)) {
-    return { status: 410, html: page(link.title, html`<h1>${link.title}</h1><p class="alert" role="alert">This payment link is no longer available.</p>`, link.mode) };
+    return {
+      status: 410,
+      html: page(link.title, html`<h1>${link.title}</h1><p class="alert" role="alert">This payment link is no longer available.</p>`, link.mode),
+    };
   }
   return render(link);
 }
@@ -45,9 +49,11 @@ function show(ctx: OpenContext, link: PaymentLinkRecord): Reply {
     <h1>${link.title}</h1>
     <p class="merchant">${scope.source.name}</p>
     ${link.description ? html`<p class="description">${link.description}</p>` : ''}
-    ${link.products.length > 0
-      ? html`<table>${link.products.map((p) => html`<tr><td>${p.name} × ${p.quantity}</td><td style="text-align:right">${formatMinor(p.unit_price * p.quantity)} ${link.currency}</td></tr>`)}</table>`
-      : ''}
+    ${
+      link.products.length > 0
+        ? html`<table>${link.products.map((p) => html`<tr><td>${p.name} × ${p.quantity}</td><td style="text-align:right">${formatMinor(p.unit_price * p.quantity)} ${link.currency}</td></tr>`)}</table>`
+        : ''
+    }
     <p class="amount" data-testid="amount">${money}${every}</p>
     ${link.taxable && total !== (link.amount ?? total) ? html`<p class="muted">Including ${scope.source.tax.name}.</p>` : ''}
     ${link.recurring ? subscriptionTerms(link.recurring, money, ctx.now) : ''}

@@ -16,10 +16,7 @@ export interface Collection<T extends StoredRecord> {
   readonly __type?: T;
 }
 
-export function collection<T extends StoredRecord>(
-  name: string,
-  indexes: Record<string, (record: T) => IndexKey> = {},
-): Collection<T> {
+export function collection<T extends StoredRecord>(name: string, indexes: Record<string, (record: T) => IndexKey> = {}): Collection<T> {
   return { name, indexes };
 }
 

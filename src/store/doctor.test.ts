@@ -21,7 +21,10 @@ t.test('a healthy store: no damage, nothing to repair', async (t) => {
   const repair = await repairStore(dir);
   t.same(repair.backups, []);
   t.same(repair.dropped, []);
-  t.same(fs.readdirSync(dir).filter((name) => name.includes('damaged')), []);
+  t.same(
+    fs.readdirSync(dir).filter((name) => name.includes('damaged')),
+    [],
+  );
 });
 
 t.test('a line that is JSON but not a list of changes is damage: start names it, repair drops that line only', async (t) => {
@@ -55,7 +58,10 @@ t.test('a snapshot that is not JSON: start names it; repair keeps what the journ
   const dir = t.testdir();
   fs.writeFileSync(snapshotPath(dir), '{"version":1,"covers":0,"collections":{"others":[{"id":"o0","v":0}');
   fs.writeFileSync(segmentPath(dir, 1), line('o1', 1));
-  await t.rejects(new Store(COLLECTIONS, filePersistence(dir)).open(), /^store damaged: snapshot\.json .*is not valid JSON .*payemu doctor --data \S+ --repair$/);
+  await t.rejects(
+    new Store(COLLECTIONS, filePersistence(dir)).open(),
+    /^store damaged: snapshot\.json .*is not valid JSON .*payemu doctor --data \S+ --repair$/,
+  );
   const repair = await repairStore(dir);
   t.match(repair.dropped, [{ file: 'snapshot.json', problem: /not valid JSON.*none of its records can be read/ }]);
   t.ok(fs.existsSync(`${snapshotPath(dir)}.damaged-1`), 'the snapshot is kept aside');
@@ -68,7 +74,10 @@ t.test('a snapshot record without an id: that record is dropped, the rest kept',
   fs.writeFileSync(snapshotPath(dir), JSON.stringify({ version: 1, covers: 1, collections: { others: [{ id: 'o0', v: 0 }, { v: 9 }, { id: 'o2', v: 2 }] } }));
   fs.writeFileSync(segmentPath(dir, 1), line('old', 1)); // folded into the snapshot already: not read
   fs.writeFileSync(segmentPath(dir, 2), line('o3', 3));
-  await t.rejects(new Store(COLLECTIONS, filePersistence(dir)).open(), /^store damaged: snapshot\.json collection "others" record 2 is not a record with an id/);
+  await t.rejects(
+    new Store(COLLECTIONS, filePersistence(dir)).open(),
+    /^store damaged: snapshot\.json collection "others" record 2 is not a record with an id/,
+  );
   await repairStore(dir);
   const store = await openFileStore(t, dir);
   t.same(ids([...store.all(Others)]).sort(), ['o0', 'o2', 'o3']);

@@ -24,7 +24,10 @@ t.test('file persistence: what is written is there after close and reopen', asyn
   t.same(dump(reopened), before, 'the same records');
   t.same(reopened.get(Things, 't4')?.note, { nested: [4, 'é ✓ 𝄞 \u202e', null] }, 'unicode survives');
   t.same(ids(reopened.find(Things, 'byColor', 'purple')), ['t1'], 'indexes are rebuilt');
-  t.same(ids(reopened.find(Things, 'byTag', 'even')).sort(), before.things.filter((r) => r.tags?.includes('even')).map((r) => r.id));
+  t.same(
+    ids(reopened.find(Things, 'byTag', 'even')).sort(),
+    before.things.filter((r) => r.tags?.includes('even')).map((r) => r.id),
+  );
 
   reopened.transaction((tx) => tx.put(Things, { id: 'later', color: 'red', n: 1 }));
   await reopened.closeOnce();
@@ -104,7 +107,10 @@ t.test('a bad line that is not the torn tail is a clear error, and nothing is re
     const before = fs.readFileSync(segmentPath(dir, 1));
     // Only the newest segment can have been cut short by a crash: an older one was closed whole
     // when it was rotated. Cut short, it lost writes that were answered: that is damage.
-    await t.rejects(new Store(COLLECTIONS, filePersistence(dir)).open(), /^store damaged: journal-000001\.ndjson line 2 \(byte \d+\) is cut short .*payemu doctor --data \S+ --repair$/);
+    await t.rejects(
+      new Store(COLLECTIONS, filePersistence(dir)).open(),
+      /^store damaged: journal-000001\.ndjson line 2 \(byte \d+\) is cut short .*payemu doctor --data \S+ --repair$/,
+    );
     t.same(fs.readFileSync(segmentPath(dir, 1)), before, 'and it is not "repaired"');
   });
 });
@@ -134,7 +140,10 @@ t.test('compaction with a tiny threshold: snapshot written, old segments gone, e
   t.ok(fs.existsSync(snapshotPath(dir)), 'snapshot.json exists');
   const covered = JSON.parse(fs.readFileSync(snapshotPath(dir), 'utf8')).covers as number;
   t.ok(covered >= 1);
-  t.ok(listSegments(dir).every((n) => n > covered), 'the segments it covers are deleted');
+  t.ok(
+    listSegments(dir).every((n) => n > covered),
+    'the segments it covers are deleted',
+  );
 
   // The next append past the threshold compacts everything written so far.
   const second = nextCompaction();
@@ -151,7 +160,11 @@ t.test('compaction with a tiny threshold: snapshot written, old segments gone, e
 
   const before = dump(store);
   t.equal(before.things.find((r) => r.id === 't195')?.color, 'changed');
-  t.equal(before.things.find((r) => r.id === 't193'), undefined, 'deleted (196 % 7 === 0)');
+  t.equal(
+    before.things.find((r) => r.id === 't193'),
+    undefined,
+    'deleted (196 % 7 === 0)',
+  );
   await store.closeOnce();
   const reopened = await openFileStore(t, dir, { compactAfterBytes: 2048 });
   t.same(dump(reopened), before, 'a reopen has every record');
@@ -202,7 +215,14 @@ t.test('a crash at any point of a compaction leaves a store that reopens with ev
     const compacted = new Promise<{ ok: boolean; error?: string }>((resolve) => (done = resolve));
     // The journal is past the threshold at load: it compacts at once.
     const store = await openFileStore(t, dir, { compactAfterBytes: 10, onCompaction: (result) => done(result) });
-    t.same(dump(store).others, [{ id: 'a', v: 10 }, { id: 'c', v: 3 }], 'both segments replayed, in order');
+    t.same(
+      dump(store).others,
+      [
+        { id: 'a', v: 10 },
+        { id: 'c', v: 3 },
+      ],
+      'both segments replayed, in order',
+    );
     const result = await compacted;
     t.equal(result.ok, true, result.error ?? 'compaction ok');
     t.same(listSegments(dir), [3], 'appends went to a new segment; the old ones are folded');
@@ -210,7 +230,10 @@ t.test('a crash at any point of a compaction leaves a store that reopens with ev
     t.notOk(fs.existsSync(path.join(dir, '.snapshot.json.tmp')), 'the temp file was replaced and renamed');
     await store.closeOnce();
     const reopened = await openFileStore(t, dir);
-    t.same(dump(reopened).others, [{ id: 'a', v: 10 }, { id: 'c', v: 3 }]);
+    t.same(dump(reopened).others, [
+      { id: 'a', v: 10 },
+      { id: 'c', v: 3 },
+    ]);
   };
   const serverDied = async (dir: string) => {
     t.comment('the server died (kill -9) while its compactor ran: the compactor stops at once, leaving the directory alone');
@@ -220,7 +243,8 @@ t.test('a crash at any point of a compaction leaves a store that reopens with ev
     // closes the IPC channel; `disconnect()` does the same here.
     fs.mkdirSync(dir);
     let journal = '';
-    for (let i = 0; i < 5000; i++) journal += encodeChanges([{ collection: 'things', id: `t${i}`, record: { id: `t${i}`, color: 'red', n: i, note: 'z'.repeat(100) } as Thing }]);
+    for (let i = 0; i < 5000; i++)
+      journal += encodeChanges([{ collection: 'things', id: `t${i}`, record: { id: `t${i}`, color: 'red', n: i, note: 'z'.repeat(100) } as Thing }]);
     fs.writeFileSync(segmentPath(dir, 1), journal);
     const script = fileURLToPath(new URL(`./compact-main${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
     const child = fork(script, [dir, '1'], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
@@ -272,20 +296,26 @@ t.test("the lock: one owner per data directory; a dead owner's lock is taken ove
       const dir = t.testdir();
       fs.writeFileSync(path.join(dir, 'payemu.lock'), String(dead.pid));
       const children = Array.from({ length: 6 }, () => fork(script, [dir], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] }));
-      const answers = children.map((child) => new Promise<string[]>((resolve) => {
-        const said: string[] = [];
-        child.on('message', (m) => {
-          said.push(String(m));
-          if (said.length === 2) resolve(said);
-        });
-      }));
+      const answers = children.map(
+        (child) =>
+          new Promise<string[]>((resolve) => {
+            const said: string[] = [];
+            child.on('message', (m) => {
+              said.push(String(m));
+              if (said.length === 2) resolve(said);
+            });
+          }),
+      );
       const ready = children.map((child) => once(child, 'message'));
       await Promise.all(ready);
       fs.writeFileSync(path.join(dir, 'go'), '');
       const results = (await Promise.all(answers)).map((said) => said[1]!);
       const locked = results.filter((r) => r === 'locked').length;
       t.equal(locked, 1, `round ${round}: one of six got the lock (${results.map((r) => r.split(':')[0]).join(', ')})`);
-      t.ok(results.every((r) => r === 'locked' || /in use by another payemu \(pid \d+\)/.test(r)), 'the others were told who holds it');
+      t.ok(
+        results.every((r) => r === 'locked' || /in use by another payemu \(pid \d+\)/.test(r)),
+        'the others were told who holds it',
+      );
       t.notOk(fs.existsSync(path.join(dir, 'payemu.lock.takeover')), 'no takeover file left behind');
       for (const child of children) child.disconnect();
       await Promise.all(children.map((child) => (child.exitCode === null ? once(child, 'exit') : undefined)));
@@ -334,32 +364,46 @@ t.test("the lock: one owner per data directory; a dead owner's lock is taken ove
     }
   });
 
-  t.test('the lock names the pid and its start time; a live pid with another start time was reused, and is taken over', { skip: !fs.existsSync('/proc/self/stat') && 'no /proc here' }, async (t) => {
-    const holder = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'ignore'] });
-    t.teardown(() => void holder.kill());
-    await once(holder, 'spawn');
-    const started = procStart(holder.pid!);
+  t.test(
+    'the lock names the pid and its start time; a live pid with another start time was reused, and is taken over',
+    { skip: !fs.existsSync('/proc/self/stat') && 'no /proc here' },
+    async (t) => {
+      const holder = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'ignore'] });
+      t.teardown(() => void holder.kill());
+      await once(holder, 'spawn');
+      const started = procStart(holder.pid!);
 
-    const reused = t.testdir();
-    fs.writeFileSync(path.join(reused, 'payemu.lock'), JSON.stringify({ pid: holder.pid, started: started + 1, url: 'http://127.0.0.1:1' }));
-    const store = await openFileStore(t, reused);
-    t.same(JSON.parse(fs.readFileSync(path.join(reused, 'payemu.lock'), 'utf8')), { pid: process.pid, started: procStart(process.pid) }, 'taken over: the lock names this process and when it started');
-    await store.closeOnce();
+      const reused = t.testdir();
+      fs.writeFileSync(path.join(reused, 'payemu.lock'), JSON.stringify({ pid: holder.pid, started: started + 1, url: 'http://127.0.0.1:1' }));
+      const store = await openFileStore(t, reused);
+      t.same(
+        JSON.parse(fs.readFileSync(path.join(reused, 'payemu.lock'), 'utf8')),
+        { pid: process.pid, started: procStart(process.pid) },
+        'taken over: the lock names this process and when it started',
+      );
+      await store.closeOnce();
 
-    const held = t.testdir();
-    const lock = JSON.stringify({ pid: holder.pid, started, url: 'http://127.0.0.1:1' });
-    fs.writeFileSync(path.join(held, 'payemu.lock'), lock);
-    await t.rejects(new Store(COLLECTIONS, filePersistence(held)).open(), { message: `data directory ${held} is in use by another payemu (pid ${holder.pid}) at http://127.0.0.1:1` });
-    t.equal(fs.readFileSync(path.join(held, 'payemu.lock'), 'utf8'), lock, 'the lock of the same process is untouched');
-    t.same(lockHolder(held), { pid: holder.pid, started, url: 'http://127.0.0.1:1' });
-  });
+      const held = t.testdir();
+      const lock = JSON.stringify({ pid: holder.pid, started, url: 'http://127.0.0.1:1' });
+      fs.writeFileSync(path.join(held, 'payemu.lock'), lock);
+      await t.rejects(new Store(COLLECTIONS, filePersistence(held)).open(), {
+        message: `data directory ${held} is in use by another payemu (pid ${holder.pid}) at http://127.0.0.1:1`,
+      });
+      t.equal(fs.readFileSync(path.join(held, 'payemu.lock'), 'utf8'), lock, 'the lock of the same process is untouched');
+      t.same(lockHolder(held), { pid: holder.pid, started, url: 'http://127.0.0.1:1' });
+    },
+  );
 
   t.test("the owner's URL is added to its lock, and named to a second owner", async (t) => {
     const dir = t.testdir();
     const store = await openFileStore(t, dir);
     recordLockUrl(dir, 'http://127.0.0.1:4321');
     t.match(JSON.parse(fs.readFileSync(path.join(dir, 'payemu.lock'), 'utf8')), { pid: process.pid, url: 'http://127.0.0.1:4321' });
-    t.same(fs.readdirSync(dir).filter((name) => name.includes('tmp')), [], 'no temporary file left');
+    t.same(
+      fs.readdirSync(dir).filter((name) => name.includes('tmp')),
+      [],
+      'no temporary file left',
+    );
     await t.rejects(new Store(COLLECTIONS, filePersistence(dir)).open(), /in use by another payemu in this process \(pid \d+\) at http:\/\/127\.0\.0\.1:4321$/);
     await store.closeOnce();
     t.throws(() => recordLockUrl(dir, 'http://127.0.0.1:4321'), /not locked by this process/, 'only the holder writes its URL');

@@ -87,11 +87,7 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
   };
 }
 
-function startCompactor(
-  dir: string,
-  upTo: number,
-  done: (result: { ok: boolean; records?: number; error?: string }) => void,
-): ChildProcess {
+function startCompactor(dir: string, upTo: number, done: (result: { ok: boolean; records?: number; error?: string }) => void): ChildProcess {
   // Run from source under the test loader, from dist/ when built. The path goes through
   // ../store/ so that it also holds from the CLI's bundle in dist/bin/.
   const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';

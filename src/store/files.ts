@@ -59,7 +59,8 @@ export interface Damage {
 }
 
 export function describeDamage(damage: Damage): string {
-  const where = damage.line !== undefined ? ` line ${damage.line} (byte ${damage.offset})` : damage.offset !== undefined ? ` at character ${damage.offset}` : '';
+  const where =
+    damage.line !== undefined ? ` line ${damage.line} (byte ${damage.offset})` : damage.offset !== undefined ? ` at character ${damage.offset}` : '';
   return `${damage.file}${where} ${damage.problem}`;
 }
 
@@ -155,7 +156,10 @@ export function readLines(file: string, onLine: (text: string, line: number, off
       }
       if (read === 0) {
         if (start === filled) return { whole: consumed + start };
-        return { whole: consumed + start, tail: { line: line + 1, offset: consumed + start, length: filled - start, start: buffer.toString('utf8', start, Math.min(filled, start + 200)) } };
+        return {
+          whole: consumed + start,
+          tail: { line: line + 1, offset: consumed + start, length: filled - start, start: buffer.toString('utf8', start, Math.min(filled, start + 200)) },
+        };
       }
       buffer.copy(buffer, 0, start, filled);
       consumed += start;
@@ -221,7 +225,8 @@ export function checkSnapshot(data: unknown): { damage: Damage; drop: { collecti
   const { version, covers, collections } = data as Record<string, unknown>;
   if (version !== 1) return [{ damage: problem(`has an unknown version (${JSON.stringify(version)})`), drop: 'all' }];
   const found: ReturnType<typeof checkSnapshot> = [];
-  if (!Number.isSafeInteger(covers) || (covers as number) < 0) found.push({ damage: problem(`has no valid "covers" (${JSON.stringify(covers)})`), drop: 'covers' });
+  if (!Number.isSafeInteger(covers) || (covers as number) < 0)
+    found.push({ damage: problem(`has no valid "covers" (${JSON.stringify(covers)})`), drop: 'covers' });
   if (typeof collections !== 'object' || collections === null || Array.isArray(collections)) {
     found.push({ damage: problem('has no "collections" object'), drop: 'all' });
     return found;
@@ -232,7 +237,8 @@ export function checkSnapshot(data: unknown): { damage: Damage; drop: { collecti
       continue;
     }
     records.forEach((record, index) => {
-      if (!isRecord(record)) found.push({ damage: problem(`collection "${name}" record ${index + 1} is not a record with an id`), drop: { collection: name, index } });
+      if (!isRecord(record))
+        found.push({ damage: problem(`collection "${name}" record ${index + 1} is not a record with an id`), drop: { collection: name, index } });
     });
   }
   return found;

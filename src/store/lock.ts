@@ -26,7 +26,9 @@ export class DirectoryInUse extends Error {
     readonly holder: LockHolder,
     inThisProcess = false,
   ) {
-    super(`data directory ${dir} is in use by another payemu ${inThisProcess ? 'in this process ' : ''}(pid ${holder.pid})${holder.url ? ` at ${holder.url}` : ''}`);
+    super(
+      `data directory ${dir} is in use by another payemu ${inThisProcess ? 'in this process ' : ''}(pid ${holder.pid})${holder.url ? ` at ${holder.url}` : ''}`,
+    );
   }
 }
 

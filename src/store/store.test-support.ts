@@ -59,7 +59,13 @@ export const lastSegment = (dir: string) => segmentPath(dir, listSegments(dir).a
 export function writeHistory(store: Store, count = 20): void {
   for (let i = 0; i < count; i++) {
     store.transaction((tx) => {
-      tx.put(Things, { id: `t${i}`, color: ['red', 'green', 'blue'][i % 3]!, tags: i % 2 ? ['odd', `x${i}`] : ['even'], n: i, note: { nested: [i, 'é ✓ 𝄞 \u202e', null] } });
+      tx.put(Things, {
+        id: `t${i}`,
+        color: ['red', 'green', 'blue'][i % 3]!,
+        tags: i % 2 ? ['odd', `x${i}`] : ['even'],
+        n: i,
+        note: { nested: [i, 'é ✓ 𝄞 \u202e', null] },
+      });
       tx.put(Others, { id: `o${i}`, v: i * 10 });
     });
   }
@@ -69,4 +75,3 @@ export function writeHistory(store: Store, count = 20): void {
     tx.delete(Others, 'o3');
   });
 }
-

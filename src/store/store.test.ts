@@ -2,7 +2,19 @@ import fs from 'node:fs';
 import t from 'tap';
 import { collection, type Change } from './collection.js';
 import type { RaisedEvent } from './store.js';
-import { type Thing, type Other, Things, Others, memoryStore, openFileStore, dump, ids, journalBytes, lastSegment, writeHistory } from './store.test-support.js';
+import {
+  type Thing,
+  type Other,
+  Things,
+  Others,
+  memoryStore,
+  openFileStore,
+  dump,
+  ids,
+  journalBytes,
+  lastSegment,
+  writeHistory,
+} from './store.test-support.js';
 
 t.test('a transaction commits all its writes at once, and reads inside it see its own writes', async (t) => {
   const store = memoryStore();
@@ -32,7 +44,11 @@ t.test('a transaction commits all its writes at once, and reads inside it see it
   });
   const added = fs.readFileSync(lastSegment(dir), 'utf8').slice(before.length);
   t.equal(added.split('\n').length, 2, 'one line');
-  t.same(JSON.parse(added), [['things', 'a', { id: 'a', color: 'red', n: 1 }], ['things', 'b', { id: 'b', color: 'red', n: 2 }], ['others', 'c', null]]);
+  t.same(JSON.parse(added), [
+    ['things', 'a', { id: 'a', color: 'red', n: 1 }],
+    ['things', 'b', { id: 'b', color: 'red', n: 2 }],
+    ['others', 'c', null],
+  ]);
 });
 
 t.test('a throwing transaction changes nothing and writes nothing to the journal', async (t) => {
@@ -161,7 +177,11 @@ t.test('delete removes a record (a missing one too, harmlessly) and clear emptie
   t.equal(store.count(Things as never), 4);
   t.same(ids(store.find(Things, 'byColor', 'red')), ['t3'], 't0 left its index');
 
-  t.equal(store.clear((record, name) => name === 'others' && (record as Other).v >= 30), 2, 'o4 and o5 (o3 is already gone)');
+  t.equal(
+    store.clear((record, name) => name === 'others' && (record as Other).v >= 30),
+    2,
+    'o4 and o5 (o3 is already gone)',
+  );
   t.same(ids([...store.all(Others)]).sort(), ['o0', 'o1', 'o2']);
   const before = dump(store);
   await store.closeOnce();

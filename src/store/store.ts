@@ -50,7 +50,10 @@ export class Store {
   /** Records whose index `index` has key `key`, in insertion order. */
   find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[] {
     const map = this.map(def.name);
-    return this.indexes.get(def.name)!.ids(index, key).map((id) => map.get(id) as T);
+    return this.indexes
+      .get(def.name)!
+      .ids(index, key)
+      .map((id) => map.get(id) as T);
   }
 
   all<T extends StoredRecord>(def: Collection<T>): IterableIterator<T> {

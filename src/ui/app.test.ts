@@ -89,13 +89,23 @@ function attempted(bus: Bus, id: string, status: EventRecord['delivery_status'],
 }
 
 const ok = (body = '{"received":true}'): Attempt => ({ status: 200, response_body: body, duration_ms: 12, error: null, at: AT, url: HOOK });
-const refused = (): Attempt => ({ status: null, response_body: null, duration_ms: 1, error: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:3000', at: AT, url: HOOK });
+const refused = (): Attempt => ({
+  status: null,
+  response_body: null,
+  duration_ms: 1,
+  error: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:3000',
+  at: AT,
+  url: HOOK,
+});
 
 t.test('header: where it runs, keys, webhook targets, clock and offset', async (t) => {
   const ui = setup(t);
   const frame = await ui.until((f) => f.includes('payemu'), 'the header');
   t.match(frame, /payemu ● running on http:\/\/127\.0\.0\.1:4242/);
-  t.match(frame, /\n {2}acme {5}test key sk_test_payemu_acme {4}webhook secret whsec_payemu_acme\n {11}webhooks → http:\/\/127\.0\.0\.1:3000\/webhooks {2}not tried yet\n/);
+  t.match(
+    frame,
+    /\n {2}acme {5}test key sk_test_payemu_acme {4}webhook secret whsec_payemu_acme\n {11}webhooks → http:\/\/127\.0\.0\.1:3000\/webhooks {2}not tried yet\n/,
+  );
   t.match(frame, /\n {2}globex {3}test key sk_test_payemu_globex {2}webhook secret whsec_payemu_globex\n {11}webhooks → none \(events are recorded, not sent/);
   t.match(frame, /\n {2}clock {4}2026-11-21 10:00:05 UTC {2}real time \+1d 00:00:00\n/);
   t.match(frame, /Events \(none yet: trigger one with t\)/);

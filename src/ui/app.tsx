@@ -84,8 +84,7 @@ export function App(props: AppProps) {
     if (key.upArrow || key.downArrow) store.dispatch({ type: 'move', by: key.upArrow ? -1 : 1 });
     else if ((key.pageUp || key.pageDown) && open) {
       store.dispatch({ type: 'scroll', by: key.pageUp ? -10 : 10, max: detailLayout(open, body).maxScroll });
-    }
-    else if (key.return) store.dispatch({ type: now.screen === 'list' ? 'open' : 'back' });
+    } else if (key.return) store.dispatch({ type: now.screen === 'list' ? 'open' : 'back' });
     else if (key.escape || key.backspace || key.leftArrow) store.dispatch({ type: 'back' });
     else if (input === 'c') run(() => control.advanceClock());
     else if (input === 't') store.dispatch({ type: 'menu' });

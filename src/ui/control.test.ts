@@ -23,14 +23,21 @@ t.test('resend, clock advance and trigger over HTTP; refusals become messages', 
   const attempts: BusEvents['webhook.attempt'][] = [];
   emulator.bus.on('webhook.attempt', (e) => attempts.push(e));
   t.equal(await control.resend({ id: raised!.id, name: raised!.name, source: 'acme', mode: 'test' }), `resent payment.completed (${raised!.id.slice(0, 8)})`);
-  t.ok(attempts.some((a) => a.event.id === raised!.id), 'a new delivery cycle (no endpoint here) went through the bus');
+  t.ok(
+    attempts.some((a) => a.event.id === raised!.id),
+    'a new delivery cycle (no endpoint here) went through the bus',
+  );
 
   const before = parseTimestamp(emulator.clock.now())!;
   t.equal(await control.advanceClock(), undefined, 'the bus reports the advance');
   t.equal(parseTimestamp(emulator.clock.now())! - before, 86_400_000, 'one day');
 
   await t.rejects(control.resend({ id: '00000000-0000-4000-8000-000000000000', name: 'payment.completed', source: 'acme', mode: 'test' }), /No event with id/);
-  await t.rejects(control.resend({ id: raised!.id, name: raised!.name, source: 'globex', mode: 'test' }), /No event with id/, "another Source's key does not see it");
+  await t.rejects(
+    control.resend({ id: raised!.id, name: raised!.name, source: 'globex', mode: 'test' }),
+    /No event with id/,
+    "another Source's key does not see it",
+  );
 });
 
 t.test('no emulator at the URL: the rejection says so', async (t) => {

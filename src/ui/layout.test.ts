@@ -90,14 +90,33 @@ function traffic(bus: Bus) {
     });
   }
   EVENT_NAMES.forEach((name, i) => {
-    const data = i % 3 === 0 ? { reference: `${LONG_REFERENCE}-${i}`, amount: 123_456_789_012.34, currency: 'USD' } : i % 3 === 1 ? { reference: `注文番号-東京-${i}-ünïcödé`, total: 5, currency: 'JPY' } : { reference: `r${i}` };
+    const data =
+      i % 3 === 0
+        ? { reference: `${LONG_REFERENCE}-${i}`, amount: 123_456_789_012.34, currency: 'USD' }
+        : i % 3 === 1
+          ? { reference: `注文番号-東京-${i}-ünïcödé`, total: 5, currency: 'JPY' }
+          : { reference: `r${i}` };
     bus.emit('domain', { id: `evt_${i}`, name, source: i % 2 ? 'globex-international' : 'acme', mode: i % 2 ? 'live' : 'test', data, at: AT });
   });
   // The newest event, with a long history of delivery attempts.
-  bus.emit('domain', { id: 'evt_last', name: 'recurring.payment_method_updated', source: 'acme', mode: 'test', data: { reference: LONG_REFERENCE, amount: 999_999_999_999.99, currency: 'EUR' }, at: AT });
+  bus.emit('domain', {
+    id: 'evt_last',
+    name: 'recurring.payment_method_updated',
+    source: 'acme',
+    mode: 'test',
+    data: { reference: LONG_REFERENCE, amount: 999_999_999_999.99, currency: 'EUR' },
+    at: AT,
+  });
   const attempts: Attempt[] = [
     { status: null, response_body: null, duration_ms: 30_000, error: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:3000', at: AT, url: HOOK },
-    { status: 503, response_body: '<html>\n<body>Service temporarily unavailable: the upstream is being deployed, retry later</body>\n</html>', duration_ms: 123_456, error: null, at: AT, url: HOOK },
+    {
+      status: 503,
+      response_body: '<html>\n<body>Service temporarily unavailable: the upstream is being deployed, retry later</body>\n</html>',
+      duration_ms: 123_456,
+      error: null,
+      at: AT,
+      url: HOOK,
+    },
   ];
   const record: EventRecord = {
     id: 'evt_last',
@@ -113,7 +132,10 @@ function traffic(bus: Bus) {
     next_attempt_at: null,
   };
   bus.emit('webhook.attempt', { event: record, attempt: attempts[1]! });
-  bus.emit('config.rejected', { path: '/home/someone/projects/a-long-project-name/payemu.config.json', error: 'sources.1.webhook_url: must be a URL\n(got "not a url")' });
+  bus.emit('config.rejected', {
+    path: '/home/someone/projects/a-long-project-name/payemu.config.json',
+    error: 'sources.1.webhook_url: must be a URL\n(got "not a url")',
+  });
 }
 
 /** A line as display cells: a wide character takes two, its second one empty. */
@@ -171,9 +193,11 @@ for (const size of SIZES) {
 
     // What a narrower terminal drops, in the README's order: source, time, amount, reference.
     const expected =
-      size.columns >= 100 ? ['time', 'event', 'source', 'reference', 'amount', 'delivery']
-      : size.columns >= 80 ? ['event', 'reference', 'amount', 'delivery']
-      : ['event', 'delivery'];
+      size.columns >= 100
+        ? ['time', 'event', 'source', 'reference', 'amount', 'delivery']
+        : size.columns >= 80
+          ? ['event', 'reference', 'amount', 'delivery']
+          : ['event', 'delivery'];
     t.same(titles, expected, 'the columns kept');
 
     // Each column holds its own value, from its start.
@@ -183,10 +207,17 @@ for (const size of SIZES) {
     t.match(at(newest, 'delivery'), /^retrying ×12 503/, 'the delivery state is never cut at these widths');
     if (titles.includes('amount')) {
       t.match(at(newest, 'amount'), /^999999999999\.99 EUR /, 'a 12-digit amount in full');
-      t.ok(rows.some((r) => /^123456789012\.34 USD /.test(at(r, 'amount'))), 'every 12-digit amount in full');
+      t.ok(
+        rows.some((r) => /^123456789012\.34 USD /.test(at(r, 'amount'))),
+        'every 12-digit amount in full',
+      );
     }
     if (titles.includes('reference')) t.match(at(newest, 'reference'), /^order-2026-\S*… /, 'a long reference cut with …');
-    if (titles.includes('time')) t.ok(rows.every((r) => /^10:00:05 /.test(at(r, 'time'))), 'times line up');
+    if (titles.includes('time'))
+      t.ok(
+        rows.every((r) => /^10:00:05 /.test(at(r, 'time'))),
+        'times line up',
+      );
 
     // The requests.
     const title = lines.findIndex((l) => l.startsWith('Requests ('));
@@ -204,7 +235,12 @@ for (const size of SIZES) {
       const at = new Set(requests.map((r) => find(r, pattern)));
       if (kept.includes(name)) t.same([...at].length === 1 && !at.has(-1), true, `the ${name} column starts at one place on every row`);
     }
-    aligned(t, requests, kept.map((name) => find(requests[0]!, patterns[name as keyof typeof patterns])), 'requests');
+    aligned(
+      t,
+      requests,
+      kept.map((name) => find(requests[0]!, patterns[name as keyof typeof patterns])),
+      'requests',
+    );
     t.match(frame, /\/v1\/recurring-payments\/\S*… /, 'a long path cut with …');
     if (size.columns >= 160) t.match(frame, / 12345\.3ms +globex-international\/live\n/, 'a wide terminal has room for a long Source');
     if (size.columns < 80) t.notMatch(frame, /acme\/test|globex-international\/live/, 'a narrow terminal drops the Source first');
@@ -276,9 +312,35 @@ t.test('cells, clips and columns measure display columns', async (t) => {
     { key: 'd', width: 10, drop: 2 },
     { key: 'e', width: 10 },
   ] as const;
-  t.same(fitColumns(49, specs).map((c) => c.key), ['a', 'b', 'c', 'd', 'e'], 'all fit (the last needs no blank after it)');
-  t.same(fitColumns(44, specs), [{ key: 'a', width: 10 }, { key: 'b', width: 10 }, { key: 'c', width: 5 }, { key: 'd', width: 10 }, { key: 'e', width: 10 }], 'the flex column gives way first');
-  t.same(fitColumns(40, specs).map((c) => c.key), ['a', 'c', 'd', 'e'], 'then the lowest drop goes');
-  t.same(fitColumns(20, specs).map((c) => c.key), ['a', 'c', 'e'], 'then the next');
-  t.same(fitColumns(100, specs).map((c) => c.width), [10, 10, 20, 10, 51], 'a wide line: the flex column up to its max, the rest to the last');
+  t.same(
+    fitColumns(49, specs).map((c) => c.key),
+    ['a', 'b', 'c', 'd', 'e'],
+    'all fit (the last needs no blank after it)',
+  );
+  t.same(
+    fitColumns(44, specs),
+    [
+      { key: 'a', width: 10 },
+      { key: 'b', width: 10 },
+      { key: 'c', width: 5 },
+      { key: 'd', width: 10 },
+      { key: 'e', width: 10 },
+    ],
+    'the flex column gives way first',
+  );
+  t.same(
+    fitColumns(40, specs).map((c) => c.key),
+    ['a', 'c', 'd', 'e'],
+    'then the lowest drop goes',
+  );
+  t.same(
+    fitColumns(20, specs).map((c) => c.key),
+    ['a', 'c', 'e'],
+    'then the next',
+  );
+  t.same(
+    fitColumns(100, specs).map((c) => c.width),
+    [10, 10, 20, 10, 51],
+    'a wide line: the flex column up to its max, the rest to the last',
+  );
 });

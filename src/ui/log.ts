@@ -6,7 +6,16 @@ import { formatTimestamp } from '../clock/format.js';
 import type { UiHost } from './host.js';
 
 /** What the loggers write a line for, in the order `payemu start --json` documents them. */
-const LOGGED = ['request', 'domain', 'webhook.attempt', 'clock.advanced', 'config.reloaded', 'config.rejected', 'server.error', 'store.compacted'] as const satisfies readonly (keyof BusEvents)[];
+const LOGGED = [
+  'request',
+  'domain',
+  'webhook.attempt',
+  'clock.advanced',
+  'config.reloaded',
+  'config.rejected',
+  'server.error',
+  'store.compacted',
+] as const satisfies readonly (keyof BusEvents)[];
 
 /**
  * The plain and --json outputs of `payemu start`. Both only subscribe to the bus; the first
@@ -31,7 +40,9 @@ export function createLogger(emulator: UiHost, options: { json: boolean; color: 
         for (const s of emulator.sources) {
           lines.write(`  ${s.slug.padEnd(width)}${s.name}: test key ${s.test_key}  live key ${s.live_key}  webhook secret ${s.webhook_secret}`);
           const target = emulator.webhookUrl(s.slug);
-          lines.write(`  ${''.padEnd(width)}webhooks ${target ? `-> ${target}` : paint.dim('go nowhere: set a URL with --webhook-url URL, or webhook_url in payemu.config.json')}`);
+          lines.write(
+            `  ${''.padEnd(width)}webhooks ${target ? `-> ${target}` : paint.dim('go nowhere: set a URL with --webhook-url URL, or webhook_url in payemu.config.json')}`,
+          );
         }
       }
       for (const name of LOGGED) {
@@ -177,11 +188,18 @@ function text<K extends (typeof LOGGED)[number]>(name: K, event: BusEvents[K], p
 
 function jsonOf(event: object): Record<string, unknown> {
   const e = event as Record<string, unknown>;
-  return 'at' in e && typeof e.at === 'number' ? { ...e, at: formatTimestamp(e.at) } : 'now' in e && typeof e.now === 'number' ? { ...e, now: formatTimestamp(e.now) } : e;
+  return 'at' in e && typeof e.at === 'number'
+    ? { ...e, at: formatTimestamp(e.at) }
+    : 'now' in e && typeof e.now === 'number'
+      ? { ...e, now: formatTimestamp(e.now) }
+      : e;
 }
 
 function summary(data: Record<string, unknown>): string {
-  return ['reference', 'amount', 'currency', 'status'].map((k) => data[k]).filter((v) => v !== undefined).join(' ');
+  return ['reference', 'amount', 'currency', 'status']
+    .map((k) => data[k])
+    .filter((v) => v !== undefined)
+    .join(' ');
 }
 
 function palette(color: boolean) {

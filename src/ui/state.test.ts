@@ -36,8 +36,14 @@ function attempt(status: number | null, error: string | null = null): Attempt {
 const run = (actions: Action[], state: UiState = initialState({ acme: 'http://127.0.0.1:9/hook' })) => actions.reduce(reduce, state);
 
 t.test('a domain event becomes a pending row, newest first, with reference and amount', async (t) => {
-  const s = run([{ type: 'domain', event: domain('a') }, { type: 'domain', event: domain('b', { total: 107.25, currency: 'EUR' }) }]);
-  t.same(s.events.map((e) => e.id), ['b', 'a']);
+  const s = run([
+    { type: 'domain', event: domain('a') },
+    { type: 'domain', event: domain('b', { total: 107.25, currency: 'EUR' }) },
+  ]);
+  t.same(
+    s.events.map((e) => e.id),
+    ['b', 'a'],
+  );
   t.match(s.events[1], { name: 'payment.completed', reference: 'ref-a', amount: 12.5, currency: 'USD', delivery: 'pending', at: AT });
   t.match(s.events[0], { reference: null, amount: 107.25, currency: 'EUR' }, 'an invoice shows its total');
   t.same(s.events[1]!.payload, { event: 'payment.completed', data: domain('a').data });
@@ -59,8 +65,15 @@ t.test('attempts update the row and the Source’s target; an unseen event is ad
   t.match(targetText(s.targets.acme), { text: /answers \(200\)/, tone: 'ok' });
 
   // A retry left pending by a previous run: the UI never saw it raised.
-  s = reduce(s, { type: 'attempt', event: record('old', { delivery_status: 'failed', attempts: [attempt(null, 'ECONNREFUSED: connect ECONNREFUSED')] }), attempt: attempt(null, 'ECONNREFUSED: x') });
-  t.same(s.events.map((e) => e.id), ['old', 'a']);
+  s = reduce(s, {
+    type: 'attempt',
+    event: record('old', { delivery_status: 'failed', attempts: [attempt(null, 'ECONNREFUSED: connect ECONNREFUSED')] }),
+    attempt: attempt(null, 'ECONNREFUSED: x'),
+  });
+  t.same(
+    s.events.map((e) => e.id),
+    ['old', 'a'],
+  );
   t.same(deliveryText(s.events[0]!), { text: 'failed ECONNREFUSED', tone: 'bad' });
   t.match(targetText(s.targets.acme), { text: /not answering \(ECONNREFUSED\)/, tone: 'bad' });
 
@@ -89,7 +102,11 @@ t.test('an attempt in progress is not shown as a failure; an interrupted one is 
   s = reduce(s, { type: 'attempt', event: record('a', { delivery_status: 'retrying', attempts: [cut, sending], cycle_attempts: 1 }), attempt: cut });
   t.same(deliveryText(s.events[0]!), { text: 'retrying ×1 sending', tone: 'warn' });
   t.equal(s.targets.acme!.last, null, 'nor does one cut off by a stop');
-  s = reduce(s, { type: 'attempt', event: record('a', { delivery_status: 'delivered', attempts: [cut, attempt(200)], cycle_attempts: 2 }), attempt: attempt(200) });
+  s = reduce(s, {
+    type: 'attempt',
+    event: record('a', { delivery_status: 'delivered', attempts: [cut, attempt(200)], cycle_attempts: 2 }),
+    attempt: attempt(200),
+  });
   t.same(deliveryText(s.events[0]!), { text: 'delivered 200', tone: 'ok' });
   t.match(s.targets.acme, { last: { ok: true, status: 200 } });
 });
@@ -112,7 +129,10 @@ t.test('lists are bounded: memory stays flat however long it runs', async (t) =>
 
   let n = initialState();
   for (let i = 0; i < 10; i++) n = reduce(n, { type: 'notice', text: `notice ${i}` });
-  t.same(n.notices.map((x) => x.text), ['notice 7', 'notice 8', 'notice 9']);
+  t.same(
+    n.notices.map((x) => x.text),
+    ['notice 7', 'notice 8', 'notice 9'],
+  );
 
   const many = Array.from({ length: LIMITS.attempts + 5 }, () => attempt(500));
   const a = reduce(initialState(), { type: 'attempt', event: record('x', { attempts: many, delivery_status: 'failed' }), attempt: many[0]! });
@@ -123,10 +143,21 @@ t.test('selection, detail and menu', async (t) => {
   let s = run([{ type: 'move', by: 1 }]);
   t.equal(s.selected, null, 'nothing to select yet');
   t.equal(reduce(s, { type: 'open' }).screen, 'list', 'nothing to open');
-  s = run([{ type: 'domain', event: domain('a') }, { type: 'domain', event: domain('b') }, { type: 'domain', event: domain('c') }]);
+  s = run([
+    { type: 'domain', event: domain('a') },
+    { type: 'domain', event: domain('b') },
+    { type: 'domain', event: domain('c') },
+  ]);
   s = reduce(s, { type: 'move', by: -1 });
   t.equal(s.selected, 'c', 'either arrow starts at the newest');
-  s = run([{ type: 'move', by: 1 }, { type: 'move', by: 1 }, { type: 'move', by: 1 }], s);
+  s = run(
+    [
+      { type: 'move', by: 1 },
+      { type: 'move', by: 1 },
+      { type: 'move', by: 1 },
+    ],
+    s,
+  );
   t.equal(s.selected, 'a', 'stops at the oldest');
   s = reduce(s, { type: 'domain', event: domain('d') });
   t.equal(s.selected, 'a', 'a new event does not move the selection');
@@ -134,7 +165,13 @@ t.test('selection, detail and menu', async (t) => {
   t.equal(s.screen, 'detail');
   s = reduce(s, { type: 'move', by: -1 });
   t.equal(selectedEvent(s)?.id, 'b', 'arrows in the detail go to the neighbour');
-  s = run([{ type: 'scroll', by: 10, max: 18 }, { type: 'scroll', by: 10, max: 18 }], s);
+  s = run(
+    [
+      { type: 'scroll', by: 10, max: 18 },
+      { type: 'scroll', by: 10, max: 18 },
+    ],
+    s,
+  );
   t.equal(s.scroll, 18, 'the payload scrolls, to its end');
   s = reduce(s, { type: 'scroll', by: -5, max: 18 });
   t.equal(s.scroll, 13);
@@ -146,7 +183,13 @@ t.test('selection, detail and menu', async (t) => {
 
   s = reduce(s, { type: 'menu' });
   t.equal(s.screen, 'trigger');
-  s = run([{ type: 'move', by: -1 }, { type: 'move', by: 3 }], s);
+  s = run(
+    [
+      { type: 'move', by: -1 },
+      { type: 'move', by: 3 },
+    ],
+    s,
+  );
   t.equal(s.menuIndex, 3);
   s = reduce(s, { type: 'move', by: 100 });
   t.equal(s.menuIndex, EVENT_NAMES.length - 1);
@@ -155,7 +198,11 @@ t.test('selection, detail and menu', async (t) => {
 
 t.test('targets follow config reloads; a new URL has not answered yet', async (t) => {
   let s = initialState({ acme: 'http://a/hook', globex: null });
-  s = reduce(s, { type: 'attempt', event: record('a', { delivery_status: 'delivered', attempts: [attempt(200)] }), attempt: { ...attempt(200), url: 'http://a/hook' } });
+  s = reduce(s, {
+    type: 'attempt',
+    event: record('a', { delivery_status: 'delivered', attempts: [attempt(200)] }),
+    attempt: { ...attempt(200), url: 'http://a/hook' },
+  });
   s = reduce(s, { type: 'targets', urls: { acme: 'http://a/hook', globex: 'http://g/hook' } });
   t.match(s.targets.acme, { url: 'http://a/hook', last: { ok: true } }, 'unchanged URL keeps its last result');
   t.same(s.targets.globex, { url: 'http://g/hook', last: null });

@@ -109,7 +109,12 @@ export function reduce(state: UiState, action: Action): UiState {
   switch (action.type) {
     case 'request': {
       const row = { id: state.seq + 1, ...action.request };
-      return { ...state, seq: row.id, requests: bounded([row, ...state.requests], LIMITS.requests), seen: { ...state.seen, requests: state.seen.requests + 1 } };
+      return {
+        ...state,
+        seq: row.id,
+        requests: bounded([row, ...state.requests], LIMITS.requests),
+        seen: { ...state.seen, requests: state.seen.requests + 1 },
+      };
     }
     case 'domain': {
       if (state.events.some((e) => e.id === action.event.id)) return state;

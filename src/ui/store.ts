@@ -80,6 +80,8 @@ export function createUiStore(bus: Bus, options: UiStoreOptions): UiStore {
 }
 
 function ranText(ran: Record<string, number>): string {
-  const parts = Object.entries(ran).filter(([, n]) => n > 0).map(([kind, n]) => `${n} ${kind}`);
+  const parts = Object.entries(ran)
+    .filter(([, n]) => n > 0)
+    .map(([kind, n]) => `${n} ${kind}`);
   return parts.length ? ` (ran ${parts.join(', ')})` : '';
 }

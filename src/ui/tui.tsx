@@ -27,7 +27,14 @@ export function startTerminalUi(emulator: UiHost, options: { frozen: boolean; on
   };
   process.stdout.write(ENTER_ALT_SCREEN);
   const instance = render(
-    <App store={store} control={httpControl(emulator.url, emulator.sources)} url={emulator.url} sources={emulator.sources} clock={clock} onQuit={options.onQuit} />,
+    <App
+      store={store}
+      control={httpControl(emulator.url, emulator.sources)}
+      url={emulator.url}
+      sources={emulator.sources}
+      clock={clock}
+      onQuit={options.onQuit}
+    />,
     // Ctrl+C arrives as a key in raw mode: the App stops payemu cleanly, as SIGINT does.
     { exitOnCtrlC: false },
   );

@@ -8,11 +8,7 @@ import { Events } from './records.js';
  * Raises a domain event inside a transaction: the event record (with its pending delivery) is
  * written with the change itself, and the bus hears of it once both are on disk.
  */
-export function raiseEvent(
-  tx: Transaction,
-  event: { name: EventName; source: string; mode: Mode; data: Record<string, unknown> },
-  at: number,
-): string {
+export function raiseEvent(tx: Transaction, event: { name: EventName; source: string; mode: Mode; data: Record<string, unknown> }, at: number): string {
   const id = newUuid();
   const reference = typeof event.data.reference === 'string' ? event.data.reference : null;
   tx.put(Events, {

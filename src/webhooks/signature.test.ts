@@ -29,15 +29,43 @@ const reason = (fn: () => unknown) => {
 
 t.test('each failure has its reason', async (t) => {
   const header = signatureHeader(secret, body, now);
-  t.equal(reason(() => verifyWebhook(body, undefined, secret, { now })), 'missing_signature');
-  t.equal(reason(() => verifyWebhook(body, 'v1=abc', secret, { now })), 'malformed_signature');
-  t.equal(reason(() => verifyWebhook(body, `t=${now}`, secret, { now })), 'malformed_signature');
-  t.equal(reason(() => verifyWebhook(body, header, secret, { now: now + 301 })), 'timestamp_outside_tolerance');
-  t.equal(reason(() => verifyWebhook(body, header, secret, { now: now - 301 })), 'timestamp_outside_tolerance');
-  t.equal(reason(() => verifyWebhook(body, header, 'whsec_other', { now })), 'signature_mismatch');
-  t.equal(reason(() => verifyWebhook(`${body} `, header, secret, { now })), 'signature_mismatch', 'the raw body matters');
-  t.equal(reason(() => verifyWebhook(body, `t=${now},v1=zz`, secret, { now })), 'signature_mismatch');
+  t.equal(
+    reason(() => verifyWebhook(body, undefined, secret, { now })),
+    'missing_signature',
+  );
+  t.equal(
+    reason(() => verifyWebhook(body, 'v1=abc', secret, { now })),
+    'malformed_signature',
+  );
+  t.equal(
+    reason(() => verifyWebhook(body, `t=${now}`, secret, { now })),
+    'malformed_signature',
+  );
+  t.equal(
+    reason(() => verifyWebhook(body, header, secret, { now: now + 301 })),
+    'timestamp_outside_tolerance',
+  );
+  t.equal(
+    reason(() => verifyWebhook(body, header, secret, { now: now - 301 })),
+    'timestamp_outside_tolerance',
+  );
+  t.equal(
+    reason(() => verifyWebhook(body, header, 'whsec_other', { now })),
+    'signature_mismatch',
+  );
+  t.equal(
+    reason(() => verifyWebhook(`${body} `, header, secret, { now })),
+    'signature_mismatch',
+    'the raw body matters',
+  );
+  t.equal(
+    reason(() => verifyWebhook(body, `t=${now},v1=zz`, secret, { now })),
+    'signature_mismatch',
+  );
   const notJson = 'not json';
-  t.equal(reason(() => verifyWebhook(notJson, signatureHeader(secret, notJson, now), secret, { now })), 'invalid_body');
+  t.equal(
+    reason(() => verifyWebhook(notJson, signatureHeader(secret, notJson, now), secret, { now })),
+    'invalid_body',
+  );
   t.ok(verifyWebhook(body, header, secret, { now: now + 10_000, toleranceSeconds: 0 }), 'tolerance 0 turns the check off');
 });

@@ -14,12 +14,7 @@ function hmac(secret: string, text: string): string {
   return createHmac('sha256', secret).update(text).digest('hex');
 }
 
-export type WebhookVerificationReason =
-  | 'missing_signature'
-  | 'malformed_signature'
-  | 'timestamp_outside_tolerance'
-  | 'signature_mismatch'
-  | 'invalid_body';
+export type WebhookVerificationReason = 'missing_signature' | 'malformed_signature' | 'timestamp_outside_tolerance' | 'signature_mismatch' | 'invalid_body';
 
 /** Thrown by `verifyWebhook`; `reason` says which check failed. */
 export class WebhookVerificationError extends Error {
@@ -81,7 +76,10 @@ export function verifyWebhook<T = { event: string; data: Record<string, unknown>
     return given.length === expected.length && timingSafeEqual(given, expected);
   });
   if (!matches) {
-    throw new WebhookVerificationError('signature_mismatch', 'No v1= signature matches the body: check the secret and that the body is the raw bytes received.');
+    throw new WebhookVerificationError(
+      'signature_mismatch',
+      'No v1= signature matches the body: check the secret and that the body is the raw bytes received.',
+    );
   }
   try {
     return JSON.parse(body) as T;

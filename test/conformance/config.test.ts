@@ -47,56 +47,86 @@ t.test('fixtures/payemu.config.json defines one merchant with two Sources: acme 
   for (const [slug, name, currency] of fixtures) {
     for (const mode of ['test', 'live'] as const) {
       const me = await client(e.url, `sk_${mode}_payemu_${slug}`).get('/v1/me');
-      t.same(me.body.data.attributes, { name, slug, mode, default_currency: currency, rate_limit_per_minute: 6000, ip_whitelisting_enabled: false, webhook_configured: false });
+      t.same(me.body.data.attributes, {
+        name,
+        slug,
+        mode,
+        default_currency: currency,
+        rate_limit_per_minute: 6000,
+        ip_whitelisting_enabled: false,
+        webhook_configured: false,
+      });
     }
   }
   t.equal(e.webhookSecret, 'whsec_payemu_acme');
-  t.same(e.sources.map((s) => s.webhook_secret), ['whsec_payemu_acme', 'whsec_payemu_globex']);
+  t.same(
+    e.sources.map((s) => s.webhook_secret),
+    ['whsec_payemu_acme', 'whsec_payemu_globex'],
+  );
 });
 
 t.test('Sources are matched by slug (its fields override; a new slug adds a Source)', async (t) => {
   const e = await startEmulator({ port: 0, inMemory: true, config: { sources: [{ slug: 'globex', currency: 'CHF' }, bare] } });
   t.teardown(() => e.close());
-  t.match((await client(e.url, 'sk_test_payemu_globex').get('/v1/me')).body.data.attributes, { name: 'Globex', default_currency: 'CHF' }, 'one field overridden, the rest kept');
-  t.same((await client(e.url, 'sk_test_payemu_globex').get('/v1/tax/settings')).body.data.attributes, { enabled: true, name: 'VAT', rate: 21, inclusive: true });
+  t.match(
+    (await client(e.url, 'sk_test_payemu_globex').get('/v1/me')).body.data.attributes,
+    { name: 'Globex', default_currency: 'CHF' },
+    'one field overridden, the rest kept',
+  );
+  t.same((await client(e.url, 'sk_test_payemu_globex').get('/v1/tax/settings')).body.data.attributes, {
+    enabled: true,
+    name: 'VAT',
+    rate: 21,
+    inclusive: true,
+  });
   t.equal((await client(e.url, 'sk_test_payemu_acme').get('/v1/me')).status, 200);
   t.equal((await client(e.url, 'sk_test_initech').get('/v1/me')).status, 200);
 });
 
-t.test('Each Source also has: rate_limit_per_minute (default 6000), ip_whitelist (empty = off), webhook_url (null unless set), tax settings and a product catalogue', async (t) => {
-  await t.test('a new Source given as the library config option', async (t) => {
-    const e = await startEmulator({ port: 0, inMemory: true, config: { sources: [bare] } });
-    t.teardown(() => e.close());
-    await checkDefaults(t, e.url);
-    t.equal((await client(e.url, 'sk_test_payemu_acme').get('/v1/me')).status, 200, 'the default Sources stay');
-  });
-  await t.test('a new Source in payemu start --config FILE', async (t) => {
-    const cwd = t.testdir({ 'payemu.json': JSON.stringify({ sources: [bare] }) });
-    const { proc, url } = await startPayemu(t, ['--in-memory', '--config', 'payemu.json'], { cwd });
-    await checkDefaults(t, url);
-    t.same(await proc.stop(), { code: 0, signal: null });
-  });
-  await t.test('a new Source with "defaults": false, partly given: the rest defaults, tax merges one level down', async (t) => {
-    const config = { defaults: false, sources: [{ ...bare, name: 'Initech', currency: 'GBP', enforce_rate_limit: true, tax: { enabled: true, rate: 20 } }] };
-    const e = await startEmulator({ port: 0, inMemory: true, config });
-    t.teardown(() => e.close());
-    const api = client(e.url, 'sk_test_initech');
-    t.match((await api.get('/v1/me')).body.data.attributes, { name: 'Initech', default_currency: 'GBP', rate_limit_per_minute: 6000 });
-    t.same((await api.get('/v1/tax/settings')).body.data.attributes, { enabled: true, name: 'Tax', rate: 20, inclusive: false });
-    assertError(t, await client(e.url, 'sk_test_payemu_acme').get('/v1/me'), 401);
-  });
-});
+t.test(
+  'Each Source also has: rate_limit_per_minute (default 6000), ip_whitelist (empty = off), webhook_url (null unless set), tax settings and a product catalogue',
+  async (t) => {
+    await t.test('a new Source given as the library config option', async (t) => {
+      const e = await startEmulator({ port: 0, inMemory: true, config: { sources: [bare] } });
+      t.teardown(() => e.close());
+      await checkDefaults(t, e.url);
+      t.equal((await client(e.url, 'sk_test_payemu_acme').get('/v1/me')).status, 200, 'the default Sources stay');
+    });
+    await t.test('a new Source in payemu start --config FILE', async (t) => {
+      const cwd = t.testdir({ 'payemu.json': JSON.stringify({ sources: [bare] }) });
+      const { proc, url } = await startPayemu(t, ['--in-memory', '--config', 'payemu.json'], { cwd });
+      await checkDefaults(t, url);
+      t.same(await proc.stop(), { code: 0, signal: null });
+    });
+    await t.test('a new Source with "defaults": false, partly given: the rest defaults, tax merges one level down', async (t) => {
+      const config = { defaults: false, sources: [{ ...bare, name: 'Initech', currency: 'GBP', enforce_rate_limit: true, tax: { enabled: true, rate: 20 } }] };
+      const e = await startEmulator({ port: 0, inMemory: true, config });
+      t.teardown(() => e.close());
+      const api = client(e.url, 'sk_test_initech');
+      t.match((await api.get('/v1/me')).body.data.attributes, { name: 'Initech', default_currency: 'GBP', rate_limit_per_minute: 6000 });
+      t.same((await api.get('/v1/tax/settings')).body.data.attributes, { enabled: true, name: 'Tax', rate: 20, inclusive: false });
+      assertError(t, await client(e.url, 'sk_test_payemu_acme').get('/v1/me'), 401);
+    });
+  },
+);
 
 t.test('a clear error naming the field, exit code 2: what has no default (slug, keys, webhook secret) must be given', async (t) => {
   const cases: [string, Record<string, unknown>, RegExp][] = [
     ['no test_key', { ...bare, test_key: undefined }, /sources\.2\.test_key \(Source "initech"\): the test_key field is required for a new Source/],
-    ['no keys at all', { slug: 'initech' }, /sources\.2\.test_key \(Source "initech"\): the test_key, live_key and webhook_secret fields are required for a new Source/],
+    [
+      'no keys at all',
+      { slug: 'initech' },
+      /sources\.2\.test_key \(Source "initech"\): the test_key, live_key and webhook_secret fields are required for a new Source/,
+    ],
     ['no webhook_secret', { ...bare, webhook_secret: undefined }, /sources\.2\.webhook_secret \(Source "initech"\)/],
     ['no slug', { test_key: 'sk_test_x', live_key: 'sk_live_x', webhook_secret: 'whsec_x' }, /sources\.0\.slug.*required/],
   ];
   for (const [name, source, pattern] of cases) {
     await t.test(`${name}: startEmulator rejects with a ConfigError`, async (t) => {
-      await t.rejects(startEmulator({ port: 0, inMemory: true, config: { sources: [JSON.parse(JSON.stringify(source))] } }), { name: 'ConfigError', message: pattern });
+      await t.rejects(startEmulator({ port: 0, inMemory: true, config: { sources: [JSON.parse(JSON.stringify(source))] } }), {
+        name: 'ConfigError',
+        message: pattern,
+      });
     });
   }
   t.jobs = 2;

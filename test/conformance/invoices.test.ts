@@ -9,7 +9,10 @@ const body = (over: Record<string, unknown> = {}) => ({
   customer_email: 'ada@example.com',
   currency: 'USD',
   due_date: '2027-02-10',
-  items: [{ description: 'Consulting', quantity: 2, unit_price: 50 }, { description: 'Travel', quantity: 1, unit_price: 0.5 }],
+  items: [
+    { description: 'Consulting', quantity: 2, unit_price: 50 },
+    { description: 'Travel', quantity: 1, unit_price: 0.5 },
+  ],
   ...over,
 });
 
@@ -38,7 +41,13 @@ t.test('invoice: inv_ + 24 base62; number INV-000001 per Source and mode', async
 
 t.test('Totals: subtotal = sum of quantity × unit_price; tax is charged on subtotal − discount; total = subtotal − discount + tax', async (t) => {
   const { e } = await setup(t);
-  t.match((await create(e, { discount: 10.5, tax_rate: 20 })).attributes, { subtotal: '100.50', discount: '10.50', tax_rate: 20, tax_amount: '18.00', total: '108.00' });
+  t.match((await create(e, { discount: 10.5, tax_rate: 20 })).attributes, {
+    subtotal: '100.50',
+    discount: '10.50',
+    tax_rate: 20,
+    tax_amount: '18.00',
+    total: '108.00',
+  });
   t.match((await create(e, { apply_tax: true })).attributes, { tax_rate: 7.25, tax_amount: '7.29', total: '107.79' }, 'apply_tax: the team rate, half up');
 });
 
@@ -74,7 +83,10 @@ t.test('Create emits invoice.created, send invoice.sent, payment invoice.paid (a
   const { id } = await create(e);
   await e.api.post(`/v1/invoices/${id}/send`);
   await e.api.post(`/_payemu/invoices/${id}/pay`, { card_number: '4242424242424242' });
-  t.same(events.map((x) => x.name), ['invoice.created', 'invoice.sent', 'payment.completed', 'invoice.paid']);
+  t.same(
+    events.map((x) => x.name),
+    ['invoice.created', 'invoice.sent', 'payment.completed', 'invoice.paid'],
+  );
   t.match(events.at(-1)!.data, { invoice_id: id, status: 'paid', total: 100.5, payment_id: Number });
 });
 
@@ -84,9 +96,19 @@ t.test('an invoice whose total is 0.00 (discount equal to the subtotal) is paid 
   t.equal(attributes.total, '0.00');
   const sent = await e.api.post(`/v1/invoices/${id}/send`);
   t.equal(sent.status, 200);
-  t.match(sent.body.data.attributes, { status: 'paid', total: '0.00', sent_at: '2027-02-01T10:00:00.000000Z', paid_at: '2027-02-01T10:00:00.000000Z', payment_id: null });
+  t.match(sent.body.data.attributes, {
+    status: 'paid',
+    total: '0.00',
+    sent_at: '2027-02-01T10:00:00.000000Z',
+    paid_at: '2027-02-01T10:00:00.000000Z',
+    payment_id: null,
+  });
   t.match(sent.body.meta.message, /paid/);
-  t.same(events.map((x) => x.name), ['invoice.created', 'invoice.sent', 'invoice.paid'], 'invoice.sent then invoice.paid; no payment.* event');
+  t.same(
+    events.map((x) => x.name),
+    ['invoice.created', 'invoice.sent', 'invoice.paid'],
+    'invoice.sent then invoice.paid; no payment.* event',
+  );
   t.match(events[1]!.data, { status: 'sent', total: 0 });
   t.match(events[2]!.data, { invoice_id: id, status: 'paid', total: 0 });
   t.notOk('payment_id' in events[2]!.data, 'invoice.paid names no payment');

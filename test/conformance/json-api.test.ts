@@ -13,13 +13,30 @@ async function world(t: Test) {
   const r2 = await e.api.post('/v1/payments/order-1/refunds', { amount: 2.5 });
   await pay(e, { amount: 12, reference: 'order-2' });
   const invoice = await e.api.post('/v1/invoices', {
-    customer_name: 'Ada', customer_email: 'ada@example.com', currency: 'USD', due_date: '2027-03-10', items: [{ description: 'Work', quantity: 1, unit_price: 10 }],
+    customer_name: 'Ada',
+    customer_email: 'ada@example.com',
+    currency: 'USD',
+    due_date: '2027-03-10',
+    items: [{ description: 'Work', quantity: 1, unit_price: 10 }],
   });
   const link = await e.api.post('/v1/payment-links', { title: 'Mug', amount: 12.5 });
-  const schedule = await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 9, frequency: 'monthly', reference: 'sub-1', start_date: '2027-04-01' });
+  const schedule = await e.api.post('/v1/recurring-payments', {
+    payment_method: pm,
+    amount: 9,
+    frequency: 'monthly',
+    reference: 'sub-1',
+    start_date: '2027-04-01',
+  });
   const charge = await e.api.post('/v1/charges', { payment_method: pm, amount: 4, reference: 'charge-1' });
   for (const res of [r1, r2, invoice, link, schedule, charge]) if (res.status !== 201) throw new Error(`fixture not created: ${res.text}`);
-  return { e, sessionId: session.body.data.id as string, refunds: [r1.body.data.id as string, r2.body.data.id as string], invoiceId: invoice.body.data.id as string, linkId: link.body.data.id as string, chargeId: charge.body.data.id as string };
+  return {
+    e,
+    sessionId: session.body.data.id as string,
+    refunds: [r1.body.data.id as string, r2.body.data.id as string],
+    invoiceId: invoice.body.data.id as string,
+    linkId: link.body.data.id as string,
+    chargeId: charge.body.data.id as string,
+  };
 }
 
 type World = Awaited<ReturnType<typeof world>>;
@@ -59,13 +76,22 @@ t.test('fields[<type>] limits the attributes of that type on single resources an
   await t.test('include=refunds&fields[refunds]=amount limits the included refunds', async (t) => {
     const res = await e.api.get('/v1/payments/order-1?include=refunds&fields[refunds]=amount');
     t.equal(res.status, 200);
-    t.same(res.body.included.map((r: { attributes: unknown }) => r.attributes), [{ amount: '5.00' }, { amount: '2.50' }]);
+    t.same(
+      res.body.included.map((r: { attributes: unknown }) => r.attributes),
+      [{ amount: '5.00' }, { amount: '2.50' }],
+    );
     t.equal(Object.keys(res.body.data.attributes).length > 5, true, 'the payment keeps every attribute');
   });
   await t.test('GET /v1/payments/{reference}/refunds?fields[refunds]=amount', async (t) => {
     const res = await e.api.get('/v1/payments/order-1/refunds?fields[refunds]=amount,reason');
     t.equal(res.status, 200);
-    t.same(res.body.data.map((r: { id: string; attributes: unknown }) => [r.id, r.attributes]), [[w.refunds[0], { amount: '5.00', reason: 'damaged' }], [w.refunds[1], { amount: '2.50', reason: null }]]);
+    t.same(
+      res.body.data.map((r: { id: string; attributes: unknown }) => [r.id, r.attributes]),
+      [
+        [w.refunds[0], { amount: '5.00', reason: 'damaged' }],
+        [w.refunds[1], { amount: '2.50', reason: null }],
+      ],
+    );
     t.equal(res.body.meta.payment.refundable_amount, '22.50', 'meta is not a resource: untouched');
   });
   for (const endpoint of endpoints(w)) {
@@ -123,7 +149,10 @@ t.test('included resources go in a top-level included array and the resource nam
   await t.test('the single payment', async (t) => {
     const res = await e.api.get('/v1/payments/order-1?include=refunds');
     t.same(res.body.data.relationships, { refunds: { data: linkage } });
-    t.same(res.body.included.map((r: { type: string; id: string }) => ({ type: r.type, id: r.id })), linkage);
+    t.same(
+      res.body.included.map((r: { type: string; id: string }) => ({ type: r.type, id: r.id })),
+      linkage,
+    );
     t.notOk('included' in (await e.api.get('/v1/payments/order-1')).body, 'no included without include');
     t.notOk('relationships' in (await e.api.get('/v1/payments/order-1')).body.data);
   });
@@ -136,7 +165,10 @@ t.test('included resources go in a top-level included array and the resource nam
     t.same(two.relationships, { refunds: { data: [] } }, 'a payment without refunds names none');
     t.same(charge.relationships, { refunds: { data: [] } });
     t.same(Object.keys(one.attributes), ['reference', 'amount', 'currency', 'status', 'paid'], 'list items keep their usual attributes');
-    t.same(res.body.included.map((r: { type: string; id: string }) => ({ type: r.type, id: r.id })), linkage);
+    t.same(
+      res.body.included.map((r: { type: string; id: string }) => ({ type: r.type, id: r.id })),
+      linkage,
+    );
     t.same(res.body.included[0].attributes, { amount: '5.00', reason: 'damaged', status: 'completed', created_at: '2027-03-01T10:00:00.000000Z' });
     t.match(res.body.meta, { total: 3 }, 'links and meta stay');
     t.notOk('included' in (await e.api.get('/v1/payments')).body, 'no included without include');
@@ -144,7 +176,10 @@ t.test('included resources go in a top-level included array and the resource nam
   await t.test('fields[refunds] limits the included refunds of the list', async (t) => {
     const res = await e.api.get('/v1/payments?include=refunds&fields[refunds]=amount&fields[payments]=reference,refunds');
     t.equal(res.status, 200);
-    t.same(res.body.included.map((r: { attributes: unknown }) => r.attributes), [{ amount: '5.00' }, { amount: '2.50' }]);
+    t.same(
+      res.body.included.map((r: { attributes: unknown }) => r.attributes),
+      [{ amount: '5.00' }, { amount: '2.50' }],
+    );
     const order1 = res.body.data.find((p: { attributes: { reference: string } }) => p.attributes.reference === 'order-1');
     t.same(order1.attributes, { reference: 'order-1' });
     t.same(order1.relationships, { refunds: { data: linkage } });

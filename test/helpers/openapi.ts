@@ -117,7 +117,8 @@ function load(): Guard {
     },
     errorSchemaPointer: () => '/components/schemas/Errors',
     validate(where, status, pointer, contentType, text) {
-      if (!/^application\/json\b/i.test(contentType ?? '')) fail(`${where} answered ${status} as ${contentType ?? 'no content type'}, where the document says application/json`);
+      if (!/^application\/json\b/i.test(contentType ?? ''))
+        fail(`${where} answered ${status} as ${contentType ?? 'no content type'}, where the document says application/json`);
       let body: unknown;
       try {
         body = JSON.parse(text);

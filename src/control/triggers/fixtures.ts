@@ -53,7 +53,10 @@ export function loadFixtures(dir = TRIGGERS_DIR): { fixtures: Map<string, Trigge
   if (cache && dir === TRIGGERS_DIR) return cache;
   const fixtures = new Map<string, TriggerFixture>();
   let defaults: Record<string, unknown> = {};
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+  for (const file of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()) {
     const doc = JSON.parse(fs.readFileSync(`${dir}/${file}`, 'utf8'));
     if (file === '_defaults.json') {
       defaults = doc.defaults;

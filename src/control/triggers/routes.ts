@@ -21,7 +21,7 @@ export const triggerRoutes = [
     method: 'POST',
     path: '/_payemu/trigger',
     summary: 'Make an event happen through real API calls (its trigger fixture)',
-    description: 'A step the API refuses fails the trigger with that step\'s status and detail.',
+    description: "A step the API refuses fails the trigger with that step's status and detail.",
     responses: { 200: triggerResult, 404: errors, 409: errors, 410: errors, 422: errors, 429: errors },
     body: triggerBody,
     // Each step is a request of its own, which may carry its own Idempotency-Key.
@@ -34,7 +34,14 @@ export const triggerRoutes = [
       let as = scope;
       if (body.source !== undefined) {
         const source = app.config().sources.find((s) => s.slug === body.source);
-        if (!source) throw Unprocessable.field('source', `Unknown Source "${body.source}". Sources: ${app.config().sources.map((s) => s.slug).join(', ')}.`);
+        if (!source)
+          throw Unprocessable.field(
+            'source',
+            `Unknown Source "${body.source}". Sources: ${app
+              .config()
+              .sources.map((s) => s.slug)
+              .join(', ')}.`,
+          );
         as = { source, mode: scope.mode };
       }
       return { status: 200, json: await runTrigger(app, as, body.event, body.data ?? {}) };

@@ -96,7 +96,9 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
   if (eventId === null) {
     // Every step was accepted but the event did not happen (a decline where a payment was
     // meant): say so rather than answer as if it had.
-    throw new Unprocessable(`The trigger ran, but ${event} did not happen: ${raised.length > 0 ? `it raised ${[...new Set(raised)].join(', ')}` : 'it raised no event'}.`);
+    throw new Unprocessable(
+      `The trigger ran, but ${event} did not happen: ${raised.length > 0 ? `it raised ${[...new Set(raised)].join(', ')}` : 'it raised no event'}.`,
+    );
   }
   return { event, event_id: eventId, source: scope.source.slug, mode: scope.mode, steps };
 }

@@ -22,20 +22,24 @@ export const accountRoutes = [
       return {
         status: 200,
         json: {
-          data: sparseResource({
-            id: source.slug,
-            type: 'accounts',
-            attributes: {
-              name: source.name,
-              slug: source.slug,
-              mode,
-              default_currency: source.currency,
-              rate_limit_per_minute: source.rate_limit_per_minute,
-              ip_whitelisting_enabled: source.ip_whitelist.length > 0,
-              webhook_configured: app.webhooks.endpointFor(source) !== null,
+          data: sparseResource(
+            {
+              id: source.slug,
+              type: 'accounts',
+              attributes: {
+                name: source.name,
+                slug: source.slug,
+                mode,
+                default_currency: source.currency,
+                rate_limit_per_minute: source.rate_limit_per_minute,
+                ip_whitelisting_enabled: source.ip_whitelist.length > 0,
+                webhook_configured: app.webhooks.endpointFor(source) !== null,
+              },
+              links: { self: `${app.baseUrl()}/v1/me` },
             },
-            links: { self: `${app.baseUrl()}/v1/me` },
-          }, q, accountShape),
+            q,
+            accountShape,
+          ),
         },
       };
     },

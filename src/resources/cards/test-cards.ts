@@ -2,20 +2,11 @@ import type { Mode } from '../../config/types.js';
 import { Unprocessable } from '../../http/errors.js';
 
 /** Why a payment failed: `failure_code` of a FAILED payment and of `payment.failed`. */
-export type FailureCode =
-  | 'insufficient_funds'
-  | 'card_declined'
-  | 'expired_card'
-  | 'incorrect_cvc'
-  | 'authentication_failed'
-  | 'card_not_supported';
+export type FailureCode = 'insufficient_funds' | 'card_declined' | 'expired_card' | 'incorrect_cvc' | 'authentication_failed' | 'card_not_supported';
 
 export type CardBrand = 'visa' | 'mastercard' | 'amex';
 
-type Behaviour =
-  | { outcome: 'approve'; declineOffSession?: boolean }
-  | { outcome: 'decline'; code: FailureCode }
-  | { outcome: 'three_ds' };
+type Behaviour = { outcome: 'approve'; declineOffSession?: boolean } | { outcome: 'decline'; code: FailureCode } | { outcome: 'three_ds' };
 
 /** The test cards (docs/api.md, Test cards), in the order the pages list them. */
 export const TEST_CARDS: readonly { number: string; label: string; behaviour: Behaviour }[] = [
@@ -131,12 +122,7 @@ export function group(number: string): string {
 }
 
 /** The checks the hosted form makes before an attempt: a card number (cardNumberProblem), a future expiry and a plausible CVC. */
-export function checkCardDetails(
-  number: string,
-  expiry: { month: number; year: number },
-  cvc: string,
-  now: number,
-): Record<string, string> {
+export function checkCardDetails(number: string, expiry: { month: number; year: number }, cvc: string, now: number): Record<string, string> {
   const problems: Record<string, string> = {};
   const digits = normalizeCardNumber(number);
   const numberProblem = cardNumberProblem(number);

@@ -13,8 +13,18 @@ import { chargeDocument, chargeReadDocument } from './responses.js';
 export const chargeShape: ResourceShape = {
   type: 'charges',
   attributes: [
-    'reference', 'amount', 'currency', 'status', 'paid', 'payment_method', 'failure_code', 'failure_message', 'payment_id', 'description',
-    'metadata', 'created_at',
+    'reference',
+    'amount',
+    'currency',
+    'status',
+    'paid',
+    'payment_method',
+    'failure_code',
+    'failure_message',
+    'payment_id',
+    'description',
+    'metadata',
+    'created_at',
   ],
 };
 

@@ -22,7 +22,15 @@ const DECLINED_OFF_SESSION = { code: 'card_declined' as const, message: FAILURE_
 export function chargeCard(
   tx: Transaction,
   method: PaymentMethodRecord,
-  charge: { reference: string; amount: Minor; currency: string; description?: string; customer_email?: string; customer_name?: string; metadata?: Record<string, unknown> },
+  charge: {
+    reference: string;
+    amount: Minor;
+    currency: string;
+    description?: string;
+    customer_email?: string;
+    customer_name?: string;
+    metadata?: Record<string, unknown>;
+  },
   origin: Pick<PaymentRecord, 'charge_id' | 'recurring_reference'>,
   now: number,
 ): PaymentRecord {

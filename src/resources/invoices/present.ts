@@ -43,9 +43,29 @@ export function invoiceAttributes(invoice: InvoiceRecord, base: string): Record<
 }
 
 export const INVOICE_ATTRIBUTES = [
-  'number', 'status', 'customer_name', 'customer_email', 'customer_address', 'currency', 'due_date', 'notes', 'terms', 'apply_tax',
-  'metadata', 'items', 'subtotal', 'discount', 'tax_rate', 'tax_amount', 'total', 'payment_url', 'payment_id', 'sent_at', 'paid_at',
-  'created_at', 'updated_at',
+  'number',
+  'status',
+  'customer_name',
+  'customer_email',
+  'customer_address',
+  'currency',
+  'due_date',
+  'notes',
+  'terms',
+  'apply_tax',
+  'metadata',
+  'items',
+  'subtotal',
+  'discount',
+  'tax_rate',
+  'tax_amount',
+  'total',
+  'payment_url',
+  'payment_id',
+  'sent_at',
+  'paid_at',
+  'created_at',
+  'updated_at',
 ] as const;
 
 export function presentInvoice(invoice: InvoiceRecord, base: string, fields?: readonly string[]) {

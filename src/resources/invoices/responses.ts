@@ -1,6 +1,25 @@
 import {
-  amountNumber, boolean, currency, date, document, integer, listDocument, messageMeta, metadata, money, named, nullable, number, object, oneOfValues,
-  resource, sparse, string, timestamp, uri, type Schema,
+  amountNumber,
+  boolean,
+  currency,
+  date,
+  document,
+  integer,
+  listDocument,
+  messageMeta,
+  metadata,
+  money,
+  named,
+  nullable,
+  number,
+  object,
+  oneOfValues,
+  resource,
+  sparse,
+  string,
+  timestamp,
+  uri,
+  type Schema,
 } from '../../http/wire.js';
 
 /** JSON Schemas of the invoice answers and the `invoice.*` webhook payloads (see http/wire.ts). */

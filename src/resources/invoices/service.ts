@@ -22,10 +22,16 @@ function dueDate(text: string, now: number): number {
   return date;
 }
 
-const items = (list: NonNullable<InvoiceBody['items']>) => list.map((i) => ({ description: i.description, quantity: i.quantity, unit_price: toMinor(i.unit_price) }));
+const items = (list: NonNullable<InvoiceBody['items']>) =>
+  list.map((i) => ({ description: i.description, quantity: i.quantity, unit_price: toMinor(i.unit_price) }));
 
 /** A created invoice is a draft; `invoice.created`. */
-export function createInvoice(tx: Transaction, scope: Scope, body: Required<Pick<InvoiceBody, 'customer_name' | 'customer_email' | 'currency' | 'due_date' | 'items'>> & InvoiceBody, now: number): InvoiceRecord {
+export function createInvoice(
+  tx: Transaction,
+  scope: Scope,
+  body: Required<Pick<InvoiceBody, 'customer_name' | 'customer_email' | 'currency' | 'due_date' | 'items'>> & InvoiceBody,
+  now: number,
+): InvoiceRecord {
   const invoice: InvoiceRecord = {
     id: newId('inv_'),
     source: scope.source.slug,

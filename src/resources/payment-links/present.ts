@@ -24,7 +24,13 @@ export function linkAttributes(link: PaymentLinkRecord, base: string, now: numbe
       interval_count: link.recurring.interval_count,
       end_date: link.recurring.end_date === null ? null : formatDate(link.recurring.end_date),
     },
-    products: link.products.map((p) => ({ id: p.id, name: p.name, quantity: p.quantity, unit_price: formatMinor(p.unit_price), amount: formatMinor(p.unit_price * p.quantity) })),
+    products: link.products.map((p) => ({
+      id: p.id,
+      name: p.name,
+      quantity: p.quantity,
+      unit_price: formatMinor(p.unit_price),
+      amount: formatMinor(p.unit_price * p.quantity),
+    })),
     metadata: link.metadata,
     success_url: link.success_url,
     cancel_url: link.cancel_url,
@@ -35,8 +41,26 @@ export function linkAttributes(link: PaymentLinkRecord, base: string, now: numbe
 }
 
 export const LINK_ATTRIBUTES = [
-  'url', 'title', 'description', 'type', 'amount', 'currency', 'active', 'usable', 'uses_count', 'max_uses', 'expires_at', 'taxable',
-  'recurring', 'products', 'metadata', 'success_url', 'cancel_url', 'test', 'created_at', 'updated_at',
+  'url',
+  'title',
+  'description',
+  'type',
+  'amount',
+  'currency',
+  'active',
+  'usable',
+  'uses_count',
+  'max_uses',
+  'expires_at',
+  'taxable',
+  'recurring',
+  'products',
+  'metadata',
+  'success_url',
+  'cancel_url',
+  'test',
+  'created_at',
+  'updated_at',
 ] as const;
 
 export function presentLink(link: PaymentLinkRecord, base: string, now: number, fields?: readonly string[]) {

@@ -1,6 +1,21 @@
 import {
-  boolean, currency, date, document, integer, listDocument, metadata, money, named, nullable, object, oneOfValues, resource, sparse, string,
-  timestamp, uri,
+  boolean,
+  currency,
+  date,
+  document,
+  integer,
+  listDocument,
+  metadata,
+  money,
+  named,
+  nullable,
+  object,
+  oneOfValues,
+  resource,
+  sparse,
+  string,
+  timestamp,
+  uri,
 } from '../../http/wire.js';
 import { frequency } from '../recurring/responses.js';
 

@@ -36,9 +36,13 @@ function recurringOf(value: NonNullable<LinkBody['recurring']>, now: number): Pa
 function productsOf(scope: Scope, items: NonNullable<LinkBody['products']>, currency: string): LinkProduct[] {
   return items.map((item, i) => {
     const product = scope.source.products.find((p) => p.id === item.id);
-    if (!product) throw Unprocessable.field(`products.${i}.id`, `The products.${i}.id field must be the id of a product in the catalogue (no product ${item.id}).`);
+    if (!product)
+      throw Unprocessable.field(`products.${i}.id`, `The products.${i}.id field must be the id of a product in the catalogue (no product ${item.id}).`);
     if (product.currency.toUpperCase() !== currency) {
-      throw Unprocessable.field(`products.${i}.id`, `Product ${item.id} (${product.name}) is priced in ${product.currency}, not in the link's currency ${currency}.`);
+      throw Unprocessable.field(
+        `products.${i}.id`,
+        `Product ${item.id} (${product.name}) is priced in ${product.currency}, not in the link's currency ${currency}.`,
+      );
     }
     return { id: product.id, quantity: item.quantity ?? 1, name: product.name, unit_price: toMinor(product.price) };
   });

@@ -23,7 +23,12 @@ export function assertLinkUsable(tx: Transaction, linkId: string, now: number): 
  */
 export function recordLinkUse(tx: Transaction, link: PaymentLinkRecord, payment: PaymentRecord, config: PayemuConfig, now: number): void {
   const uses = link.uses_count + 1;
-  const used = tx.put(PaymentLinks, { ...link, uses_count: uses, active: link.max_uses !== null && uses >= link.max_uses ? false : link.active, updated_at: now });
+  const used = tx.put(PaymentLinks, {
+    ...link,
+    uses_count: uses,
+    active: link.max_uses !== null && uses >= link.max_uses ? false : link.active,
+    updated_at: now,
+  });
   const source = config.sources.find((s) => s.slug === link.source);
   if (!used.recurring || !payment.payment_method || !source) return;
   const today = startOfDay(now);

@@ -35,9 +35,24 @@ export function paymentAttributes(payment: PaymentRecord): Record<string, unknow
 export const LIST_ATTRIBUTES = ['reference', 'amount', 'currency', 'status', 'paid'] as const;
 
 export const PAYMENT_ATTRIBUTES = [
-  'reference', 'amount', 'currency', 'status', 'paid', 'provider', 'customer_email', 'card_last', 'card_brand',
-  'payment_method', 'capture_method', 'description', 'metadata', 'failure_code', 'failure_message', 'captured_at',
-  'created_at', 'updated_at',
+  'reference',
+  'amount',
+  'currency',
+  'status',
+  'paid',
+  'provider',
+  'customer_email',
+  'card_last',
+  'card_brand',
+  'payment_method',
+  'capture_method',
+  'description',
+  'metadata',
+  'failure_code',
+  'failure_message',
+  'captured_at',
+  'created_at',
+  'updated_at',
 ] as const;
 
 /** Type `payments`: what `fields[payments]` may name, and its one relationship, `refunds`. */

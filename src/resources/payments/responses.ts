@@ -1,6 +1,25 @@
 import {
-  amountNumber, boolean, currency, document, integer, linkage, listDocument, messageMeta, metadata, money, named, nullable, number, object, oneOfValues,
-  resource, sparse, string, timestamp, uri, type Schema,
+  amountNumber,
+  boolean,
+  currency,
+  document,
+  integer,
+  linkage,
+  listDocument,
+  messageMeta,
+  metadata,
+  money,
+  named,
+  nullable,
+  number,
+  object,
+  oneOfValues,
+  resource,
+  sparse,
+  string,
+  timestamp,
+  uri,
+  type Schema,
 } from '../../http/wire.js';
 import { refundResource } from '../refunds/responses.js';
 import { PAYMENT_STATUSES } from './records.js';
@@ -55,13 +74,13 @@ export const captureDocument = named(
   document(resource({ type: 'payments', id: integer, attributes: object({ ...actionAttributes, captured_at: timestamp }) }), { meta: messageMeta }),
 );
 
-export const voidDocument = named('VoidDocument', document(resource({ type: 'payments', id: integer, attributes: object(actionAttributes) }), { meta: messageMeta }));
+export const voidDocument = named(
+  'VoidDocument',
+  document(resource({ type: 'payments', id: integer, attributes: object(actionAttributes) }), { meta: messageMeta }),
+);
 
 /** The control plane's plain-JSON view of a payment: an integer `id`, the attributes and `url`. */
-export const paymentSummary = named(
-  'PaymentSummary',
-  object({ id: integer, ...attributeProperties, url: uri }, ['payment_method']),
-);
+export const paymentSummary = named('PaymentSummary', object({ id: integer, ...attributeProperties, url: uri }, ['payment_method']));
 
 const eventBase = {
   payment_id: integer,

@@ -42,7 +42,10 @@ export const paymentRoutes = [
     responses: { 200: captureDocument, 404: errors, 422: errors },
     handle: ({ app, scope, params, body, now }) => {
       const payment = app.store.transaction((tx) => capturePayment(tx, scope, params.reference!, body.amount, now));
-      return { status: 200, json: presentAction(payment, app.baseUrl(), { captured_at: formatTimestamp(payment.captured_at!) }, 'Payment captured successfully.') };
+      return {
+        status: 200,
+        json: presentAction(payment, app.baseUrl(), { captured_at: formatTimestamp(payment.captured_at!) }, 'Payment captured successfully.'),
+      };
     },
   }),
   v1({

@@ -6,12 +6,21 @@ const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 t.test('monthly keeps the day of month, clamped to short months', async (t) => {
   const start = d('2027-01-31');
-  t.same([0, 1, 2, 3, 13].map((k) => iso(periodDate(start, 'monthly', 1, k))), ['2027-01-31', '2027-02-28', '2027-03-31', '2027-04-30', '2028-02-29']);
-  t.same([0, 1, 2].map((k) => iso(periodDate(d('2027-11-30'), 'monthly', 3, k))), ['2027-11-30', '2028-02-29', '2028-05-30']);
+  t.same(
+    [0, 1, 2, 3, 13].map((k) => iso(periodDate(start, 'monthly', 1, k))),
+    ['2027-01-31', '2027-02-28', '2027-03-31', '2027-04-30', '2028-02-29'],
+  );
+  t.same(
+    [0, 1, 2].map((k) => iso(periodDate(d('2027-11-30'), 'monthly', 3, k))),
+    ['2027-11-30', '2028-02-29', '2028-05-30'],
+  );
 });
 
 t.test('yearly from Feb 29', async (t) => {
-  t.same([0, 1, 4].map((k) => iso(periodDate(d('2028-02-29'), 'yearly', 1, k))), ['2028-02-29', '2029-02-28', '2032-02-29']);
+  t.same(
+    [0, 1, 4].map((k) => iso(periodDate(d('2028-02-29'), 'yearly', 1, k))),
+    ['2028-02-29', '2029-02-28', '2032-02-29'],
+  );
 });
 
 t.test('daily and weekly with interval_count', async (t) => {

@@ -1,6 +1,25 @@
 import {
-  amountNumber, boolean, currency, date, document, integer, listDocument, messageMeta, metadata, money, named, nullable, object, oneOfValues, pick,
-  resource, sparse, string, timestamp, uri, type Schema,
+  amountNumber,
+  boolean,
+  currency,
+  date,
+  document,
+  integer,
+  listDocument,
+  messageMeta,
+  metadata,
+  money,
+  named,
+  nullable,
+  object,
+  oneOfValues,
+  pick,
+  resource,
+  sparse,
+  string,
+  timestamp,
+  uri,
+  type Schema,
 } from '../../http/wire.js';
 import { cardBrand, failureCode } from '../payments/responses.js';
 

@@ -11,7 +11,12 @@ import { cancelRecurring, createRecurring, getRecurring, pauseRecurring, resumeR
 import { documentParameters, errors } from '../../http/wire.js';
 import { methodSessionDocument } from '../payment-method-sessions/responses.js';
 import {
-  recurringCancelledDocument, recurringDocument, recurringListDocument, recurringPausedDocument, recurringReadDocument, recurringResumedDocument,
+  recurringCancelledDocument,
+  recurringDocument,
+  recurringListDocument,
+  recurringPausedDocument,
+  recurringReadDocument,
+  recurringResumedDocument,
   recurringUpdatedDocument,
 } from './responses.js';
 

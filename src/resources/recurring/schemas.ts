@@ -46,7 +46,6 @@ export const paymentMethodSessionBody = {
   },
 } as const;
 
-
 export interface CreateRecurringBody {
   payment_method: string;
   amount: number;

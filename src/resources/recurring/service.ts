@@ -126,7 +126,8 @@ export function pauseRecurring(tx: Transaction, scope: Scope, reference: string,
 /** Billing resumes from the next billing date that is not in the past; missed dates are skipped. */
 export function resumeRecurring(tx: Transaction, scope: Scope, reference: string, now: number): RecurringRecord {
   const schedule = getRecurring(tx, scope, reference);
-  if (schedule.status !== 'paused') throw new Unprocessable(`The recurring payment "${reference}" is ${schedule.status}: only paused schedules can be resumed.`);
+  if (schedule.status !== 'paused')
+    throw new Unprocessable(`The recurring payment "${reference}" is ${schedule.status}: only paused schedules can be resumed.`);
   const today = startOfDay(now);
   let nextDate = schedule.next_billing_date;
   if (nextDate === null || nextDate < today) {
@@ -152,6 +153,10 @@ export function replaceCard(tx: Transaction, schedule: RecurringRecord, method: 
     ...(reactivate ? { status: 'active', next_billing_date: startOfDay(now) } : {}),
     updated_at: now,
   });
-  emitRecurringEvent(tx, 'recurring.payment_method_updated', updated, now, { payment_method: method.id, card_brand: method.card_brand, card_last: method.card_last });
+  emitRecurringEvent(tx, 'recurring.payment_method_updated', updated, now, {
+    payment_method: method.id,
+    card_brand: method.card_brand,
+    card_last: method.card_last,
+  });
   return updated;
 }

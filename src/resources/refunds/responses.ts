@@ -12,7 +12,13 @@ export const refundResource = named('Refund', resource({ type: 'refunds', attrib
 
 /** `meta.payment` of the refund answers: every amount a string. */
 export const refundMeta = object({
-  payment: object({ reference: string, status: { type: 'string', enum: [...PAYMENT_STATUSES] }, amount: money, total_refunded: money, refundable_amount: money }),
+  payment: object({
+    reference: string,
+    status: { type: 'string', enum: [...PAYMENT_STATUSES] },
+    amount: money,
+    total_refunded: money,
+    refundable_amount: money,
+  }),
 });
 
 export const refundDocument = named('RefundDocument', document(resource({ type: 'refunds', attributes: refundAttributes, links: [] }), { meta: refundMeta }));

@@ -28,8 +28,26 @@ export function presentCreatedSession(session: SessionRecord, base: string) {
 export const sessionShape: ResourceShape = {
   type: 'sessions',
   attributes: [
-    'amount', 'currency', 'reference', 'status', 'payment_status', 'checkout_url', 'expires_at', 'success_url', 'cancel_url', 'customer_email',
-    'customer_name', 'description', 'capture_method', 'save_payment_method', 'metadata', 'subtotal', 'discount', 'shipping', 'tax', 'created_at',
+    'amount',
+    'currency',
+    'reference',
+    'status',
+    'payment_status',
+    'checkout_url',
+    'expires_at',
+    'success_url',
+    'cancel_url',
+    'customer_email',
+    'customer_name',
+    'description',
+    'capture_method',
+    'save_payment_method',
+    'metadata',
+    'subtotal',
+    'discount',
+    'shipping',
+    'tax',
+    'created_at',
   ],
 };
 

@@ -1,10 +1,28 @@
-import { amountNumber, boolean, currency, document, metadata, named, nullable, object, oneOfValues, resource, sparse, string, timestamp, uri } from '../../http/wire.js';
+import {
+  amountNumber,
+  boolean,
+  currency,
+  document,
+  metadata,
+  named,
+  nullable,
+  object,
+  oneOfValues,
+  resource,
+  sparse,
+  string,
+  timestamp,
+  uri,
+} from '../../http/wire.js';
 
 /** JSON Schemas of the session answers (see http/wire.ts). */
 const created = object({ amount: amountNumber, currency, reference: string, checkout_url: uri, expires_at: timestamp });
 
 /** `POST /v1/sessions`: exactly the five attributes, `amount` a number. */
-export const createdSessionDocument = named('CreatedSessionDocument', document(resource({ type: 'sessions', attributes: created, links: ['self', 'checkout'] })));
+export const createdSessionDocument = named(
+  'CreatedSessionDocument',
+  document(resource({ type: 'sessions', attributes: created, links: ['self', 'checkout'] })),
+);
 
 const nullableNumber = nullable(amountNumber);
 
@@ -40,4 +58,7 @@ export const sessionAttributes = named(
 );
 
 /** `GET /v1/sessions/{id}` (`fields[sessions]` may leave attributes out). */
-export const sessionDocument = named('SessionDocument', document(resource({ type: 'sessions', attributes: sparse(sessionAttributes), links: ['self', 'checkout'] })));
+export const sessionDocument = named(
+  'SessionDocument',
+  document(resource({ type: 'sessions', attributes: sparse(sessionAttributes), links: ['self', 'checkout'] })),
+);

@@ -28,12 +28,21 @@ export function assertReferenceFree(tx: Transaction, scope: Scope, reference: st
   }
 }
 
-export function createSession(tx: Transaction, scope: Scope, body: CreateSessionBody, now: number, extra: Pick<SessionRecord, 'payment_link_id'> = {}): SessionRecord {
+export function createSession(
+  tx: Transaction,
+  scope: Scope,
+  body: CreateSessionBody,
+  now: number,
+  extra: Pick<SessionRecord, 'payment_link_id'> = {},
+): SessionRecord {
   const reference = body.reference ?? newId('pay_', 16);
   assertReferenceFree(tx, scope, reference);
 
   let amount = toMinor(body.amount);
-  let tax = body.tax && { amount: toMinor(body.tax.amount), ...(body.tax.lines ? { lines: body.tax.lines.map((l) => ({ ...l, amount: toMinor(l.amount) })) } : {}) };
+  let tax = body.tax && {
+    amount: toMinor(body.tax.amount),
+    ...(body.tax.lines ? { lines: body.tax.lines.map((l) => ({ ...l, amount: toMinor(l.amount) })) } : {}),
+  };
   let subtotal = body.subtotal === undefined ? undefined : toMinor(body.subtotal);
   if (body.apply_tax) {
     // apply_tax overrides `tax`; exclusive adds the tax, inclusive extracts it.

@@ -29,7 +29,12 @@ export const taxRoutes = [
     handle: ({ app, scope, query }) => {
       const q = parseDocumentQuery(query, taxSettingsShape);
       const { enabled, name, rate, inclusive } = scope.source.tax;
-      const data = { id: scope.source.slug, type: 'tax-settings', attributes: { enabled, name, rate, inclusive }, links: { self: `${app.baseUrl()}/v1/tax/settings` } };
+      const data = {
+        id: scope.source.slug,
+        type: 'tax-settings',
+        attributes: { enabled, name, rate, inclusive },
+        links: { self: `${app.baseUrl()}/v1/tax/settings` },
+      };
       return { status: 200, json: { data: sparseResource(data, q, taxSettingsShape) } };
     },
   }),

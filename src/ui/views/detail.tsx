@@ -50,7 +50,11 @@ export function EventDetail(props: { event: EventRow | undefined; scroll: number
     <Box flexDirection="column">
       <Line
         width={width}
-        spans={[{ text: event.name, style: 'bold' }, { text: ` ${event.source}/${event.mode} at ${clockTime(event.at)} ` }, { text: `id ${event.id}`, style: 'dim' }]}
+        spans={[
+          { text: event.name, style: 'bold' },
+          { text: ` ${event.source}/${event.mode} at ${clockTime(event.at)} ` },
+          { text: `id ${event.id}`, style: 'dim' },
+        ]}
       />
       <Line
         width={width}
@@ -66,10 +70,7 @@ export function EventDetail(props: { event: EventRow | undefined; scroll: number
         <Line key={i} width={width} spans={[{ text: `  ${line}` }]} />
       ))}
       <Line width={width} spans={[{ text: 'Attempts', style: 'bold' }]} />
-      <Line
-        width={width}
-        spans={[{ text: attempts.length === 0 ? '  none yet' : columns.map((c) => cell(TITLES[c.key], c.width)).join(''), style: 'dim' }]}
-      />
+      <Line width={width} spans={[{ text: attempts.length === 0 ? '  none yet' : columns.map((c) => cell(TITLES[c.key], c.width)).join(''), style: 'dim' }]} />
       {attempts.slice(firstShown).map((a, i) => {
         const text: Record<Column, string> = {
           indent: '',

@@ -5,7 +5,15 @@ import { Line, type Span } from './line.js';
 
 type Column = 'mark' | 'time' | 'event' | 'source' | 'reference' | 'amount' | 'delivery';
 
-const TITLES: Record<Column, string> = { mark: '', time: 'time', event: 'event', source: 'source', reference: 'reference', amount: 'amount', delivery: 'delivery' };
+const TITLES: Record<Column, string> = {
+  mark: '',
+  time: 'time',
+  event: 'event',
+  source: 'source',
+  reference: 'reference',
+  amount: 'amount',
+  delivery: 'delivery',
+};
 
 /**
  * The columns that fit a terminal `width` wide, with their widths. The event's name and its
@@ -19,9 +27,17 @@ export function eventColumns(width: number, rows: readonly EventRow[]): { key: C
   // The source, the amount and the delivery state are as wide as the widest in view (and two
   // blanks), within bounds: a 12-digit amount is never cut, and short ones leave room for more.
   const widest = (texts: string[], min: number, max: number) => Math.min(max, Math.max(min, ...texts.map((text) => textWidth(text) + 2)));
-  const source = widest(rows.map((r) => `${r.source}/${r.mode}`), 11, width >= 120 ? 26 : 12);
+  const source = widest(
+    rows.map((r) => `${r.source}/${r.mode}`),
+    11,
+    width >= 120 ? 26 : 12,
+  );
   const amount = widest(rows.map(amountText), 11, 24);
-  const delivery = widest(rows.map((r) => deliveryText(r).text), 15, 26);
+  const delivery = widest(
+    rows.map((r) => deliveryText(r).text),
+    15,
+    26,
+  );
   const specs: ColumnSpec<Column>[] = [
     { key: 'mark', width: 2 },
     { key: 'time', width: 10, drop: 2 },
@@ -44,7 +60,13 @@ export function EventList(props: { events: readonly EventRow[]; seen: number; se
   const kept = props.seen > events.length ? `, latest ${events.length} of ${props.seen}` : '';
   return (
     <Box flexDirection="column">
-      <Line width={width} spans={[{ text: 'Events ', style: 'bold' }, { text: `(${events.length === 0 ? 'none yet: trigger one with t' : `${events.length}${kept}`})`, style: 'dim' }]} />
+      <Line
+        width={width}
+        spans={[
+          { text: 'Events ', style: 'bold' },
+          { text: `(${events.length === 0 ? 'none yet: trigger one with t' : `${events.length}${kept}`})`, style: 'dim' },
+        ]}
+      />
       <Line width={width} spans={[{ text: columns.map((c) => cell(TITLES[c.key], c.width)).join(''), style: 'dim' }]} />
       {visible.map((row) => {
         const selected = row.id === props.selected;

@@ -8,7 +8,11 @@ export function Notices(props: { notices: readonly Notice[]; width: number }) {
   return (
     <Box flexDirection="column">
       {props.notices.map((n) => (
-        <Line key={n.id} width={props.width} spans={[{ text: `${n.tone === 'error' ? '✗' : '•'} ${n.text}`, style: n.tone === 'error' ? 'error' : 'notice' }]} />
+        <Line
+          key={n.id}
+          width={props.width}
+          spans={[{ text: `${n.tone === 'error' ? '✗' : '•'} ${n.text}`, style: n.tone === 'error' ? 'error' : 'notice' }]}
+        />
       ))}
     </Box>
   );
@@ -16,9 +20,29 @@ export function Notices(props: { notices: readonly Notice[]; width: number }) {
 
 /** Each screen's keys: the key, what it does, and a shorter word for a narrow terminal. */
 const KEYS: Record<Screen, [key: string, does: string, short?: string][]> = {
-  list: [['↑↓', 'select'], ['Enter', 'open'], ['r', 'resend'], ['c', 'clock +1 day', '+1 day'], ['t', 'trigger'], ['q', 'quit']],
-  detail: [['Esc', 'back'], ['↑↓', 'previous/next', 'prev/next'], ['PgUp/PgDn', 'scroll'], ['r', 'resend'], ['c', 'clock +1 day', '+1 day'], ['t', 'trigger'], ['q', 'quit']],
-  trigger: [['↑↓', 'choose'], ['Enter', 'trigger'], ['Esc', 'close'], ['q', 'quit']],
+  list: [
+    ['↑↓', 'select'],
+    ['Enter', 'open'],
+    ['r', 'resend'],
+    ['c', 'clock +1 day', '+1 day'],
+    ['t', 'trigger'],
+    ['q', 'quit'],
+  ],
+  detail: [
+    ['Esc', 'back'],
+    ['↑↓', 'previous/next', 'prev/next'],
+    ['PgUp/PgDn', 'scroll'],
+    ['r', 'resend'],
+    ['c', 'clock +1 day', '+1 day'],
+    ['t', 'trigger'],
+    ['q', 'quit'],
+  ],
+  trigger: [
+    ['↑↓', 'choose'],
+    ['Enter', 'trigger'],
+    ['Esc', 'close'],
+    ['q', 'quit'],
+  ],
 };
 
 /** The key line: in full when it fits, else with shorter words, else cut at its end. */

@@ -31,7 +31,13 @@ export function RequestLog(props: { requests: readonly RequestRow[]; seen: numbe
   const kept = props.seen > props.requests.length ? `, latest ${props.requests.length} of ${props.seen}` : '';
   return (
     <Box flexDirection="column">
-      <Line width={width} spans={[{ text: 'Requests ', style: 'bold' }, { text: `(${props.requests.length === 0 ? 'none yet' : `${props.requests.length}${kept}`})`, style: 'dim' }]} />
+      <Line
+        width={width}
+        spans={[
+          { text: 'Requests ', style: 'bold' },
+          { text: `(${props.requests.length === 0 ? 'none yet' : `${props.requests.length}${kept}`})`, style: 'dim' },
+        ]}
+      />
       {visible.map((r) => {
         const text: Record<Column, string> = {
           indent: '',
@@ -42,7 +48,10 @@ export function RequestLog(props: { requests: readonly RequestRow[]; seen: numbe
           source: sourceText(r),
         };
         const style = { status: requestTone(r.status), source: 'dim' } as const;
-        const spans: Span[] = columns.map((c) => ({ text: cell(text[c.key], c.width), ...(c.key === 'status' || c.key === 'source' ? { style: style[c.key] } : {}) }));
+        const spans: Span[] = columns.map((c) => ({
+          text: cell(text[c.key], c.width),
+          ...(c.key === 'status' || c.key === 'source' ? { style: style[c.key] } : {}),
+        }));
         return <Line key={r.id} width={width} spans={spans} />;
       })}
     </Box>

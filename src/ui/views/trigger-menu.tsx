@@ -9,7 +9,13 @@ export function TriggerMenu(props: { index: number; height: number; width: numbe
   const start = Math.min(Math.max(0, props.index - Math.floor(rows / 2)), Math.max(0, EVENT_NAMES.length - rows));
   return (
     <Box flexDirection="column">
-      <Line width={width} spans={[{ text: 'Trigger an event ', style: 'bold' }, { text: `(as ${props.source} in test mode; Enter triggers, Esc closes)`, style: 'dim' }]} />
+      <Line
+        width={width}
+        spans={[
+          { text: 'Trigger an event ', style: 'bold' },
+          { text: `(as ${props.source} in test mode; Enter triggers, Esc closes)`, style: 'dim' },
+        ]}
+      />
       {EVENT_NAMES.slice(start, start + rows).map((name, i) => {
         const selected = start + i === props.index;
         return <Line key={name} width={width} inverse={selected} spans={[{ text: `${selected ? '› ' : '  '}${name}` }]} />;
