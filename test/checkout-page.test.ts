@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page, type Response } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import t, { type Test } from 'tap';
+import { launchChromium } from './helpers/browser.js';
 import { emulator, type Client, type TestEmulator } from './helpers/emulator.js';
 
 /**
@@ -14,19 +15,7 @@ let shop: Server;
 let shopUrl: string;
 
 t.before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   // The merchant's site: success_url and cancel_url point here, so the redirect target really loads.
   shop = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://shop').pathname;

@@ -1,5 +1,6 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
+import { launchChromium } from './helpers/browser.js';
 import { emulator, type TestEmulator } from './helpers/emulator.js';
 
 /** The hosted invoice, payment-link, card-update and manage pages in a real headless Chromium. */
@@ -7,19 +8,7 @@ import { emulator, type TestEmulator } from './helpers/emulator.js';
 let browser: Browser;
 
 t.before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 t.teardown(() => browser?.close());
 

@@ -1,7 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Page, type Response } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
 import t, { type Test } from 'tap';
+import { launchChromium } from './helpers/browser.js';
 import { emulator, type TestEmulator } from './helpers/emulator.js';
 
 /**
@@ -19,19 +20,7 @@ let shopUrl: string;
 const shopRequests: { path: string; headers: IncomingHttpHeaders }[] = [];
 
 t.before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
   // The merchant's site, another origin: success_url points here, and /frame frames a page.
   shop = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://shop');

@@ -1,5 +1,6 @@
-import { chromium, type Browser, type Page, type Request, type Response } from 'playwright-core';
+import type { Browser, Page, Request, Response } from 'playwright-core';
 import t, { type Test } from 'tap';
+import { launchChromium } from './helpers/browser.js';
 import { emulator, type TestEmulator } from './helpers/emulator.js';
 
 /**
@@ -13,19 +14,7 @@ import { emulator, type TestEmulator } from './helpers/emulator.js';
 let browser: Browser;
 
 t.before(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--headless',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 t.teardown(() => browser?.close());
 
