@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
-import { EVENT_NAMES } from '../bus/events.js';
+import { EVENT_NAMES, type EventName } from '../bus/events.js';
 import { open, type MediaResponse, type OpenRoute, type Route } from '../http/route.js';
 import { errors, schemaName, type Schema } from '../http/wire.js';
 import { openApiDocument, webhookPayloads } from './responses.js';
@@ -207,7 +207,7 @@ function isMedia(answer: object): answer is MediaResponse {
   return 'mediaType' in answer && typeof (answer as MediaResponse).mediaType === 'string';
 }
 
-function webhookOperation(name: string, components: Components) {
+function webhookOperation(name: EventName, components: Components) {
   return {
     operationId: `webhook${pascal(name)}`,
     summary: `The \`${name}\` webhook`,
@@ -229,7 +229,7 @@ function webhookOperation(name: string, components: Components) {
         schema: { type: 'string', format: 'uuid' },
       },
     ],
-    requestBody: { required: true, content: { 'application/json': { schema: components.schema(webhookPayloads[name]!) } } },
+    requestBody: { required: true, content: { 'application/json': { schema: components.schema(webhookPayloads[name]) } } },
     responses: { '2XX': { description: 'Received. Any other answer, or none within the timeout, is retried.' } },
   };
 }

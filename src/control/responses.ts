@@ -1,5 +1,5 @@
-import { EVENT_NAMES } from '../bus/events.js';
-import { boolean, integer, named, nullable, object, oneOfValues, string, timestamp, type Schema } from '../http/wire.js';
+import { EVENT_NAMES, type EventName } from '../bus/events.js';
+import { boolean, integer, named, nullable, object, oneOfValues, string, timestamp, type ClosedObject } from '../http/wire.js';
 import { invoiceAttributes, invoiceEventData } from '../resources/invoices/responses.js';
 import { linkAttributes } from '../resources/payment-links/responses.js';
 import { cardBrand, failureCode, paymentEventData, paymentSummary } from '../resources/payments/responses.js';
@@ -41,7 +41,7 @@ export const triggerResult = named(
 );
 
 /** Each event's webhook body, `{event, data}`, by name. */
-const eventData: Record<string, Schema> = { ...paymentEventData, ...recurringEventData, ...invoiceEventData };
+export const eventData = { ...paymentEventData, ...recurringEventData, ...invoiceEventData } satisfies Record<EventName, object>;
 
 const pascal = (name: string) =>
   name
@@ -50,11 +50,14 @@ const pascal = (name: string) =>
     .join('');
 
 /** The webhook body of each event (what the receiver gets, and `payload` of the event log). */
-export const webhookPayloads: Readonly<Record<string, Schema>> = Object.fromEntries(
-  EVENT_NAMES.map((name) => [name, named(`${pascal(name)}Payload`, object({ event: { const: name }, data: eventData[name]! }))]),
-);
+export const webhookPayloads = Object.fromEntries(
+  EVENT_NAMES.map((name) => [name, named(`${pascal(name)}Payload`, object({ event: { const: name }, data: eventData[name] }))]),
+) as { readonly [N in EventName]: WebhookPayloadSchema<N> };
 
-export const webhookPayload = named('WebhookPayload', { oneOf: EVENT_NAMES.map((name) => webhookPayloads[name]!) });
+/** The type of `webhookPayloads[name]`: what `object({event: {const: name}, data})` makes above. */
+type WebhookPayloadSchema<N extends EventName> = ClosedObject<{ event: { const: N }; data: (typeof eventData)[N] }, 'event' | 'data'>;
+
+export const webhookPayload = named('WebhookPayload', { oneOf: EVENT_NAMES.map((name) => webhookPayloads[name]) });
 
 export const attempt = named(
   'DeliveryAttempt',

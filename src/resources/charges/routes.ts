@@ -1,4 +1,5 @@
 import { formatTimestamp } from '../../clock/format.js';
+import type { ChargeDocument } from '../../types.js';
 import { parseDocumentQuery, sparseResource, type ResourceShape } from '../../http/document-query.js';
 import { v1 } from '../../http/route.js';
 import { formatMinor } from '../../lib/money.js';
@@ -29,7 +30,7 @@ export const chargeShape: ResourceShape = {
 };
 
 /** Type `charges`: the charge's payment, as it stands now. */
-function presentCharge(charge: ChargeRecord, payment: PaymentRecord, base: string) {
+function presentCharge(charge: ChargeRecord, payment: PaymentRecord, base: string): ChargeDocument {
   return {
     data: {
       id: charge.id,

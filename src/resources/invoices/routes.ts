@@ -4,7 +4,7 @@ import { v1 } from '../../http/route.js';
 import { invoiceList } from './list.js';
 import { presentInvoice } from './present.js';
 import { Invoices } from './records.js';
-import { createInvoiceBody, updateInvoiceBody, type InvoiceBody } from './schemas.js';
+import { createInvoiceBody, updateInvoiceBody, type CreateInvoiceBody, type UpdateInvoiceBody } from './schemas.js';
 import { createInvoice, getInvoice, sendInvoice, updateInvoice } from './service.js';
 import { documentParameters, errors } from '../../http/wire.js';
 import { invoiceDocument, invoiceListDocument, invoiceMessageDocument, invoiceReadDocument } from './responses.js';
@@ -18,7 +18,7 @@ export const invoiceRoutes = [
     spec: invoiceList,
     present: presentInvoice,
   }),
-  v1<Parameters<typeof createInvoice>[2]>({
+  v1<CreateInvoiceBody>({
     method: 'POST',
     path: '/v1/invoices',
     summary: 'Create a draft invoice',
@@ -40,7 +40,7 @@ export const invoiceRoutes = [
       return { status: 200, json: { data: presentInvoice(getInvoice(app.store, scope, params.id!), app.baseUrl(), fields) } };
     },
   }),
-  v1<InvoiceBody>({
+  v1<UpdateInvoiceBody>({
     method: 'PATCH',
     path: '/v1/invoices/:id',
     summary: 'Update a draft invoice',

@@ -46,7 +46,7 @@ export const linkAttributes = named(
   }),
 );
 
-const link = (attributes: object) => resource({ type: 'payment-links', attributes, links: ['self', 'pay'] });
+const link = <const A extends object>(attributes: A) => resource({ type: 'payment-links', attributes, links: ['self', 'pay'] });
 
 export const linkDocument = named('PaymentLinkDocument', document(link(linkAttributes)));
 /** A link in a read: `fields[payment-links]` may leave attributes out. */

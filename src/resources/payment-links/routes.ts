@@ -4,13 +4,13 @@ import { v1 } from '../../http/route.js';
 import { linkList } from './list.js';
 import { presentLink } from './present.js';
 import { PaymentLinks } from './records.js';
-import { createLinkBody, updateLinkBody, type LinkBody } from './schemas.js';
+import { createLinkBody, updateLinkBody, type CreateLinkBody, type UpdateLinkBody } from './schemas.js';
 import { createLink, getLink, updateLink } from './service.js';
 import { documentParameters, errors } from '../../http/wire.js';
 import { linkDocument, linkListDocument, linkReadDocument } from './responses.js';
 
 export const paymentLinkRoutes = [
-  v1<LinkBody & { title: string }>({
+  v1<CreateLinkBody>({
     method: 'POST',
     path: '/v1/payment-links',
     summary: 'Create a payment link',
@@ -40,7 +40,7 @@ export const paymentLinkRoutes = [
       return { status: 200, json: { data: presentLink(getLink(app.store, scope, params.id!), app.baseUrl(), now, fields) } };
     },
   }),
-  v1<LinkBody>({
+  v1<UpdateLinkBody>({
     method: 'PATCH',
     path: '/v1/payment-links/:id',
     summary: 'Update a payment link (send only the fields to change)',

@@ -3,7 +3,7 @@ import { listRoute } from '../../http/list-route.js';
 import { v1 } from '../../http/route.js';
 import { findPayment } from './find.js';
 import { paymentList } from './list.js';
-import { captureBody, voidBody } from './schemas.js';
+import { captureBody, voidBody, type CaptureBody } from './schemas.js';
 import { formatTimestamp } from '../../clock/format.js';
 import { capturePayment, voidPayment } from './capture.js';
 import { paymentDocument } from './document.js';
@@ -34,7 +34,7 @@ export const paymentRoutes = [
       return { status: 200, json: { data: data[0], ...(included ? { included } : {}) } };
     },
   }),
-  v1<{ amount?: number }>({
+  v1<CaptureBody>({
     method: 'POST',
     path: '/v1/payments/:reference/capture',
     summary: 'Capture an authorized payment (all of the hold or less)',

@@ -6,7 +6,14 @@ import { createMethodSession } from '../payment-method-sessions/service.js';
 import { recurringList } from './list.js';
 import { presentMutation, presentRecurring } from './present.js';
 import { Recurring } from './records.js';
-import { createRecurringBody, paymentMethodSessionBody, updateRecurringBody, type CreateRecurringBody, type UpdateRecurringBody } from './schemas.js';
+import {
+  createRecurringBody,
+  paymentMethodSessionBody,
+  updateRecurringBody,
+  type CreateRecurringBody,
+  type PaymentMethodSessionBody,
+  type UpdateRecurringBody,
+} from './schemas.js';
 import { cancelRecurring, createRecurring, getRecurring, pauseRecurring, resumeRecurring, updateRecurring } from './service.js';
 import { documentParameters, errors } from '../../http/wire.js';
 import { methodSessionDocument } from '../payment-method-sessions/responses.js';
@@ -99,7 +106,7 @@ export const recurringRoutes = [
       return { status: 200, json: presentMutation(schedule, app.baseUrl(), ['reference', 'status', 'next_billing_date'], 'Recurring payment resumed.') };
     },
   }),
-  v1<{ success_url?: string; cancel_url?: string }>({
+  v1<PaymentMethodSessionBody>({
     method: 'POST',
     path: '/v1/recurring-payments/:reference/payment-method-session',
     summary: 'Open a hosted session where the customer replaces the card on file',

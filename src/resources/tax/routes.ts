@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { parseDocumentQuery, sparseResource, type ResourceShape } from '../../http/document-query.js';
 import { v1 } from '../../http/route.js';
 import { formatMinor, toMinor } from '../../lib/money.js';
@@ -38,7 +39,7 @@ export const taxRoutes = [
       return { status: 200, json: { data: sparseResource(data, q, taxSettingsShape) } };
     },
   }),
-  v1<{ amount: number; currency?: string; inclusive?: boolean; rate?: number }>({
+  v1<FromSchema<typeof calculateTaxBody>>({
     method: 'POST',
     path: '/v1/tax/calculate',
     summary: 'Calculate tax on an amount',
