@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import t from 'tap';
 import { EVENT_NAMES, type EventName } from '../src/bus/events.js';
@@ -35,4 +36,16 @@ t.test('every webhook a receiver gets matches the payload schema of its event', 
 t.test('the payload schemas name each event once, with its own name', async (t) => {
   t.same(Object.keys(webhookPayloads).sort(), [...EVENT_NAMES].sort());
   for (const name of EVENT_NAMES) t.same(webhookPayloads[name].properties.event, { const: name });
+});
+
+t.test('every example payload of docs/webhooks.md matches the payload schema of its event', async (t) => {
+  const doc = fs.readFileSync(new URL('../docs/webhooks.md', import.meta.url), 'utf8');
+  // Whole payloads on one line; an elided one (`"data":{...}`) is prose, not an example.
+  const examples = doc.split('\n').filter((line) => line.startsWith('{"event":') && !line.includes('{...}'));
+  t.ok(examples.length >= 5, 'the page shows example payloads');
+  for (const line of examples) {
+    const payload = JSON.parse(line) as WebhookEvent;
+    const validate = ajv.compile(webhookPayloads[payload.event]);
+    t.ok(validate(payload), `${payload.event}: ${ajv.errorsText(validate.errors)}`);
+  }
 });

@@ -35,4 +35,3 @@ export interface EventFilter {
 export type StreamMessage =
   | { type: 'event'; data: EventView }
   | { type: 'attempt'; data: { event_id: string; event: string; delivery_status: string; attempt: AttemptView | null } };
-
