@@ -320,7 +320,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         } catch (error) {
           throw error instanceof HttpError ? new RangeError(`requests(): ${error.message}`) : error;
         }
-        return app.requestJournal.list(scope.source.slug, scope.mode, parsed);
+        // A copy: the journal keeps its views, which a test may change in place.
+        return structuredClone(app.requestJournal.list(scope.source.slug, scope.mode, parsed));
       },
       {
         clear: (clearOptions: { key?: string } = {}) => {

@@ -275,6 +275,8 @@ t.test('library: emulator.requests(filter) and requests.clear(), for any key', a
   const all = e.requests();
   t.equal(all.total, 2);
   t.same(all, await journal(e), 'the same as GET /_payemu/requests');
+  all.requests[0]!.path = '/changed';
+  t.equal(e.requests().requests[0]!.path, '/v1/me', 'a copy: changing it changes nothing');
   t.same(
     e.requests({ path: '/v1/payments/*/refunds', status: '4xx' }).requests.map((r) => r.method),
     ['POST'],
