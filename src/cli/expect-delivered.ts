@@ -28,7 +28,9 @@ export async function undeliveredAfter(emulator: Emulator, settleMs: number): Pr
   );
   const off = emulator.bus.on('webhook.attempt', () => wake?.());
   try {
-    while (!expired && emulator.events.list().some(unsettled)) {
+    // Filtered lists: only the matching events are presented, however many were delivered.
+    const waiting = () => emulator.events.list({ delivery_status: 'pending' }).length + emulator.events.list({ delivery_status: 'retrying' }).length > 0;
+    while (!expired && waiting()) {
       await new Promise<void>((resolve) => (wake = resolve));
       wake = undefined;
     }
