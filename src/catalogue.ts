@@ -40,6 +40,7 @@ import { eventRoutes } from './control/events.js';
 import { triggerRoutes } from './control/triggers/routes.js';
 import { payRoutes } from './control/pay.js';
 import { resetRoutes } from './control/reset.js';
+import { requestRoutes } from './control/requests.js';
 import { openApiRoutes } from './control/openapi.js';
 
 /**
@@ -78,6 +79,7 @@ export const ROUTES: readonly Route[] = [
   ...triggerRoutes,
   ...payRoutes,
   ...resetRoutes,
+  ...requestRoutes,
   ...openApiRoutes(() => ROUTES),
   ...checkoutPages,
   ...cardUpdatePages,
