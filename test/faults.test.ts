@@ -291,5 +291,6 @@ t.test('the library: faults.add, list, remove, clear, as another key', async (t)
   await e.faults.add({ path: '/v1/me', status: 503 });
   await e.faults.add({ path: '/v1/me', status: 504 });
   t.equal(await e.faults.clear(), 2);
-  await t.rejects(e.faults.add({ path: 'nope', status: 503 }), { status: 422 });
+  const refused = await e.faults.add({ path: 'nope', status: 503 }).catch((error: unknown) => error);
+  t.equal((refused as { status?: number }).status, 422, 'a bad fault rejects with the 422');
 });
