@@ -124,22 +124,22 @@ function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>, validators
   // the answer; a connection closed unanswered is recorded with no status. Faults act on /v1
   // requests only too, never on the control plane that sets them.
   const v1 = route.path.startsWith('/v1/');
+  const answer = async (req: Req, res: http.ServerResponse, scope: Scope): Promise<Reply> => {
+    const query = validateQuery ? check<Record<string, unknown>>(validateQuery(), { ...req.query }) : req.query;
+    const raw = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJson(req);
+    const body = validateBody ? check<Record<string, unknown>>(validateBody(), raw ?? {}) : {};
+    const ctx: ApiContext = { app, req, res, params: req.params, query, body, scope, now: app.clock.now() };
+    const key = route.method === 'POST' && route.idempotent !== false ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
+    if (key === undefined) return route.handle(ctx);
+    return runIdempotent(app.store, scope, key, fingerprint(req.method, req.path, raw), ctx.now, () => route.handle(ctx));
+  };
   const serve = async (req: Req, res: http.ServerResponse, scope: Scope) => {
     if (route.rateLimited) {
       for (const [name, value] of Object.entries(app.rateLimiter.take(scope))) res.setHeader(name, value);
     }
-    const answer = async (): Promise<Reply> => {
-      const query = validateQuery ? check<Record<string, unknown>>(validateQuery(), { ...req.query }) : req.query;
-      const raw = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJson(req);
-      const body = validateBody ? check<Record<string, unknown>>(validateBody(), raw ?? {}) : {};
-      const ctx: ApiContext = { app, req, res, params: req.params, query, body, scope, now: app.clock.now() };
-      const key = route.method === 'POST' && route.idempotent !== false ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
-      if (key === undefined) return route.handle(ctx);
-      return runIdempotent(app.store, scope, key, fingerprint(req.method, req.path, raw), ctx.now, () => route.handle(ctx));
-    };
     const fault = v1 ? faultFor(app.store, scope, req.method, req.path) : undefined;
-    if (fault === undefined) return send(res, await answer());
-    await actOnFault(app, fault, req, res, answer);
+    if (fault === undefined) return send(res, await answer(req, res, scope));
+    await actOnFault(app, fault, req, res, () => answer(req, res, scope));
   };
   return async (req: Req, res: http.ServerResponse) => {
     logOnFinish(app, req, res);
