@@ -294,3 +294,39 @@ t.test('the library: faults.add, list, remove, clear, as another key', async (t)
   const refused = await e.faults.add({ path: 'nope', status: 503 }).catch((error: unknown) => error);
   t.equal((refused as { status?: number }).status, 422, 'a bad fault rejects with the 422');
 });
+
+t.test('a restart of a file-backed store keeps added faults as they stand and puts the config faults back afresh', async (t) => {
+  const { startEmulator } = await import('../src/index.js');
+  const fs = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-faults-'));
+  t.teardown(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  const config = { sources: [{ slug: 'acme', faults: [{ method: 'GET', path: '/v1/me', status: 503, times: 1 }] }] };
+  const first = await startEmulator({ inMemory: false, dataDir, config });
+  const added = await first.faults.add({ method: 'POST', path: '/v1/sessions', status: 502, times: 3 });
+  t.equal((await raw(first as TestEmulator).request('GET', '/v1/me')).status, 503, 'the config fault acts, and retires');
+  t.equal((await raw(first as TestEmulator).request('POST', '/v1/sessions', { amount: 1 })).status, 502);
+  await first.close();
+
+  const second = await startEmulator({ inMemory: false, dataDir, config });
+  t.teardown(() => second.close());
+  const faults = await second.faults.list();
+  t.same(
+    faults.map((f) => [f.path, f.hits, f.id === added.id]),
+    [
+      ['/v1/sessions', 1, true],
+      ['/v1/me', 0, false],
+    ],
+  );
+  t.equal((await raw(second as TestEmulator).request('GET', '/v1/me')).status, 503);
+});
+
+t.test("a reset of everything puts every Source's config faults back", async (t) => {
+  const e = await emulator(t, { config: { sources: [{ slug: 'globex', faults: [{ path: '/v1/**', status: 500, times: 1 }] }] } });
+  t.equal((await raw(e, 'sk_test_payemu_globex').request('GET', '/v1/me')).status, 500);
+  t.same((await e.globex.get('/_payemu/faults')).body.faults, []);
+  await e.api.post('/_payemu/reset', { all: true });
+  t.equal((await e.globex.get('/_payemu/faults')).body.faults.length, 1);
+  t.equal((await e.live.get('/_payemu/faults')).body.faults.length, 0, 'acme has none');
+});
