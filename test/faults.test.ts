@@ -330,3 +330,13 @@ t.test("a reset of everything puts every Source's config faults back", async (t)
   t.equal((await e.globex.get('/_payemu/faults')).body.faults.length, 1);
   t.equal((await e.live.get('/_payemu/faults')).body.faults.length, 0, 'acme has none');
 });
+
+t.test("the request's note names the fault that acted on it, for the request journal", async (t) => {
+  const { v1 } = await import('../src/http/route.js');
+  const { noteOf } = await import('../src/http/request-note.js');
+  const probe = v1({ method: 'GET', path: '/v1/test-note', handle: ({ req }) => ({ status: 200, json: { fault: noteOf(req).fault } }) });
+  const e = await emulator(t, { extraRoutes: [probe] });
+  t.same((await raw(e).request('GET', '/v1/test-note')).body, { fault: null });
+  const fault = await e.faults.add({ path: '/v1/test-note', latency_ms: 1, times: 1 });
+  t.same((await raw(e).request('GET', '/v1/test-note')).body, { fault: fault.id });
+});
