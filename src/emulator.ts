@@ -123,6 +123,8 @@ export interface Emulator {
     (filter?: RequestsFilter): { requests: RequestEntryView[]; total: number };
     /** Empties the journal of the Source and mode `key` opens; returns how many requests it held. */
     clear(options?: { key?: string }): number;
+  };
+  /**
    * Faults on /v1 requests (as `/_payemu/faults`), through HTTP with the first Source's test key
    * unless `key` names another Source or mode. Each rejects with an `ApiError` as the client does.
    */

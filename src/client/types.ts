@@ -157,6 +157,8 @@ export interface RequestFilter {
   /** Exclusive timestamp. */
   since?: string;
   limit?: number | string;
+}
+
 /** A fault as sent to `POST /_payemu/faults`: only `path` is required (see docs/control-plane.md). */
 export interface FaultInput {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | null;
