@@ -41,6 +41,8 @@ import { triggerRoutes } from './control/triggers/routes.js';
 import { payRoutes } from './control/pay.js';
 import { resetRoutes } from './control/reset.js';
 import { requestRoutes } from './control/requests.js';
+import { faultRoutes } from './control/faults.js';
+import { Faults } from './http/faults.js';
 import { openApiRoutes } from './control/openapi.js';
 
 /**
@@ -61,6 +63,7 @@ export const COLLECTIONS: readonly Collection<StoredRecord>[] = [
   MethodSessions,
   Invoices,
   PaymentLinks,
+  Faults,
 ] as never;
 
 export const ROUTES: readonly Route[] = [
@@ -80,6 +83,7 @@ export const ROUTES: readonly Route[] = [
   ...payRoutes,
   ...resetRoutes,
   ...requestRoutes,
+  ...faultRoutes,
   ...openApiRoutes(() => ROUTES),
   ...checkoutPages,
   ...cardUpdatePages,

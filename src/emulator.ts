@@ -26,6 +26,9 @@ import { DEFAULT_JOURNAL_SIZE, parseRequestFilter, RequestJournal, type RequestE
 import { HttpError } from './http/errors.js';
 import type { Route } from './http/route.js';
 import { createServer } from './http/server.js';
+import { installConfigFaults, reloadConfigFaults } from './http/faults.js';
+import { createClient } from './client/client.js';
+import type { FaultInput, FaultView } from './client/types.js';
 import { Meta, type MetaRecord } from './resources/meta/records.js';
 import { filePersistence } from './store/file-persistence.js';
 import { recordLockUrl } from './store/lock.js';
@@ -121,6 +124,17 @@ export interface Emulator {
     /** Empties the journal of the Source and mode `key` opens; returns how many requests it held. */
     clear(options?: { key?: string }): number;
   };
+  /**
+   * Faults on /v1 requests (as `/_payemu/faults`), through HTTP with the first Source's test key
+   * unless `key` names another Source or mode. Each rejects with an `ApiError` as the client does.
+   */
+  faults: {
+    add(fault: FaultInput, options?: { key?: string }): Promise<FaultView>;
+    list(options?: { key?: string }): Promise<FaultView[]>;
+    remove(id: string, options?: { key?: string }): Promise<FaultView>;
+    /** Resolves with how many were removed. */
+    clear(options?: { key?: string }): Promise<number>;
+  };
   /** The event bus: domain events, requests, clock advances, config reloads. */
   bus: Bus;
   dataDir: string | undefined;
@@ -193,6 +207,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await abandon(); // an invalid --clock-start must not leave the data directory locked
     throw error;
   }
+  // The config's faults are in force from start (afresh: hits 0, generators at their seeds).
+  installConfigFaults(store, config, clock.now());
   const timers = new Timers();
   const scheduler = new Scheduler<App>(store, JOB_KINDS, timers);
   scheduler.rebuild();
@@ -249,6 +265,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   await scheduler.runDue(clock.now());
 
   const applyConfig = (next: PayemuConfig) => {
+    reloadConfigFaults(store, config, next, clock.now());
     config = next;
     keyring.update(next);
   };
@@ -264,6 +281,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (!scope) throw new TypeError('requests(): that key opens no Source (give a test or live key of the config)');
     return scope;
   };
+  const control = (key = first.test_key) => createClient({ url: baseUrl, key });
   let closing: Promise<void> | undefined;
   return {
     url: baseUrl,
@@ -330,6 +348,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         },
       },
     ),
+    faults: {
+      add: (fault, options = {}) => control(options.key).addFault(fault),
+      list: (options = {}) => control(options.key).faults(),
+      remove: (id, options = {}) => control(options.key).removeFault(id),
+      clear: async (options = {}) => (await control(options.key).clearFaults()).removed,
+    },
     bus,
     dataDir,
     idle: () => timers.idle(),

@@ -71,3 +71,33 @@ export interface RequestFilter {
   since?: string;
   limit?: number | string;
 }
+
+/** A fault as sent to `POST /_payemu/faults`: only `path` is required (see docs/control-plane.md). */
+export interface FaultInput {
+  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | null;
+  path: string;
+  status?: number | null;
+  body?: unknown;
+  latency_ms?: number;
+  drop?: boolean;
+  apply?: boolean;
+  probability?: number;
+  times?: number | null;
+  seed?: number;
+}
+
+/** A fault as payemu shows it: every field with its default, its id and how many requests it acted on. */
+export interface FaultView {
+  id: string;
+  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | null;
+  path: string;
+  status: number | null;
+  body: unknown;
+  latency_ms: number;
+  drop: boolean;
+  apply: boolean;
+  probability: number;
+  times: number | null;
+  seed: number;
+  hits: number;
+}

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
+import { faultProblem } from '../lib/faults.js';
 import { createAjv, toFieldErrors } from '../lib/schemas.js';
 import { configSchema, newSourceDefaults, SOURCE_FIELDS_WITHOUT_DEFAULT, userConfigSchema } from './schema.js';
 import type { PayemuConfig, SourceConfig } from './types.js';
@@ -115,6 +116,10 @@ function checkUnique(config: PayemuConfig, label: string): void {
       if (seen.has(value)) throw new ConfigError(`invalid ${label}: sources.${i}.${field} repeats ${seen.get(value)}`);
       seen.set(value, `sources.${i}.${field}`);
     }
+    source.faults?.forEach((fault, j) => {
+      const problem = faultProblem(fault);
+      if (problem) throw new ConfigError(`invalid ${label}: sources.${i}.faults.${j}.${problem[0]} (Source "${source.slug}"): ${problem[1]}`);
+    });
     const ids = new Set<number>();
     source.products.forEach((product, j) => {
       if (ids.has(product.id)) throw new ConfigError(`invalid ${label}: sources.${i}.products.${j}.id repeats product id ${product.id}`);

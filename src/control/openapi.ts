@@ -82,7 +82,7 @@ export function buildOpenApi(routes: readonly Route[], version = packageVersion(
 const INFO = [
   "The `/v1` API and payemu's own control plane (`/_payemu/`). Hosted HTML pages (checkout, 3-D Secure, payment link, invoice, card update, manage) are not described here.",
   '',
-  'Every error is `{"errors": [{"status", "title", "detail", "meta"?}]}`. Besides the answers each operation lists, a path payemu does not serve is a 404 and a served path asked with another method is a 405 (with `Allow`), in the same envelope.',
+  'Every error is `{"errors": [{"status", "title", "detail", "meta"?}]}`. Besides the answers each operation lists, a path payemu does not serve is a 404 and a served path asked with another method is a 405 (with `Allow`), in the same envelope. A fault set through `/_payemu/faults` may answer a `/v1` operation with any status from 400 to 599 (the envelope, or a body the fault gives), or close the connection unanswered.',
   '',
   'Amounts in answers are decimal strings with two decimals unless said otherwise; timestamps are ISO 8601 UTC with microseconds. Webhooks are listed under `webhooks`, each with its body.',
 ].join('\n');

@@ -1,5 +1,5 @@
 import { EVENT_NAMES, type EventName } from '../bus/events.js';
-import { boolean, integer, named, nullable, object, oneOfValues, string, timestamp, type ClosedObject } from '../http/wire.js';
+import { boolean, integer, named, nullable, number, object, oneOfValues, string, timestamp, type ClosedObject } from '../http/wire.js';
 import { invoiceAttributes, invoiceEventData } from '../resources/invoices/responses.js';
 import { linkAttributes } from '../resources/payment-links/responses.js';
 import { cardBrand, failureCode, paymentEventData, paymentSummary } from '../resources/payments/responses.js';
@@ -52,6 +52,27 @@ export const requestEntry = named(
 export const requestList = named('RequestJournal', object({ requests: { type: 'array', items: requestEntry }, total: integer }));
 
 export const requestsCleared = named('RequestJournalCleared', object({ removed: integer }));
+export const faultView = named(
+  'Fault',
+  object({
+    id: { type: 'string', pattern: '^flt_[0-9A-Za-z]{24}$' },
+    method: { anyOf: [oneOfValues(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']), { type: 'null' }], description: 'Only requests of this method; null: any.' },
+    path: { type: 'string', description: 'A glob of /v1 paths: `*` one segment, `**` the rest.' },
+    status: { ...nullable({ type: 'integer', minimum: 400, maximum: 599 }), description: "The answer's status; null: the real answer's." },
+    body: { description: 'The answer instead of the error envelope; null: the envelope.' },
+    latency_ms: integer,
+    drop: boolean,
+    apply: boolean,
+    probability: number,
+    times: { ...nullable(integer), description: 'Acts this many times, then leaves the list; null: never retires.' },
+    seed: integer,
+    hits: { type: 'integer', description: 'How many requests the fault acted on.' },
+  }),
+);
+
+export const faultList = named('FaultList', object({ faults: { type: 'array', items: faultView } }));
+
+export const faultRemoved = named('FaultsRemoved', object({ removed: integer }));
 
 export const triggerResult = named(
   'TriggerResult',
