@@ -21,6 +21,7 @@ const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-startup-'));
 const CONFIG = path.join(TMP, 'payemu.config.json');
 fs.copyFileSync(path.join(ROOT, 'fixtures/payemu.config.json'), CONFIG);
 
+/** @type {{ label: string, kind: 'bare' | 'payemu', options: (i: number) => object }[]} */
 const cases = [
   { label: 'bare node:http', kind: 'bare', options: () => ({}) },
   { label: 'payemu, embedded defaults', kind: 'payemu', options: (i) => ({ dataDir: path.join(TMP, `defaults-${i}`) }) },
@@ -33,18 +34,20 @@ if (process.env.BENCH_COMPARE) {
     { label: `payemu of ${root}, --config FILE`, kind: 'payemu', options: (i) => ({ root, dataDir: path.join(TMP, `other-config-${i}`), configFile: CONFIG }) },
   );
 }
+/** @type {{ first: number[], post: number[], cpu: number[] }[]} */
 const results = cases.map(() => ({ first: [], post: [], cpu: [] }));
 
 try {
   for (let i = 0; i < RUNS; i++) {
     for (const [n, c] of cases.entries()) {
+      const r = /** @type {{ first: number[], post: number[], cpu: number[] }} */ (results[n]);
       const server = await startServer(c.kind, { ...c.options(i), ...(PIN !== undefined ? { cpu: PIN } : {}) });
       try {
         const created = await request(server.url, 'POST', '/v1/sessions', { amount: 10 });
         if (c.kind === 'payemu' && created.status !== 201) throw new Error(`${c.label}: first POST /v1/sessions answered ${created.status}`);
-        results[n].post.push(performance.now() - server.spawnedAt);
-        results[n].first.push(/** @type {number} */ (server.startupMs));
-        if (server.startupCpuMs !== undefined) results[n].cpu.push(server.startupCpuMs);
+        r.post.push(performance.now() - server.spawnedAt);
+        r.first.push(/** @type {number} */ (server.startupMs));
+        if (server.startupCpuMs !== undefined) r.cpu.push(server.startupCpuMs);
       } finally {
         await server.stop();
       }
@@ -57,11 +60,11 @@ try {
 const ms = (n) => `${Math.round(n)} ms`;
 const line = (values) => `min ${ms(Math.min(...values))}, median ${ms(median(values))}`;
 console.log(
-  `start-up, ${RUNS} starts each, ${new Date().toISOString()}, load average ${os.loadavg()[0].toFixed(2)}${PIN !== undefined ? `, pinned to core ${PIN}` : ''}`,
+  `start-up, ${RUNS} starts each, ${new Date().toISOString()}, load average ${(os.loadavg()[0] ?? 0).toFixed(2)}${PIN !== undefined ? `, pinned to core ${PIN}` : ''}`,
 );
 console.log('| server | spawn to first answer | spawn to first POST /v1/sessions answered | CPU to first answer |');
 console.log('|---|--:|--:|--:|');
 for (const [n, c] of cases.entries()) {
-  const r = results[n];
+  const r = /** @type {{ first: number[], post: number[], cpu: number[] }} */ (results[n]);
   console.log(`| ${c.label} | ${line(r.first)} | ${line(r.post)} | ${r.cpu.length ? ms(median(r.cpu)) : 'n/a'} |`);
 }
