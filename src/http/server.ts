@@ -61,7 +61,7 @@ export function createServer(app: App, routes: readonly Route[], options: { chec
   // saves that turn of the event loop on every request.
   // requireHostHeader off: an HTTP/1.1 request without Host reaches the routes (and gets its
   // 401 or 404 in the envelope) instead of Node's bodiless 400.
-  const server = http.createServer({ keepAliveTimeout: 5_000, requireHostHeader: false, ServerResponse: heldResponses(app) }, (req, res) => {
+  const server = http.createServer({ keepAliveTimeout: 5_000, requireHostHeader: false }, (req, res) => {
     try {
       checkRequestTarget(req.url ?? '/');
     } catch (error) {
@@ -80,48 +80,6 @@ export function createServer(app: App, routes: readonly Route[], options: { chec
   server.on('connect', (_req, socket: Duplex) => socket.end(rawError(405, 'The CONNECT method is not supported: payemu is not a proxy.')));
   server.once('listening', () => compileInBackground(validators, app.timers));
   return server;
-}
-
-/**
- * Group commit: the journal lines of the commits of one turn of the event loop are written
- * together, on the next turn, in one write (Store.groupCommits), and no response leaves before
- * the writes made until it was sent are in the file system. A response sent while writes are
- * pending corks its socket: Node keeps its bytes in the process, and the socket is uncorked
- * when the write has landed (destroyed, unsent, if it failed). So an acknowledged write is in
- * the file system as before, for every route (API, control, pages, errors, streams), and a
- * `kill -9` before the flush loses only answers never sent.
- */
-function heldResponses(app: App): typeof http.ServerResponse {
-  const store = app.store;
-  store.groupCommits((flush) => app.timers.soon(flush));
-  let held: Duplex[] = [];
-  const release = (error?: Error) => {
-    const sockets = held;
-    held = [];
-    for (const socket of sockets) {
-      if (error) socket.destroy();
-      else socket.uncork();
-    }
-  };
-  const hold = (res: http.ServerResponse) => {
-    if (!store.writesPending) return;
-    const socket = res.socket;
-    if (!socket || socket.destroyed) return;
-    socket.cork();
-    if (held.push(socket) === 1) store.whenFlushed(release);
-  };
-  const { write, end } = http.ServerResponse.prototype;
-  class HeldResponse extends http.ServerResponse {}
-  // Every byte of a response goes through write or end.
-  HeldResponse.prototype.write = function (this: http.ServerResponse, ...args: unknown[]) {
-    hold(this);
-    return (write as (...a: unknown[]) => boolean).apply(this, args);
-  } as typeof write;
-  HeldResponse.prototype.end = function (this: http.ServerResponse, ...args: unknown[]) {
-    hold(this);
-    return (end as (...a: unknown[]) => http.ServerResponse).apply(this, args);
-  } as typeof end;
-  return HeldResponse as unknown as typeof http.ServerResponse;
 }
 
 /**

@@ -25,20 +25,6 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
   let bytes = 0;
   let compactor: ChildProcess | undefined;
   let releaseLock = () => {};
-  /** Lines of commits kept for the next flush (group commit). */
-  let kept = '';
-
-  const write = (text: string) => {
-    const length = Buffer.byteLength(text);
-    // One write(2) of the string; a short write (rare) continues from a buffer.
-    let written = fs.writeSync(fd, text);
-    if (written < length) {
-      const buffer = Buffer.from(text);
-      while (written < length) written += fs.writeSync(fd, buffer, written);
-    }
-    bytes += length;
-    if (bytes > threshold) rotateAndCompact();
-  };
 
   const openSegment = (n: number) => {
     segment = n;
@@ -75,20 +61,18 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
       if (bytes > threshold) rotateAndCompact();
     },
     append(changes: readonly Change[]) {
-      write(encodeChanges(changes));
-    },
-    appendLater(changes: readonly Change[]) {
-      kept += encodeChanges(changes);
-    },
-    flush() {
-      if (kept === '') return;
-      const text = kept;
-      // Dropped whatever happens: a write that failed was never acknowledged.
-      kept = '';
-      write(text);
+      const text = encodeChanges(changes);
+      const length = Buffer.byteLength(text);
+      // One write(2) of the string; a short write (rare) continues from a buffer.
+      let written = fs.writeSync(fd, text);
+      if (written < length) {
+        const buffer = Buffer.from(text);
+        while (written < length) written += fs.writeSync(fd, buffer, written);
+      }
+      bytes += length;
+      if (bytes > threshold) rotateAndCompact();
     },
     async close() {
-      this.flush?.();
       if (fd >= 0) {
         fs.fsyncSync(fd);
         fs.closeSync(fd);

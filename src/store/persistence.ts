@@ -7,13 +7,6 @@ import type { Change } from './collection.js';
 export interface Persistence {
   load(apply: (changes: readonly Change[]) => void): Promise<void>;
   append(changes: readonly Change[]): void;
-  /**
-   * Group commit: `appendLater` keeps the changes (encoded now) and `flush` writes everything
-   * kept so far at once, returning once it has reached the file system. A persistence without
-   * them writes each commit through `append`.
-   */
-  appendLater?(changes: readonly Change[]): void;
-  flush?(): void;
   close(): Promise<void>;
 }
 

@@ -25,10 +25,6 @@ export class Store {
   /** [index name, key function] of each collection, resolved once. */
   private readonly indexDefs = new Map<string, [string, (record: StoredRecord) => IndexKey][]>();
   private readonly finishers: ((tx: Transaction) => void)[] = [];
-  /** Group commit (groupCommits): how a flush is put on a later turn, once one is needed. */
-  private scheduleFlush: ((flush: () => void) => void) | undefined;
-  private unflushed = false;
-  private readonly flushWaiters: ((error?: Error) => void)[] = [];
 
   constructor(
     collections: readonly Collection<StoredRecord>[],
@@ -141,68 +137,13 @@ export class Store {
     return changes.length;
   }
 
-  /**
-   * Group commit: from now on a commit's journal line is kept, and the lines of all the commits
-   * until the flush that `schedule` runs (on a later turn of the event loop) reach the file
-   * system in one write. Memory changes at commit, as before; what is read from it must not be
-   * acknowledged before the flush: whoever answers waits with whenFlushed (the HTTP server holds
-   * every response while writes are pending). Without it (the default) every commit is written
-   * before `transaction` returns.
-   */
-  groupCommits(schedule: (flush: () => void) => void): void {
-    if (this.persistence.appendLater && this.persistence.flush) this.scheduleFlush = schedule;
-  }
-
-  /** Commits whose journal lines are not written yet (group commit). */
-  get writesPending(): boolean {
-    return this.unflushed;
-  }
-
-  /** Calls `fn` once every commit made so far is written (at once when none is pending); with
-   * the error when that write failed. */
-  whenFlushed(fn: (error?: Error) => void): void {
-    if (this.unflushed) this.flushWaiters.push(fn);
-    else fn();
-  }
-
-  /** Writes the pending commits now (group commit); throws when the write fails. */
-  flush(): void {
-    if (!this.unflushed) return;
-    this.unflushed = false;
-    const waiting = this.flushWaiters.splice(0);
-    let failure: Error | undefined;
-    try {
-      this.persistence.flush!();
-    } catch (error) {
-      failure = error instanceof Error ? error : new Error(String(error));
-    }
-    for (const fn of waiting) fn(failure);
-    if (failure) throw failure;
-  }
-
-  async close(): Promise<void> {
-    try {
-      this.flush();
-    } finally {
-      await this.persistence.close();
-    }
+  close(): Promise<void> {
+    return this.persistence.close();
   }
 
   private commit(changes: readonly Change[], events: readonly RaisedEvent[]): void {
     if (changes.length > 0) {
-      if (this.scheduleFlush) {
-        this.persistence.appendLater!(changes);
-        if (!this.unflushed) {
-          this.unflushed = true;
-          this.scheduleFlush(() => {
-            try {
-              this.flush();
-            } catch {
-              // Told to whoever waits (whenFlushed): their answers are not sent.
-            }
-          });
-        }
-      } else this.persistence.append(changes);
+      this.persistence.append(changes);
       this.apply(changes);
     }
     if (changes.length === 0 && events.length === 0) return;

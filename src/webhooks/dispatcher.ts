@@ -338,11 +338,9 @@ export class Dispatcher {
     const done = this.timers.track(new Promise<void>((resolve) => (finish = resolve)));
     this.inFlight.set(id, { abort, done });
     try {
-      // Logged (a journal line: write(2) before this returns, or before flush() returns when
-      // the HTTP server groups commits) before the request can go out.
+      // Logged (a journal line: write(2) before this returns) before the request can go out.
       const started = startedAttempt(url, this.clock.now());
       this.store.transaction((tx) => tx.put(Events, withStarted(event, started)));
-      this.store.flush();
       const elapsed = stopwatch();
       const outcome = await sendWebhook(event, url, source.webhook_secret, abort.signal, this.options);
       if (abort.signal.aborted) return undefined;
