@@ -2,6 +2,7 @@ import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import t, { type Test } from 'tap';
 import { Bus } from '../bus/bus.js';
+import { Timers } from '../clock/timers.js';
 import type { Attempt, EventRecord } from '../webhooks/records.js';
 import { App, type AppProps } from './app.js';
 import type { Control } from './control.js';
@@ -23,7 +24,8 @@ const HOOK = 'http://127.0.0.1:3000/webhooks';
 function setup(t: Test, options: { failing?: boolean } = {}) {
   const bus = new Bus();
   const urls: Record<string, string | null> = { acme: HOOK, globex: null };
-  const store = createUiStore(bus, { sources: ['acme', 'globex'], webhookUrl: (slug) => urls[slug] ?? null, batchMs: 0 });
+  const timers = new Timers();
+  const store = createUiStore(bus, { sources: ['acme', 'globex'], webhookUrl: (slug) => urls[slug] ?? null, batchMs: 0, timers });
   const calls: string[] = [];
   const answer = <T extends string | undefined>(call: string, text: T): Promise<T> => {
     calls.push(call);
@@ -45,11 +47,13 @@ function setup(t: Test, options: { failing?: boolean } = {}) {
     rows: 30,
     columns: 100,
     tickMs: 0,
+    timers,
   };
   const ui = render(createElement(App, props));
   t.teardown(() => {
     ui.unmount();
     store.close();
+    timers.cancelAll();
   });
   const frame = () => ui.lastFrame() ?? '';
   /** Resolves once the frame satisfies `check`: renders follow input and bus events within a few turns of the event loop. */

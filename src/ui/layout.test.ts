@@ -2,6 +2,7 @@ import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import t, { type Test } from 'tap';
 import { Bus } from '../bus/bus.js';
+import { Timers } from '../clock/timers.js';
 import { EVENT_NAMES } from '../bus/events.js';
 import type { Attempt, EventRecord } from '../webhooks/records.js';
 import { App } from './app.js';
@@ -37,7 +38,8 @@ const SIZES = [
 /** The App on a fake terminal of the given size (Ink and the App both read it from stdout, as on a real one). */
 function mount(t: Test, size: { columns: number; rows: number }) {
   const bus = new Bus();
-  const store = createUiStore(bus, { sources: SOURCES.map((s) => s.slug), webhookUrl: (slug) => (slug === 'acme' ? HOOK : null), batchMs: 0 });
+  const timers = new Timers();
+  const store = createUiStore(bus, { sources: SOURCES.map((s) => s.slug), webhookUrl: (slug) => (slug === 'acme' ? HOOK : null), batchMs: 0, timers });
   const ui = render(
     createElement(App, {
       store,
@@ -47,6 +49,7 @@ function mount(t: Test, size: { columns: number; rows: number }) {
       clock: () => ({ now: AT, offsetMs: 400 * 86_400_000 + 3_600_000, frozen: true }),
       onQuit: () => {},
       tickMs: 0,
+      timers,
     }),
   );
   // ink-testing-library's terminal is 100 columns with no rows: resize it, as a terminal does.
@@ -56,6 +59,7 @@ function mount(t: Test, size: { columns: number; rows: number }) {
   t.teardown(() => {
     ui.unmount();
     store.close();
+    timers.cancelAll();
   });
   // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal's colour escapes.
   const frame = () => (ui.lastFrame() ?? '').replace(/\x1b\[[0-9;]*m/g, '');
