@@ -3,7 +3,7 @@ import { parseDocumentQuery, sparseResource, type ResourceShape } from '../../ht
 import { v1 } from '../../http/route.js';
 import { formatMinor } from '../../lib/money.js';
 import { paymentUrl } from '../payments/present.js';
-import { isPaid, paymentDescription, Payments, type PaymentRecord } from '../payments/records.js';
+import { isPaid, paymentDescription, Payments, type PaymentRecord } from '../shared/payment-records.js';
 import type { ChargeRecord } from './records.js';
 import { createChargeBody, type CreateChargeBody } from './schemas.js';
 import { createCharge, getCharge } from './service.js';

@@ -3,7 +3,7 @@ import { urlSegment } from '../../lib/text.js';
 import { formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
 import { refundShape } from '../refunds/present.js';
-import { isPaid, paymentDescription, type PaymentRecord } from './records.js';
+import { isPaid, paymentDescription, type PaymentRecord } from '../shared/payment-records.js';
 
 export const paymentUrl = (base: string, payment: PaymentRecord) => `${base}/v1/payments/${urlSegment(payment.reference)}`;
 

@@ -1,14 +1,14 @@
 import { parseDocumentQuery } from '../../http/document-query.js';
 import { listRoute } from '../../http/list-route.js';
 import { v1 } from '../../http/route.js';
-import { findPayment } from './find.js';
+import { findPayment } from '../shared/find-payment.js';
 import { paymentList } from './list.js';
 import { captureBody, voidBody } from './schemas.js';
 import { formatTimestamp } from '../../clock/format.js';
 import { capturePayment, voidPayment } from './capture.js';
 import { paymentDocument } from './document.js';
 import { LIST_ATTRIBUTES, paymentShape, presentAction } from './present.js';
-import { Payments } from './records.js';
+import { Payments } from '../shared/payment-records.js';
 import { documentParameters, errors } from '../../http/wire.js';
 import { captureDocument, paymentListDocument, paymentReadDocument, voidDocument } from './responses.js';
 

@@ -1,15 +1,12 @@
 import { fieldsOf, parseDocumentQuery } from '../../http/document-query.js';
 import { listRoute } from '../../http/list-route.js';
 import { v1 } from '../../http/route.js';
-import { presentMethodSession } from '../payment-method-sessions/present.js';
-import { createMethodSession } from '../payment-method-sessions/service.js';
 import { recurringList } from './list.js';
 import { presentMutation, presentRecurring } from './present.js';
 import { Recurring } from './records.js';
-import { createRecurringBody, paymentMethodSessionBody, updateRecurringBody, type CreateRecurringBody, type UpdateRecurringBody } from './schemas.js';
+import { createRecurringBody, updateRecurringBody, type CreateRecurringBody, type UpdateRecurringBody } from './schemas.js';
 import { cancelRecurring, createRecurring, getRecurring, pauseRecurring, resumeRecurring, updateRecurring } from './service.js';
 import { documentParameters, errors } from '../../http/wire.js';
-import { methodSessionDocument } from '../payment-method-sessions/responses.js';
 import {
   recurringCancelledDocument,
   recurringDocument,
@@ -97,17 +94,6 @@ export const recurringRoutes = [
     handle: ({ app, scope, params, now }) => {
       const schedule = app.store.transaction((tx) => resumeRecurring(tx, scope, params.reference!, now));
       return { status: 200, json: presentMutation(schedule, app.baseUrl(), ['reference', 'status', 'next_billing_date'], 'Recurring payment resumed.') };
-    },
-  }),
-  v1<{ success_url?: string; cancel_url?: string }>({
-    method: 'POST',
-    path: '/v1/recurring-payments/:reference/payment-method-session',
-    summary: 'Open a hosted session where the customer replaces the card on file',
-    body: paymentMethodSessionBody,
-    responses: { 201: methodSessionDocument, 404: errors, 422: errors },
-    handle: ({ app, scope, params, body, now }) => {
-      const session = app.store.transaction((tx) => createMethodSession(tx, scope, params.reference!, body, now));
-      return { status: 201, json: presentMethodSession(session, app.baseUrl()) };
     },
   }),
 ];

@@ -1,6 +1,6 @@
 import { fieldsOf, parseDocumentQuery } from '../../http/document-query.js';
 import { v1 } from '../../http/route.js';
-import { findPayment } from '../payments/find.js';
+import { findPayment } from '../shared/find-payment.js';
 import { presentRefund, refundMeta, refundShape } from './present.js';
 import { createRefundBody, type CreateRefundBody } from './schemas.js';
 import { refundPayment, refundsOf } from './service.js';

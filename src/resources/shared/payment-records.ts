@@ -1,8 +1,8 @@
 import type { Mode } from '../../config/types.js';
 import type { Minor } from '../../lib/money.js';
 import { collection } from '../../store/collection.js';
-import type { CardBrand, FailureCode } from '../cards/test-cards.js';
-import { referenceKey } from '../sessions/records.js';
+import type { CardBrand, FailureCode } from './test-cards.js';
+import { referenceKey } from './references.js';
 import { scopeKey } from '../../lib/scope-key.js';
 
 export const PAYMENT_STATUSES = ['PAID', 'FAILED', 'AUTHORIZED', 'VOIDED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'EXPIRED'] as const;

@@ -1,0 +1,10 @@
+import { resourceModule, storedCollection } from '../module.js';
+import { Charges } from './records.js';
+import { chargeRoutes } from './routes.js';
+
+/** Off-session charges of a saved card. */
+export const chargesModule = resourceModule({
+  name: 'charges',
+  collections: [storedCollection(Charges)],
+  routes: chargeRoutes,
+});

@@ -1,0 +1,13 @@
+import { resourceModule, storedCollection, storedJob } from '../module.js';
+import { Payments } from '../shared/payment-records.js';
+import { authorizationExpiry } from './jobs.js';
+import { paymentRoutes } from './routes.js';
+
+/** Payments: read, captured and voided over the API; recorded by checkouts, charges, recurring billing and invoices (src/resources/shared/ holds their record, which those share). */
+export const paymentsModule = resourceModule({
+  name: 'payments',
+  collections: [storedCollection(Payments)],
+  routes: paymentRoutes,
+  jobs: [storedJob(authorizationExpiry)],
+  events: ['payment.completed', 'payment.authorized', 'payment.captured', 'payment.failed', 'payment.refunded', 'payment.voided'],
+});

@@ -1,0 +1,22 @@
+import { resourceModule, storedCollection, storedJob } from '../module.js';
+import { recurringBilling } from './billing.js';
+import { Recurring } from './records.js';
+import { recurringRoutes } from './routes.js';
+
+/** Recurring payments: schedules that charge a saved card, billed as the clock moves. */
+export const recurringModule = resourceModule({
+  name: 'recurring',
+  collections: [storedCollection(Recurring)],
+  routes: recurringRoutes,
+  jobs: [storedJob(recurringBilling)],
+  events: [
+    'recurring.charged',
+    'recurring.failed',
+    'recurring.suspended',
+    'recurring.cancelled',
+    'recurring.paused',
+    'recurring.resumed',
+    'recurring.updated',
+    'recurring.payment_method_updated',
+  ],
+});

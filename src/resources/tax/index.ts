@@ -1,0 +1,8 @@
+import { resourceModule } from '../module.js';
+import { taxRoutes } from './routes.js';
+
+/** Tax settings and calculation. */
+export const taxModule = resourceModule({
+  name: 'tax',
+  routes: taxRoutes,
+});
