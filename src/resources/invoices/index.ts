@@ -1,3 +1,4 @@
+import { EVENT_NAMES } from '../../bus/events.js';
 import { resourceModule, storedCollection, storedJob } from '../module.js';
 import { invoiceOverdue } from './jobs.js';
 import { Invoices } from './records.js';
@@ -9,5 +10,5 @@ export const invoicesModule = resourceModule({
   collections: [storedCollection(Invoices)],
   routes: invoiceRoutes,
   jobs: [storedJob(invoiceOverdue)],
-  events: ['invoice.created', 'invoice.sent', 'invoice.paid', 'invoice.overdue'],
+  events: EVENT_NAMES.filter((event) => event.startsWith('invoice.')),
 });

@@ -1,3 +1,4 @@
+import { EVENT_NAMES } from '../../bus/events.js';
 import { resourceModule, storedCollection, storedJob } from '../module.js';
 import { Payments } from '../shared/payment-records.js';
 import { authorizationExpiry } from './jobs.js';
@@ -9,5 +10,5 @@ export const paymentsModule = resourceModule({
   collections: [storedCollection(Payments)],
   routes: paymentRoutes,
   jobs: [storedJob(authorizationExpiry)],
-  events: ['payment.completed', 'payment.authorized', 'payment.captured', 'payment.failed', 'payment.refunded', 'payment.voided'],
+  events: EVENT_NAMES.filter((event) => event.startsWith('payment.')),
 });

@@ -1,3 +1,4 @@
+import { EVENT_NAMES } from '../../bus/events.js';
 import { resourceModule, storedCollection, storedJob } from '../module.js';
 import { recurringBilling } from './billing.js';
 import { Recurring } from './records.js';
@@ -9,14 +10,5 @@ export const recurringModule = resourceModule({
   collections: [storedCollection(Recurring)],
   routes: recurringRoutes,
   jobs: [storedJob(recurringBilling)],
-  events: [
-    'recurring.charged',
-    'recurring.failed',
-    'recurring.suspended',
-    'recurring.cancelled',
-    'recurring.paused',
-    'recurring.resumed',
-    'recurring.updated',
-    'recurring.payment_method_updated',
-  ],
+  events: EVENT_NAMES.filter((event) => event.startsWith('recurring.')),
 });
