@@ -23,8 +23,8 @@ export interface ResourceModule {
 }
 
 /** A module from its name and the lists it has (the others are empty). */
-export function resourceModule(parts: Pick<ResourceModule, 'name'> & Partial<ResourceModule>): ResourceModule {
-  return { collections: [], routes: [], jobs: [], events: [], ...parts };
+export function resourceModule(name: string, parts: Partial<Omit<ResourceModule, 'name'>>): ResourceModule {
+  return { name, collections: [], routes: [], jobs: [], events: [], ...parts };
 }
 
 /**

@@ -3,8 +3,7 @@ import { Charges } from './records.js';
 import { chargeRoutes } from './routes.js';
 
 /** Off-session charges of a saved card. */
-export const chargesModule = resourceModule({
-  name: 'charges',
+export const chargesModule = resourceModule('charges', {
   collections: [storedCollection(Charges)],
   routes: chargeRoutes,
 });

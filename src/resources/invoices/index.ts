@@ -5,8 +5,7 @@ import { Invoices } from './records.js';
 import { invoiceRoutes } from './routes.js';
 
 /** Invoices: created, sent, paid on their hosted page, overdue after their due date. */
-export const invoicesModule = resourceModule({
-  name: 'invoices',
+export const invoicesModule = resourceModule('invoices', {
   collections: [storedCollection(Invoices)],
   routes: invoiceRoutes,
   jobs: [storedJob(invoiceOverdue)],

@@ -1,26 +1,5 @@
-import {
-  amountNumber,
-  boolean,
-  currency,
-  date,
-  document,
-  integer,
-  listDocument,
-  messageMeta,
-  metadata,
-  money,
-  named,
-  nullable,
-  number,
-  object,
-  oneOfValues,
-  resource,
-  sparse,
-  string,
-  timestamp,
-  uri,
-  type Schema,
-} from '../../http/wire.js';
+import { amountNumber, boolean, currency, date, document, integer, listDocument, messageMeta, metadata, money, named, nullable } from '../../http/wire.js';
+import { number, object, oneOfValues, resource, sparse, string, timestamp, uri, type Schema } from '../../http/wire.js';
 
 /** JSON Schemas of the invoice answers and the `invoice.*` webhook payloads (see http/wire.ts). */
 export const invoiceStatus = named('InvoiceStatus', oneOfValues(['draft', 'sent', 'paid', 'overdue']));

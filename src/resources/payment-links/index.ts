@@ -4,8 +4,7 @@ import { PaymentLinks } from './records.js';
 import { paymentLinkRoutes } from './routes.js';
 
 /** Payment links: a hosted page that opens a checkout for what the link sells. */
-export const paymentLinksModule = resourceModule({
-  name: 'payment-links',
+export const paymentLinksModule = resourceModule('payment-links', {
   collections: [storedCollection(PaymentLinks)],
   routes: paymentLinkRoutes,
   jobs: [storedJob(linkExpiry)],

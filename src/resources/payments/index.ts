@@ -5,8 +5,7 @@ import { authorizationExpiry } from './jobs.js';
 import { paymentRoutes } from './routes.js';
 
 /** Payments: read, captured and voided over the API; recorded by checkouts, charges, recurring billing and invoices (src/resources/shared/ holds their record, which those share). */
-export const paymentsModule = resourceModule({
-  name: 'payments',
+export const paymentsModule = resourceModule('payments', {
   collections: [storedCollection(Payments)],
   routes: paymentRoutes,
   jobs: [storedJob(authorizationExpiry)],

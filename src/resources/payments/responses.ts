@@ -1,26 +1,5 @@
-import {
-  amountNumber,
-  boolean,
-  currency,
-  document,
-  integer,
-  linkage,
-  listDocument,
-  messageMeta,
-  metadata,
-  money,
-  named,
-  nullable,
-  number,
-  object,
-  oneOfValues,
-  resource,
-  sparse,
-  string,
-  timestamp,
-  uri,
-  type Schema,
-} from '../../http/wire.js';
+import { amountNumber, boolean, currency, document, integer, linkage, listDocument, messageMeta, metadata, money, named, nullable } from '../../http/wire.js';
+import { number, object, oneOfValues, resource, sparse, string, timestamp, uri, type Schema } from '../../http/wire.js';
 import { refundResource } from '../refunds/responses.js';
 import { PAYMENT_STATUSES } from '../shared/payment-records.js';
 

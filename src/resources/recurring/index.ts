@@ -5,8 +5,7 @@ import { Recurring } from './records.js';
 import { recurringRoutes } from './routes.js';
 
 /** Recurring payments: schedules that charge a saved card, billed as the clock moves. */
-export const recurringModule = resourceModule({
-  name: 'recurring',
+export const recurringModule = resourceModule('recurring', {
   collections: [storedCollection(Recurring)],
   routes: recurringRoutes,
   jobs: [storedJob(recurringBilling)],

@@ -1,26 +1,5 @@
-import {
-  amountNumber,
-  boolean,
-  currency,
-  date,
-  document,
-  integer,
-  listDocument,
-  messageMeta,
-  metadata,
-  money,
-  named,
-  nullable,
-  object,
-  oneOfValues,
-  pick,
-  resource,
-  sparse,
-  string,
-  timestamp,
-  uri,
-  type Schema,
-} from '../../http/wire.js';
+import { amountNumber, boolean, currency, date, document, integer, listDocument, messageMeta, metadata, money, named, nullable } from '../../http/wire.js';
+import { object, oneOfValues, pick, resource, sparse, string, timestamp, uri, type Schema } from '../../http/wire.js';
 import { cardBrand, failureCode } from '../payments/responses.js';
 
 /** JSON Schemas of the recurring-payment answers and the `recurring.*` webhook payloads (see http/wire.ts). */

@@ -4,8 +4,7 @@ import { Sessions } from './records.js';
 import { sessionRoutes } from './routes.js';
 
 /** Checkout sessions: created over the API, paid on the hosted checkout page, expired after a day. */
-export const sessionsModule = resourceModule({
-  name: 'sessions',
+export const sessionsModule = resourceModule('sessions', {
   collections: [storedCollection(Sessions)],
   routes: sessionRoutes,
   jobs: [storedJob(sessionExpiry)],

@@ -2,7 +2,6 @@ import { resourceModule } from '../module.js';
 import { taxRoutes } from './routes.js';
 
 /** Tax settings and calculation. */
-export const taxModule = resourceModule({
-  name: 'tax',
+export const taxModule = resourceModule('tax', {
   routes: taxRoutes,
 });
