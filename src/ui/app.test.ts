@@ -6,6 +6,7 @@ import { Timers } from '../clock/timers.js';
 import type { Attempt, EventRecord } from '../webhooks/records.js';
 import { App, type AppProps } from './app.js';
 import type { Control } from './control.js';
+import { driver } from './driver.test-support.js';
 import { createUiStore } from './store.js';
 
 // Component tests of the terminal UI with ink-testing-library: a real Bus feeds the store, keys
@@ -56,18 +57,7 @@ function setup(t: Test, options: { failing?: boolean } = {}) {
     timers.cancelAll();
   });
   const frame = () => ui.lastFrame() ?? '';
-  /** Resolves once the frame satisfies `check`: renders follow input and bus events within a few turns of the event loop. */
-  const until = async (check: (frame: string) => boolean, what: string) => {
-    for (let i = 0; i < 500; i++) {
-      if (check(frame())) return frame();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    throw new Error(`the frame never showed ${what}:\n${frame()}`);
-  };
-  const press = async (key: string) => {
-    ui.stdin.write(key);
-    await new Promise((resolve) => setImmediate(resolve));
-  };
+  const { until, press } = driver(ui, frame);
   return { bus, urls, store, calls, frame, until, press, quits: () => quits };
 }
 

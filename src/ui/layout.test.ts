@@ -7,6 +7,7 @@ import { EVENT_NAMES } from '../bus/events.js';
 import type { Attempt, EventRecord } from '../webhooks/records.js';
 import { App } from './app.js';
 import { charWidth, clip, fitColumns, textWidth } from './format.js';
+import { driver } from './driver.test-support.js';
 import { createUiStore } from './store.js';
 
 // The terminal UI at the sizes people use (80×24, 100×30, a wide 160×48, and a narrow 50×16),
@@ -63,17 +64,7 @@ function mount(t: Test, size: { columns: number; rows: number }) {
   });
   // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal's colour escapes.
   const frame = () => (ui.lastFrame() ?? '').replace(/\x1b\[[0-9;]*m/g, '');
-  const until = async (check: (frame: string) => boolean, what: string) => {
-    for (let i = 0; i < 500; i++) {
-      if (check(frame())) return frame();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    throw new Error(`the frame never showed ${what}:\n${frame()}`);
-  };
-  const press = async (key: string) => {
-    ui.stdin.write(key);
-    await new Promise((resolve) => setImmediate(resolve));
-  };
+  const { until, press } = driver(ui, frame);
   return { bus, frame, until, press };
 }
 

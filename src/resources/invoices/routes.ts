@@ -10,9 +10,7 @@ import { createInvoice, getInvoice, sendInvoice, updateInvoice } from './service
 import { invoiceDocument, invoiceListDocument, invoiceMessageDocument, invoiceReadDocument } from './responses.js';
 
 export const invoiceRoutes = [
-  listRoute({
-    path: '/v1/invoices',
-    summary: 'List invoices',
+  listRoute('/v1/invoices', 'List invoices', {
     responses: { 200: invoiceListDocument, 400: errors, 422: errors },
     collection: Invoices,
     spec: invoiceList,

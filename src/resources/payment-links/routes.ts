@@ -15,9 +15,7 @@ export const paymentLinkRoutes = [
     responses: { 201: linkDocument, 422: errors },
     run: (tx, { app, scope, body, now }) => ({ data: presentLink(createLink(tx, scope, body, now), app.baseUrl(), now) }),
   }),
-  listRoute({
-    path: '/v1/payment-links',
-    summary: 'List payment links',
+  listRoute('/v1/payment-links', 'List payment links', {
     responses: { 200: linkListDocument, 400: errors, 422: errors },
     collection: PaymentLinks,
     spec: linkList,

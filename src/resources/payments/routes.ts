@@ -12,9 +12,7 @@ import { errors } from '../../http/wire.js';
 import { captureDocument, paymentListDocument, paymentReadDocument, voidDocument } from './responses.js';
 
 export const paymentRoutes = [
-  listRoute({
-    path: '/v1/payments',
-    summary: 'List payments',
+  listRoute('/v1/payments', 'List payments', {
     responses: { 200: paymentListDocument, 400: errors, 422: errors },
     collection: Payments,
     spec: paymentList,

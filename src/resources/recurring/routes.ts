@@ -1,10 +1,13 @@
+import type { Scope } from '../../http/auth.js';
+import type { ApiContext } from '../../http/route.js';
+import type { Transaction } from '../../store/store.js';
 import { fieldsOf } from '../../http/document-query.js';
 import { listRoute } from '../../http/list-route.js';
 import { actionRoute, readRoute } from '../../http/resource-routes.js';
 import { errors } from '../../http/wire.js';
 import { recurringList } from './list.js';
 import { presentMutation, presentRecurring } from './present.js';
-import { Recurring } from './records.js';
+import { Recurring, type RecurringRecord } from './records.js';
 import { createRecurringBody, updateRecurringBody, type CreateRecurringBody, type UpdateRecurringBody } from './schemas.js';
 import { cancelRecurring, createRecurring, getRecurring, pauseRecurring, resumeRecurring, updateRecurring } from './service.js';
 import {
@@ -19,15 +22,19 @@ import {
 
 const noBody = { type: 'object' } as const;
 
+/** The `run` of an action on one schedule (cancel, pause, resume): answered with some of its attributes and a message. */
+const onSchedule =
+  (change: (tx: Transaction, scope: Scope, reference: string, now: number) => RecurringRecord, fields: string[], message: string) =>
+  (tx: Transaction, { app, scope, params, now }: ApiContext) =>
+    presentMutation(change(tx, scope, params.reference!, now), app.baseUrl(), fields, message);
+
 export const recurringRoutes = [
   actionRoute<CreateRecurringBody>('POST', '/v1/recurring-payments', 'Create a recurring payment schedule on a saved card', {
     body: createRecurringBody,
     responses: { 201: recurringDocument, 409: errors, 422: errors },
     run: (tx, { app, scope, body, now }) => ({ data: presentRecurring(createRecurring(tx, scope, body, now), app.baseUrl()) }),
   }),
-  listRoute({
-    path: '/v1/recurring-payments',
-    summary: 'List recurring payment schedules',
+  listRoute('/v1/recurring-payments', 'List recurring payment schedules', {
     responses: { 200: recurringListDocument, 400: errors, 422: errors },
     collection: Recurring,
     spec: recurringList,
@@ -53,29 +60,16 @@ export const recurringRoutes = [
   }),
   actionRoute('DELETE', '/v1/recurring-payments/:reference', 'Cancel a recurring payment schedule', {
     responses: { 200: recurringCancelledDocument, 404: errors, 422: errors },
-    run: (tx, { app, scope, params, now }) =>
-      presentMutation(
-        cancelRecurring(tx, scope, params.reference!, now),
-        app.baseUrl(),
-        ['reference', 'status', 'cancelled_at'],
-        'Recurring payment cancelled.',
-      ),
+    run: onSchedule(cancelRecurring, ['reference', 'status', 'cancelled_at'], 'Recurring payment cancelled.'),
   }),
   actionRoute('POST', '/v1/recurring-payments/:reference/pause', 'Pause a recurring payment schedule', {
     body: noBody,
     responses: { 200: recurringPausedDocument, 404: errors, 422: errors },
-    run: (tx, { app, scope, params, now }) =>
-      presentMutation(pauseRecurring(tx, scope, params.reference!, now), app.baseUrl(), ['reference', 'status'], 'Recurring payment paused.'),
+    run: onSchedule(pauseRecurring, ['reference', 'status'], 'Recurring payment paused.'),
   }),
   actionRoute('POST', '/v1/recurring-payments/:reference/resume', 'Resume a paused recurring payment schedule', {
     body: noBody,
     responses: { 200: recurringResumedDocument, 404: errors, 422: errors },
-    run: (tx, { app, scope, params, now }) =>
-      presentMutation(
-        resumeRecurring(tx, scope, params.reference!, now),
-        app.baseUrl(),
-        ['reference', 'status', 'next_billing_date'],
-        'Recurring payment resumed.',
-      ),
+    run: onSchedule(resumeRecurring, ['reference', 'status', 'next_billing_date'], 'Recurring payment resumed.'),
   }),
 ];

@@ -1,6 +1,6 @@
-import type { Mode } from '../../config/types.js';
 import type { Minor } from '../../lib/money.js';
 import { collection } from '../../store/collection.js';
+import type { OwnedRecord } from '../shared/owned.js';
 import { referenceKey } from '../shared/references.js';
 
 export type SessionStatus = 'open' | 'complete' | 'expired';
@@ -12,10 +12,7 @@ export interface TaxBreakdown {
 }
 
 /** A checkout session. Money in minor units, times in epoch ms; absent optionals are left out. */
-export interface SessionRecord {
-  id: string;
-  source: string;
-  mode: Mode;
+export interface SessionRecord extends OwnedRecord {
   reference: string;
   amount: Minor;
   currency: string;
