@@ -56,7 +56,7 @@ export const MODULES: readonly ResourceModule[] = [
   taxModule,
   invoicesModule,
   paymentLinksModule,
-  resourceModule({ name: 'faults', collections: [storedCollection(Faults)] }),
+  resourceModule('faults', { collections: [storedCollection(Faults)] }),
 ];
 
 /** The `/_payemu/` control plane (src/control/). */
