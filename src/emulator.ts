@@ -18,7 +18,7 @@ import { Scheduler } from './clock/scheduler.js';
 import { Timers } from './clock/timers.js';
 import { buildConfig, ConfigError, loadConfig } from './config/load.js';
 import type { PayemuConfig } from './config/types.js';
-import { watchConfig, watchConfigCreation } from './config/watch.js';
+import { configVersion, watchConfigCreation, watchConfigSoon } from './config/watch.js';
 import { Keyring } from './http/auth.js';
 import { hostCheck, normalizeAllowedHost, type HostCheck } from './http/host-check.js';
 import { RateLimiter } from './http/rate-limit.js';
@@ -173,6 +173,8 @@ export interface RequestsFilter {
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const configFile = typeof options.config === 'string' ? path.resolve(options.config) : undefined;
+  // The file's version before it is read: an edit from now on is seen by the watch (below).
+  const loadedVersion = configFile ? configVersion(configFile) : undefined;
   let config: PayemuConfig = typeof options.config === 'object' ? buildConfig(options.config) : loadConfig(configFile);
 
   const allowedHosts = (options.allowedHosts ?? []).map((name) => {
@@ -269,8 +271,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     config = next;
     keyring.update(next);
   };
+  // The watch starts after start-up (and after the CLI's readiness line): see watchConfig.
   const stopWatching = configFile
-    ? await watchConfig(configFile, bus, applyConfig)
+    ? watchConfigSoon(configFile, bus, applyConfig, loadedVersion, (fn) => timers.soon(fn))
     : options.configFileIfCreated !== undefined && typeof options.config !== 'object'
       ? await watchConfigCreation(path.resolve(options.configFileIfCreated), bus, applyConfig)
       : undefined;

@@ -1,22 +1,5 @@
-import {
-  boolean,
-  currency,
-  date,
-  document,
-  integer,
-  listDocument,
-  metadata,
-  money,
-  named,
-  nullable,
-  object,
-  oneOfValues,
-  resource,
-  sparse,
-  string,
-  timestamp,
-  uri,
-} from '../../http/wire.js';
+import { boolean, currency, date, document, integer, listDocument, metadata, money, named, nullable, object, oneOfValues, resource } from '../../http/wire.js';
+import { sparse, string, timestamp, uri } from '../../http/wire.js';
 import { frequency } from '../recurring/responses.js';
 
 /** JSON Schemas of the payment-link answers (see http/wire.ts). */

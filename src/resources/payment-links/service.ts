@@ -1,11 +1,9 @@
 import { parseTimestamp, startOfDay } from '../../clock/format.js';
 import type { Scope } from '../../http/auth.js';
-import { Conflict, NotFound, Unprocessable } from '../../http/errors.js';
-import { minorToNumber, toMinor } from '../../lib/money.js';
+import { NotFound, Unprocessable } from '../../http/errors.js';
+import { toMinor } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
 import { nextCounter } from '../meta/records.js';
-import { createSession } from '../sessions/service.js';
-import type { SessionRecord } from '../sessions/records.js';
 import { calculateTax } from '../tax/calculate.js';
 import { isUsable, linkPrice, PaymentLinks, type LinkProduct, type PaymentLinkRecord } from './records.js';
 import type { CreateLinkBody, UpdateLinkBody } from './schemas.js';
@@ -113,25 +111,4 @@ export function linkTotal(link: PaymentLinkRecord, scope: Scope): number {
   const price = linkPrice(link);
   const tax = scope.source.tax;
   return link.taxable && tax.enabled ? calculateTax(price, tax.rate, false).total : price;
-}
-
-/** The hosted link page opens a checkout: a session for what the link sells, carrying its metadata. */
-export function openCheckout(tx: Transaction, scope: Scope, link: PaymentLinkRecord, now: number): SessionRecord {
-  if (!isUsable(link, now)) throw new Conflict('This payment link has been used up or turned off.');
-  return createSession(
-    tx,
-    scope,
-    {
-      amount: minorToNumber(linkTotal(link, scope)),
-      currency: link.currency,
-      description: link.title,
-      metadata: link.metadata,
-      ...(link.success_url ? { success_url: link.success_url } : {}),
-      ...(link.cancel_url ? { cancel_url: link.cancel_url } : {}),
-      // A recurring link bills the same card later: keep it.
-      save_payment_method: link.recurring !== null,
-    },
-    now,
-    { payment_link_id: link.id },
-  );
 }

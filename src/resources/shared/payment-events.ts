@@ -3,7 +3,7 @@ import { minorToNumber } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
 import type { EventData } from '../../types.js';
 import { raiseEvent } from '../../webhooks/raise.js';
-import type { PaymentRecord } from './records.js';
+import type { PaymentRecord } from './payment-records.js';
 
 /**
  * `data` of the `payment.*` webhooks. `payment.completed` is exactly the hosted API's shape
