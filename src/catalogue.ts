@@ -14,6 +14,7 @@ import { checkoutPages } from './pages/checkout.js';
 import { invoicePages } from './pages/invoice.js';
 import { managePages } from './pages/manage.js';
 import { paymentLinkPages } from './pages/payment-link.js';
+import { dashboardPages } from './pages/dashboard/routes.js';
 import { accountModule } from './resources/account/index.js';
 import { chargesModule } from './resources/charges/index.js';
 import { invoicesModule } from './resources/invoices/index.js';
@@ -72,8 +73,8 @@ export const CONTROL_ROUTES: readonly Route[] = [
   ...openApiRoutes(() => ROUTES),
 ];
 
-/** The hosted HTML pages (src/pages/). */
-export const PAGE_ROUTES: readonly Route[] = [...checkoutPages, ...cardUpdatePages, ...managePages, ...invoicePages, ...paymentLinkPages];
+/** The hosted HTML pages and the dashboard (src/pages/). */
+export const PAGE_ROUTES: readonly Route[] = [...checkoutPages, ...cardUpdatePages, ...managePages, ...invoicePages, ...paymentLinkPages, ...dashboardPages];
 
 export const COLLECTIONS: readonly Collection<StoredRecord>[] = MODULES.flatMap((m) => m.collections);
 

@@ -43,7 +43,9 @@ export function openApiRoutes(routes: () => readonly Route[]): OpenRoute[] {
 }
 
 /** Whether a route belongs in the document: the API and the control plane, not the pages. */
-export const isDocumented = (route: Route) => route.path.startsWith('/v1/') || route.path.startsWith('/_payemu/');
+/** The dashboard's HTML pages under /_payemu/dashboard are pages, not API operations: not described. */
+export const isDocumented = (route: Route) =>
+  route.path.startsWith('/v1/') || (route.path.startsWith('/_payemu/') && route.path !== '/_payemu/dashboard' && !route.path.startsWith('/_payemu/dashboard/'));
 
 /** `/v1/payments/:reference` -> `/v1/payments/{reference}`. */
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');

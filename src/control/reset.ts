@@ -1,3 +1,5 @@
+import type { App } from '../app.js';
+import type { Mode } from '../config/types.js';
 import { formatTimestamp } from '../clock/format.js';
 import { installConfigFaults, putConfigFaults } from '../http/faults.js';
 import { control } from '../http/route.js';
@@ -19,38 +21,39 @@ export const resetRoutes = [
     summary: 'Empty the key\'s Source and mode, or everything with `{"all": true}`',
     responses: { 200: resetReport },
     body: { type: 'object', properties: { all: { type: 'boolean' } } },
-    handle: ({ app, scope, body }) => {
-      const prefix = `${scope.source.slug}:${scope.mode}:`;
-      const invoiceNumbers = `counter:${invoiceCounter(scope.source.slug, scope.mode)}`;
-      let counters = 0;
-      const cleared = app.store.clear((record, collection) => {
-        if (collection === Meta.name) {
-          // The clock and the id counters stay; the invoice numbering of the scope restarts.
-          const id = (record as { id: string }).id;
-          const restart = body.all ? id.startsWith(`counter:${INVOICE_COUNTER_PREFIX}`) : id === invoiceNumbers;
-          if (restart) counters++;
-          return restart;
-        }
-        if (body.all) return true;
-        const r = record as { source?: string; mode?: string; id: string };
-        // Records without their own source field are keyed `source:mode:...`.
-        return r.source !== undefined ? r.source === scope.source.slug && r.mode === scope.mode : r.id.startsWith(prefix);
-      });
-      const removed = cleared - counters;
-      // The request journal (memory only) of the scope, or all of them, goes too.
-      app.requestJournal.clear(body.all ? undefined : { source: scope.source.slug, mode: scope.mode });
-      if (body.all) {
-        app.clock.restore({ offsetMs: 0, frozenAt: app.clock.frozen() ? app.clock.now() - app.clock.offsetMs() : null });
-        app.store.transaction((tx) => tx.put(Meta, { id: 'clock', clock: app.clock.state() }));
-      }
-      // The config's faults are in force from start: an emptied scope starts with them again.
-      const now = app.clock.now();
-      if (body.all) installConfigFaults(app.store, app.config(), now);
-      else app.store.transaction((tx) => putConfigFaults(tx, scope.source, [scope.mode], now));
-      return {
-        status: 200,
-        json: { removed, scope: body.all ? 'all' : { source: scope.source.slug, mode: scope.mode }, now: formatTimestamp(app.clock.now()) },
-      };
-    },
+    handle: ({ app, scope, body }) => ({ status: 200, json: resetScope(app, { source: scope.source.slug, mode: scope.mode }, body.all === true) }),
   }),
 ];
+
+/** Empties one Source and mode (or everything and the clock, with `all`); the dashboard's reset does the same. */
+export function resetScope(app: App, scope: { source: string; mode: Mode }, all: boolean) {
+  const prefix = `${scope.source}:${scope.mode}:`;
+  const invoiceNumbers = `counter:${invoiceCounter(scope.source, scope.mode)}`;
+  let counters = 0;
+  const cleared = app.store.clear((record, collection) => {
+    if (collection === Meta.name) {
+      // The clock and the id counters stay; the invoice numbering of the scope restarts.
+      const id = (record as { id: string }).id;
+      const restart = all ? id.startsWith(`counter:${INVOICE_COUNTER_PREFIX}`) : id === invoiceNumbers;
+      if (restart) counters++;
+      return restart;
+    }
+    if (all) return true;
+    const r = record as { source?: string; mode?: string; id: string };
+    // Records without their own source field are keyed `source:mode:...`.
+    return r.source !== undefined ? r.source === scope.source && r.mode === scope.mode : r.id.startsWith(prefix);
+  });
+  const removed = cleared - counters;
+  // The request journal (memory only) of the scope, or all of them, goes too.
+  app.requestJournal.clear(all ? undefined : scope);
+  if (all) {
+    app.clock.restore({ offsetMs: 0, frozenAt: app.clock.frozen() ? app.clock.now() - app.clock.offsetMs() : null });
+    app.store.transaction((tx) => tx.put(Meta, { id: 'clock', clock: app.clock.state() }));
+  }
+  // The config's faults are in force from start: an emptied scope starts with them again.
+  const now = app.clock.now();
+  const source = app.config().sources.find((s) => s.slug === scope.source);
+  if (all) installConfigFaults(app.store, app.config(), now);
+  else if (source) app.store.transaction((tx) => putConfigFaults(tx, source, [scope.mode], now));
+  return { removed, scope: all ? ('all' as const) : scope, now: formatTimestamp(app.clock.now()) };
+}

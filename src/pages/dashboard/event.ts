@@ -1,0 +1,59 @@
+import { readForm } from '../../http/body.js';
+import type { OpenContext } from '../../http/route.js';
+import { type Attempt, type EventRecord, Events, attemptState } from '../../webhooks/records.js';
+import { html } from '../html.js';
+import { redirect } from '../card-form.js';
+import { refused } from './actions.js';
+import { csrfToken } from './csrf.js';
+import { when } from './format.js';
+import { cell, shell, table } from './layout.js';
+import { type DashScope, href, param, scopeFromQuery, scopeOf } from './scope.js';
+
+export const attemptRows = (attempts: readonly Attempt[]) =>
+  [...attempts]
+    .reverse()
+    .map(
+      (a) =>
+        html`<tr><td>${when(a.at)}</td><td><code>${a.url}</code></td><td>${cell(a.status)} <span class="muted">${attemptState(a)}</span></td><td>${a.duration_ms} ms</td><td><code>${cell(a.error ?? a.response_body)}</code></td></tr>`,
+    );
+
+function findEvent(ctx: OpenContext, scope: DashScope): EventRecord | undefined {
+  const event = ctx.app.store.get(Events, ctx.params.id!);
+  return event && event.source === scope.source.slug && event.mode === scope.mode ? event : undefined;
+}
+
+const notFound = (ctx: OpenContext, scope: DashScope) =>
+  shell(ctx.app, scope, 'Not found', '/events', html`<h1>Event not found</h1><p>No event ${ctx.params.id} in this Source and mode.</p>`, 404);
+
+/** One event: payload, delivery attempts (newest first) and the Resend button. */
+export function eventPage(ctx: OpenContext) {
+  const scope = scopeFromQuery(ctx);
+  const event = findEvent(ctx, scope);
+  if (!event) return notFound(ctx, scope);
+  const notice = param(ctx, 'notice');
+  const body = html`<h1>${event.event}</h1>
+    ${notice ? html`<p class="alert ${notice === 'resent' ? 'ok' : ''}" role="status" data-testid="notice">${notice === 'resent' ? 'Sent again: a new cycle of delivery attempts has started.' : 'A delivery attempt is in progress; resend once it has finished.'}</p>` : ''}
+    <dl><dt>Id</dt><dd>${event.id}</dd><dt>Created</dt><dd>${when(event.created_at)}</dd><dt>Reference</dt><dd>${cell(event.reference)}</dd>
+      <dt>Delivery</dt><dd data-testid="delivery-status">${event.delivery_status}</dd><dt>Next attempt</dt><dd>${when(event.next_attempt_at)}</dd></dl>
+    <form method="post" action="${href(scope, `/events/${encodeURIComponent(event.id)}/resend`)}">
+      <input type="hidden" name="csrf" value="${csrfToken(scope, 'resend')}"><button type="submit">Resend</button>
+    </form>
+    <h2>Delivery attempts</h2>
+    ${table('attempts', ['When', 'URL', 'Status', 'Time', 'Answer or error'], attemptRows(event.attempts), 'No delivery attempts yet.')}
+    <h2>Payload</h2>
+    <pre data-testid="payload">${JSON.stringify(event.payload, null, 2)}</pre>`;
+  return shell(ctx.app, scope, event.event, '/events', body);
+}
+
+/** Resend, as `POST /_payemu/events/{id}/resend` does: a new cycle of attempts (not while one is in flight). */
+export async function resendAction(ctx: OpenContext) {
+  const form = await readForm(ctx.req);
+  const scope = scopeOf(ctx.app, ctx.query);
+  const refusal = refused(ctx, scope, 'resend', form);
+  if (refusal) return refusal;
+  const event = findEvent(ctx, scope);
+  if (!event) return notFound(ctx, scope);
+  const inFlight = ctx.app.webhooks.isInFlight(event.id);
+  if (!inFlight) ctx.app.webhooks.resend(event.id);
+  return redirect(href(scope, `/events/${encodeURIComponent(event.id)}`, { notice: inFlight ? 'in-flight' : 'resent' }));
+}

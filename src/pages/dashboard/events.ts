@@ -1,0 +1,33 @@
+import type { OpenContext } from '../../http/route.js';
+import { scopeKey } from '../../lib/scope-key.js';
+import { Events } from '../../webhooks/records.js';
+import { html } from '../html.js';
+import { pageOf, when } from './format.js';
+import { cell, shell, table } from './layout.js';
+import { href, param, scopeFromQuery } from './scope.js';
+
+const STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'no_endpoint'];
+
+/** Events of the Source and mode, newest first, with their delivery status, 50 a page. */
+export function eventsPage(ctx: OpenContext) {
+  const scope = scopeFromQuery(ctx);
+  const status = param(ctx, 'delivery_status');
+  const all = ctx.app.store
+    .find(Events, 'scope', scopeKey(scope.source.slug, scope.mode))
+    .filter((e) => !status || e.delivery_status === status)
+    .reverse();
+  const { items, page, pages } = pageOf(all, param(ctx, 'page'), 50);
+  const rows = items.map(
+    (e) => html`<tr><td><a href="${href(scope, `/events/${encodeURIComponent(e.id)}`)}">${e.event}</a></td><td>${e.id}</td><td>${cell(e.reference)}</td>
+      <td data-testid="delivery-status">${e.delivery_status}</td><td>${e.attempts.length}</td><td>${when(e.created_at)}</td></tr>`,
+  );
+  const body = html`<h1>Events</h1>
+    <form class="filters" method="get" action="/_payemu/dashboard/events" aria-label="Filter events">
+      <input type="hidden" name="source" value="${scope.source.slug}"><input type="hidden" name="mode" value="${scope.mode}">
+      <label>Delivery <select name="delivery_status"><option value="">any</option>${STATUSES.map((s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`)}</select></label>
+      <button type="submit">Filter</button>
+    </form>
+    ${table('events', ['Event', 'Id', 'Reference', 'Delivery', 'Attempts', 'Created'], rows, 'No events yet.')}
+    ${pages > 1 ? html`<p class="pager">${page > 1 ? html`<a href="${href(scope, '/events', { delivery_status: status, page: page - 1 })}">Newer</a>` : ''}<span>Page ${page} of ${pages}</span>${page < pages ? html`<a href="${href(scope, '/events', { delivery_status: status, page: page + 1 })}">Older</a>` : ''}</p>` : ''}`;
+  return shell(ctx.app, scope, 'Events', '/events', body);
+}

@@ -1,0 +1,73 @@
+import type { OpenContext } from '../../http/route.js';
+import { scopeKey } from '../../lib/scope-key.js';
+import { Payments, paymentDescription } from '../../resources/payments/records.js';
+import { Refunds } from '../../resources/refunds/records.js';
+import { Events } from '../../webhooks/records.js';
+import { html } from '../html.js';
+import { attemptRows } from './event.js';
+import { money, when } from './format.js';
+import { cell, shell, table } from './layout.js';
+import { href, scopeFromQuery } from './scope.js';
+
+/**
+ * One payment: its fields, its refunds, the events raised for its reference with each delivery
+ * attempt, and the journal's requests that touched it (its id or reference in the path, or its
+ * reference in the request body).
+ */
+export function paymentPage(ctx: OpenContext) {
+  const { app } = ctx;
+  const scope = scopeFromQuery(ctx);
+  const payment = app.store.get(Payments, ctx.params.id!);
+  if (!payment || payment.source !== scope.source.slug || payment.mode !== scope.mode)
+    return shell(app, scope, 'Not found', '/payments', html`<h1>Payment not found</h1><p>No payment ${ctx.params.id} in this Source and mode.</p>`, 404);
+  const refunds = app.store.find(Refunds, 'payment', payment.id);
+  const events = app.store
+    .find(Events, 'scope', scopeKey(scope.source.slug, scope.mode))
+    .filter((e) => e.reference === payment.reference)
+    .reverse();
+  const segments = new Set([payment.id, encodeURIComponent(payment.reference)]);
+  const requests = app.requestJournal
+    .list(scope.source.slug, scope.mode, { limit: 1000 })
+    .requests.filter(
+      (r) =>
+        r.path.split('/').some((s) => segments.has(s)) ||
+        (r.request_body !== null && JSON.stringify(r.request_body ?? '').includes(JSON.stringify(payment.reference))),
+    );
+  const body = html`<h1>Payment ${payment.reference}</h1>
+    <dl data-testid="payment">
+      <dt>Id</dt><dd>${payment.id}</dd><dt>Status</dt><dd data-testid="status">${payment.status}</dd>
+      <dt>Amount</dt><dd>${money(payment.amount, payment.currency)}</dd><dt>Refunded</dt><dd>${money(payment.refunded, payment.currency)}</dd>
+      <dt>Description</dt><dd>${cell(paymentDescription(payment))}</dd><dt>Customer</dt><dd>${cell(payment.customer_email)}</dd>
+      <dt>Card</dt><dd>${payment.card_last ? `${payment.card_brand ?? 'card'} ····${payment.card_last}` : '—'}</dd>
+      <dt>Failure</dt><dd>${payment.failure_code ? `${payment.failure_code}: ${payment.failure_message ?? ''}` : '—'}</dd>
+      <dt>Created</dt><dd>${when(payment.created_at)}</dd><dt>Updated</dt><dd>${when(payment.updated_at)}</dd>
+    </dl>
+    <h2>Refunds</h2>
+    ${table(
+      'refunds',
+      ['Id', 'Amount', 'Reason', 'Created'],
+      refunds.map((r) => html`<tr><td>${r.id}</td><td>${money(r.amount, payment.currency)}</td><td>${cell(r.reason)}</td><td>${when(r.created_at)}</td></tr>`),
+      'No refunds.',
+    )}
+    <h2>Events and deliveries</h2>
+    ${
+      events.length === 0
+        ? html`<p class="muted" data-testid="events-empty">No events.</p>`
+        : events.map(
+            (
+              e,
+            ) => html`<h3><a href="${href(scope, `/events/${encodeURIComponent(e.id)}`)}">${e.event}</a> <span class="muted">${e.id} · ${when(e.created_at)} · ${e.delivery_status}</span></h3>
+            ${table('attempts', ['When', 'URL', 'Status', 'Time', 'Answer or error'], attemptRows(e.attempts), 'No delivery attempts.')}`,
+          )
+    }
+    <h2>Requests</h2>
+    ${table(
+      'requests',
+      ['When', 'Method', 'Path', 'Status'],
+      requests.map(
+        (r) => html`<tr><td>${r.at.slice(0, 19).replace('T', ' ')}</td><td>${r.method}</td><td><code>${r.path}</code></td><td>${cell(r.status)}</td></tr>`,
+      ),
+      'No requests in the journal touched this payment.',
+    )}`;
+  return shell(app, scope, `Payment ${payment.reference}`, '/payments', body);
+}

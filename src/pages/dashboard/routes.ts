@@ -1,0 +1,37 @@
+import { pageRoute } from '../html.js';
+import { advanceAction, clockPage } from './clock.js';
+import { eventPage, resendAction } from './event.js';
+import { eventsPage } from './events.js';
+import { invoicesPage } from './invoices.js';
+import { SCRIPT, STYLE, asset } from './layout.js';
+import { overview } from './overview.js';
+import { paymentPage } from './payment.js';
+import { paymentLinksPage } from './payment-links.js';
+import { paymentsPage } from './payments.js';
+import { requestsPage } from './requests.js';
+import { resetAction, resetPage } from './reset.js';
+import { schedulesPage } from './schedules.js';
+import { BASE } from './scope.js';
+
+/**
+ * The dashboard (docs/dashboard.md): pages for the person at this machine, so no key is asked
+ * (the Host check still applies); every POST carries a CSRF token and answers 303 to a page.
+ */
+export const dashboardPages = [
+  pageRoute({ method: 'GET', path: BASE, handle: overview }),
+  pageRoute({ method: 'GET', path: `${BASE}/assets/style.css`, handle: (ctx) => asset(ctx.res, 'text/css', STYLE) }),
+  pageRoute({ method: 'GET', path: `${BASE}/assets/live.js`, handle: (ctx) => asset(ctx.res, 'text/javascript', SCRIPT) }),
+  pageRoute({ method: 'GET', path: `${BASE}/payments`, handle: paymentsPage }),
+  pageRoute({ method: 'GET', path: `${BASE}/payments/:id`, handle: paymentPage }),
+  pageRoute({ method: 'GET', path: `${BASE}/schedules`, handle: schedulesPage }),
+  pageRoute({ method: 'GET', path: `${BASE}/invoices`, handle: invoicesPage }),
+  pageRoute({ method: 'GET', path: `${BASE}/payment-links`, handle: paymentLinksPage }),
+  pageRoute({ method: 'GET', path: `${BASE}/events`, handle: eventsPage }),
+  pageRoute({ method: 'GET', path: `${BASE}/events/:id`, handle: eventPage }),
+  pageRoute({ method: 'POST', path: `${BASE}/events/:id/resend`, handle: resendAction }),
+  pageRoute({ method: 'GET', path: `${BASE}/requests`, handle: requestsPage }),
+  pageRoute({ method: 'GET', path: `${BASE}/clock`, handle: clockPage }),
+  pageRoute({ method: 'POST', path: `${BASE}/clock/advance`, handle: advanceAction }),
+  pageRoute({ method: 'GET', path: `${BASE}/reset`, handle: resetPage }),
+  pageRoute({ method: 'POST', path: `${BASE}/reset`, handle: resetAction }),
+];
