@@ -85,6 +85,8 @@ export interface EmulatorOptions {
 export interface Emulator {
   /** `http://HOST:PORT` */
   url: string;
+  /** The web dashboard, `http://HOST:PORT/_payemu/dashboard`. */
+  dashboardUrl: string;
   /** The first Source's keys and webhook secret (what `payemu exec` hands its command). */
   keys: { test: string; live: string };
   webhookSecret: string;
@@ -288,6 +290,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let closing: Promise<void> | undefined;
   return {
     url: baseUrl,
+    dashboardUrl: `${baseUrl}/_payemu/dashboard`,
     keys: { test: first.test_key, live: first.live_key },
     webhookSecret: first.webhook_secret,
     sources: config.sources.map(({ slug, name, test_key, live_key, webhook_secret }) => ({ slug, name, test_key, live_key, webhook_secret })),

@@ -72,6 +72,7 @@ t.test('readiness: the first stdout line is the URL, printed once requests are s
   t.equal(me.status, 200);
   // The banner prints keys and secrets (DESIGN.md section 8), after the readiness line.
   await proc.waitForLine(/whsec_payemu_globex/);
+  t.match(proc.stdout, `\n  dashboard http://127.0.0.1:${port}/_payemu/dashboard\n`, 'the banner shows the dashboard URL');
   for (const secret of ['sk_test_payemu_acme', 'sk_live_payemu_acme', 'whsec_payemu_acme', 'sk_test_payemu_globex', 'sk_live_payemu_globex']) {
     t.match(proc.stdout, secret);
   }
@@ -86,6 +87,7 @@ t.test('--json: the first line is {"type":"listening","url":...} and every later
   const listening = JSON.parse(first);
   t.equal(listening.type, 'listening');
   t.equal(listening.url, `http://127.0.0.1:${port}`);
+  t.equal(listening.dashboard, `http://127.0.0.1:${port}/_payemu/dashboard`);
   t.equal(url, listening.url);
 
   const me = await client(url, TEST_KEY).get('/v1/me');

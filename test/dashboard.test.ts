@@ -73,8 +73,9 @@ t.test('every page renders with JavaScript on and off, with its data, and the pa
       t.equal(await page.locator('select[name=source]').inputValue(), 'acme', 'the switcher shows the Source');
     }
   }
+  t.equal(e.dashboardUrl, `${e.url}${D}`, 'the library names the dashboard');
   const page = await (await context(t, { javaScriptEnabled: false })).newPage();
-  await page.goto(`${e.url}${D}`);
+  await page.goto(e.dashboardUrl);
   t.equal(await page.getByTestId('test-key').innerText(), 'sk_test_payemu_acme');
   t.equal(await page.getByTestId('webhook-secret').innerText(), e.webhookSecret);
   t.match(await page.getByTestId('connect').innerText(), e.url);

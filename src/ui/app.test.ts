@@ -104,7 +104,7 @@ t.test('header: where it runs, keys, webhook targets, clock and offset', async (
   t.match(frame, /\n {2}clock {4}2026-11-21 10:00:05 UTC {2}real time \+1d 00:00:00\n/);
   t.match(frame, /Events \(none yet: trigger one with t\)/);
   t.match(frame, /Requests \(none yet\)/);
-  t.match(frame, /↑↓ select {2}Enter open {2}r resend {2}c clock \+1 day {2}t trigger {2}q quit/);
+  t.match(frame, /↑↓ select {2}Enter open {2}r resend {2}c clock \+1 day {2}t trigger {2}d dashboard URL {2}q quit/);
 
   // Whether the endpoint answers comes from the last delivery on the bus.
   raise(ui.bus, 'e1');
@@ -233,6 +233,13 @@ t.test('r resends the selected event through the control plane', async (t) => {
   await ui.press('r');
   await ui.until(() => ui.calls.length === 2, 'the resend from the detail view');
   t.same(ui.calls[1], 'resend e1 acme/test');
+});
+
+t.test('d shows the dashboard URL', async (t) => {
+  const ui = setup(t);
+  await ui.press('d');
+  await ui.until((f) => f.includes('• dashboard: http://127.0.0.1:4242/_payemu/dashboard'), 'the URL in the notices');
+  t.same(ui.calls, [], 'nothing asked of payemu');
 });
 
 t.test('c advances the clock one day; the bus says where it went', async (t) => {

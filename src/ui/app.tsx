@@ -89,6 +89,7 @@ export function App(props: AppProps) {
     } else if (key.return) store.dispatch({ type: now.screen === 'list' ? 'open' : 'back' });
     else if (key.escape || key.backspace || key.leftArrow) store.dispatch({ type: 'back' });
     else if (input === 'c') run(() => control.advanceClock());
+    else if (input === 'd') store.dispatch({ type: 'notice', text: `dashboard: ${props.url}/_payemu/dashboard` });
     else if (input === 't') store.dispatch({ type: 'menu' });
     else if (input === 'r') {
       const event = selectedEvent(now);

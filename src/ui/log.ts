@@ -37,6 +37,7 @@ export function createLogger(emulator: UiHost, options: { json: boolean; color: 
         lines.write(listeningLine(emulator));
       } else {
         lines.write(`payemu listening on ${emulator.url}`);
+        lines.write(`  dashboard ${emulator.url}/_payemu/dashboard`);
         lines.write(`  store   ${emulator.dataDir ? emulator.dataDir : 'in memory (nothing is kept)'}`);
         lines.write(`  clock   ${emulator.clock.now()}`);
         const width = Math.max(6, ...emulator.sources.map((s) => s.slug.length)) + 2;
@@ -154,7 +155,14 @@ function batched(write: (text: string) => void, timers: () => UiTimers | undefin
 
 function listeningLine(emulator: UiHost): string {
   const sources = emulator.sources.map((s) => ({ ...s, webhook_url: emulator.webhookUrl(s.slug) }));
-  return JSON.stringify({ type: 'listening', url: emulator.url, data_dir: emulator.dataDir ?? null, clock: emulator.clock.now(), sources });
+  return JSON.stringify({
+    type: 'listening',
+    url: emulator.url,
+    dashboard: `${emulator.url}/_payemu/dashboard`,
+    data_dir: emulator.dataDir ?? null,
+    clock: emulator.clock.now(),
+    sources,
+  });
 }
 
 function jsonLine(name: string, event: object): string {

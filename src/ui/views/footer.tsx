@@ -26,6 +26,7 @@ const KEYS: Record<Screen, [key: string, does: string, short?: string][]> = {
     ['r', 'resend'],
     ['c', 'clock +1 day', '+1 day'],
     ['t', 'trigger'],
+    ['d', 'dashboard URL', 'dashboard'],
     ['q', 'quit'],
   ],
   detail: [
@@ -35,6 +36,7 @@ const KEYS: Record<Screen, [key: string, does: string, short?: string][]> = {
     ['r', 'resend'],
     ['c', 'clock +1 day', '+1 day'],
     ['t', 'trigger'],
+    ['d', 'dashboard URL', 'dashboard'],
     ['q', 'quit'],
   ],
   trigger: [
