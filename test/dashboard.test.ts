@@ -55,6 +55,7 @@ const PAGES = (paymentId: string, eventId: string) =>
     ['/events', 'Events'],
     [`/events/${eventId}`, 'payment.completed'],
     ['/requests', 'Requests'],
+    ['/faults', 'Faults'],
     ['/clock', 'Clock'],
     ['/reset', 'Reset Acme Store, test mode?'],
   ] as const;
@@ -69,7 +70,7 @@ t.test('every page renders with JavaScript on and off, with its data, and the pa
       t.equal(answer?.status(), 200, `${path || '/'} answers 200 (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`);
       t.match(answer?.headers()['content-security-policy'], /script-src 'self'/);
       await t.resolves(page.getByRole('heading', { level: 1, name: heading }).waitFor(), `${path || '/'} shows "${heading}"`);
-      t.equal(await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link').count(), 9, 'the nav bar');
+      t.equal(await page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link').count(), 10, 'the nav bar');
       t.equal(await page.locator('select[name=source]').inputValue(), 'acme', 'the switcher shows the Source');
     }
   }
@@ -146,6 +147,44 @@ t.test('actions through the browser: resend, clock advance, reset with confirmat
   t.match(await page.getByTestId('reset-done').innerText(), /records removed from acme test/);
   t.equal((await e.api.get('/v1/payments')).body.data.length, 0, 'acme test is empty');
   t.equal((await e.globex.get('/v1/payments')).body.data.length, 1, 'globex is untouched');
+});
+
+t.test('faults through the browser: add, a request gets it, remove, clear (JavaScript off)', { timeout: 300_000 }, async (t) => {
+  const e = await emulator(t);
+  const page = await (await context(t, { javaScriptEnabled: false })).newPage();
+  await page.goto(`${e.url}${D}/faults`);
+  t.equal(await page.getByTestId('faults-empty').count(), 1);
+  const form = page.getByRole('form', { name: 'Add a fault' });
+  await form.getByLabel('Path').fill('/payments');
+  await form.getByRole('button', { name: 'Add fault' }).click();
+  t.match(await page.getByTestId('problem').innerText(), /start with \/v1\//, 'a bad path says why, nothing added');
+  t.same((await e.api.get('/_payemu/faults')).body.faults, []);
+  await form.getByLabel('Method').selectOption('GET');
+  await form.getByLabel('Path').fill('/v1/payments/*');
+  await form.getByLabel('Status').fill('503');
+  await form.getByLabel('Times').fill('1');
+  await Promise.all([page.waitForURL(/notice=Added/), form.getByRole('button', { name: 'Add fault' }).click()]);
+  t.match(await page.getByTestId('faults').innerText(), /GET\s+\/v1\/payments\/\*\s+503[\s\S]*0 of 1/);
+  // A faulted answer is outside the route's OpenAPI answers: asked with plain fetch, not the checking client.
+  const faulted = await fetch(`${e.url}/v1/payments/nope`, { headers: { Authorization: 'Bearer sk_test_payemu_acme' } });
+  t.equal(faulted.status, 503, 'the fault acts on a /v1 request');
+  await page.reload();
+  t.equal(await page.getByTestId('faults-empty').count(), 1, 'retired after its one hit');
+
+  for (const path of ['/v1/a', '/v1/b']) {
+    await form.getByLabel('Path').fill(path);
+    await form.getByLabel('Latency (ms)').fill('1');
+    await Promise.all([page.waitForURL(/notice=Added/), form.getByRole('button', { name: 'Add fault' }).click()]);
+  }
+  const [first] = (await e.api.get('/_payemu/faults')).body.faults;
+  await Promise.all([page.waitForURL(/notice=Removed/), page.getByRole('button', { name: `Remove ${first.id}` }).click()]);
+  t.same(
+    (await e.api.get('/_payemu/faults')).body.faults.map((f: { path: string }) => f.path),
+    ['/v1/b'],
+  );
+  await Promise.all([page.waitForURL(/notice=Removed/), page.getByRole('button', { name: 'Clear all faults' }).click()]);
+  t.match(await page.getByTestId('notice').innerText(), /Removed 1 fault\./);
+  t.same((await e.api.get('/_payemu/faults')).body.faults, []);
 });
 
 t.test('CSRF: a post without the token, or from another origin, is a 403 that changes nothing', { timeout: 300_000 }, async (t) => {

@@ -13,6 +13,7 @@ const NAV = [
   ['/payment-links', 'Payment links'],
   ['/events', 'Events'],
   ['/requests', 'Requests'],
+  ['/faults', 'Faults'],
   ['/clock', 'Clock'],
   ['/reset', 'Reset'],
 ] as const;

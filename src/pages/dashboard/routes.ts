@@ -2,6 +2,7 @@ import { pageRoute } from '../html.js';
 import { advanceAction, clockPage } from './clock.js';
 import { eventPage, resendAction } from './event.js';
 import { eventsPage } from './events.js';
+import { addFaultAction, clearFaultsAction, faultsPage, removeFaultAction } from './faults.js';
 import { invoicesPage } from './invoices.js';
 import { SCRIPT, STYLE, asset } from './layout.js';
 import { overview } from './overview.js';
@@ -30,6 +31,10 @@ export const dashboardPages = [
   pageRoute({ method: 'GET', path: `${BASE}/events/:id`, handle: eventPage }),
   pageRoute({ method: 'POST', path: `${BASE}/events/:id/resend`, handle: resendAction }),
   pageRoute({ method: 'GET', path: `${BASE}/requests`, handle: requestsPage }),
+  pageRoute({ method: 'GET', path: `${BASE}/faults`, handle: faultsPage }),
+  pageRoute({ method: 'POST', path: `${BASE}/faults`, handle: addFaultAction }),
+  pageRoute({ method: 'POST', path: `${BASE}/faults/clear`, handle: clearFaultsAction }),
+  pageRoute({ method: 'POST', path: `${BASE}/faults/:id/remove`, handle: removeFaultAction }),
   pageRoute({ method: 'GET', path: `${BASE}/clock`, handle: clockPage }),
   pageRoute({ method: 'POST', path: `${BASE}/clock/advance`, handle: advanceAction }),
   pageRoute({ method: 'GET', path: `${BASE}/reset`, handle: resetPage }),
