@@ -71,8 +71,10 @@ t.test('every /v1 and control-plane route that takes a body has a schema; pages 
   }
   for (const route of ROUTES) {
     if (route.path.startsWith('/v1/')) t.equal(route.auth, 'key', `${route.path} needs a key`);
-    // Without a key: health, and the OpenAPI document (it holds no data).
-    const open = route.path === '/_payemu/health' || route.path === '/_payemu/openapi.json';
+    // Without a key: health, the OpenAPI document (it holds no data), and the dashboard (it serves
+    // the person at this machine; its forms carry CSRF tokens instead).
+    const dashboard = route.path === '/_payemu/dashboard' || route.path.startsWith('/_payemu/dashboard/');
+    const open = route.path === '/_payemu/health' || route.path === '/_payemu/openapi.json' || dashboard;
     if (route.path.startsWith('/_payemu/') && !open) t.equal(route.auth, 'key', `${route.path} needs a key`);
   }
 });
