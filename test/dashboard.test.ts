@@ -251,6 +251,7 @@ t.test('the switcher shows only the chosen Source and mode; live refresh notices
 t.test('readable on a phone: no horizontal scroll at 375 px; screenshots at 1280 px', { timeout: 300_000 }, async (t) => {
   const { e, paymentId } = await withData(t);
   const events = (await e.api.get('/_payemu/events?event=payment.completed')).body.events;
+  await e.api.post('/_payemu/faults', { method: 'POST', path: '/v1/payments/*/refunds', status: 503, times: 2, seed: 7 });
   const phone = await (await context(t, { viewport: { width: 375, height: 740 } })).newPage();
   for (const [path] of PAGES(paymentId, events[0].id)) {
     await phone.goto(`${e.url}${D}${path}`);
@@ -269,6 +270,7 @@ t.test('readable on a phone: no horizontal scroll at 375 px; screenshots at 1280
     ['events', '/events'],
     ['event', `/events/${events[0].id}`],
     ['requests', '/requests'],
+    ['faults', '/faults'],
     ['clock', '/clock'],
     ['reset', '/reset'],
   ];
