@@ -73,11 +73,14 @@ export const CONTROL_ROUTES: readonly Route[] = [
   ...openApiRoutes(() => ROUTES),
 ];
 
-/** The hosted HTML pages and the dashboard (src/pages/). */
-export const PAGE_ROUTES: readonly Route[] = [...checkoutPages, ...cardUpdatePages, ...managePages, ...invoicePages, ...paymentLinkPages, ...dashboardPages];
+/** The hosted HTML pages (src/pages/). */
+export const PAGE_ROUTES: readonly Route[] = [...checkoutPages, ...cardUpdatePages, ...managePages, ...invoicePages, ...paymentLinkPages];
+
+/** The web dashboard's pages and forms (src/pages/dashboard/), all under /_payemu/dashboard, no key. */
+export const DASHBOARD_ROUTES: readonly Route[] = dashboardPages;
 
 export const COLLECTIONS: readonly Collection<StoredRecord>[] = MODULES.flatMap((m) => m.collections);
 
-export const ROUTES: readonly Route[] = [...CONTROL_ROUTES, ...MODULES.flatMap((m) => m.routes), ...PAGE_ROUTES];
+export const ROUTES: readonly Route[] = [...CONTROL_ROUTES, ...MODULES.flatMap((m) => m.routes), ...PAGE_ROUTES, ...DASHBOARD_ROUTES];
 
 export const JOB_KINDS: readonly JobKind<StoredRecord, App>[] = MODULES.flatMap((m) => m.jobs);

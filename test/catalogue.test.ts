@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import t from 'tap';
 import { EVENT_NAMES } from '../src/bus/events.js';
-import { COLLECTIONS, CONTROL_ROUTES, JOB_KINDS, MODULES, PAGE_ROUTES, ROUTES } from '../src/catalogue.js';
+import { COLLECTIONS, CONTROL_ROUTES, DASHBOARD_ROUTES, JOB_KINDS, MODULES, PAGE_ROUTES, ROUTES } from '../src/catalogue.js';
 
 /** The names of the things in `lists` that stand in more than one list, or twice in one. */
 function repeated(lists: readonly (readonly string[])[]): string[] {
@@ -43,15 +43,16 @@ t.test('every collection, route, kind of due work and event belongs to exactly o
   t.equal(JOB_KINDS.length, new Set(MODULES.flatMap((m) => m.jobs)).size, "JOB_KINDS are the modules' kinds");
   t.equal(
     ROUTES.length,
-    MODULES.flatMap((m) => m.routes).length + CONTROL_ROUTES.length + PAGE_ROUTES.length,
-    "ROUTES are the modules', control and page routes",
+    MODULES.flatMap((m) => m.routes).length + CONTROL_ROUTES.length + PAGE_ROUTES.length + DASHBOARD_ROUTES.length,
+    "ROUTES are the modules', control, page and dashboard routes",
   );
 });
 
-t.test('each list serves its part: /v1 from the modules, /_payemu/ from control, pages from pages', async (t) => {
+t.test('each list serves its part: /v1 from the modules, /_payemu/ from control, pages from pages, the dashboard under /_payemu/dashboard', async (t) => {
   for (const m of MODULES) for (const r of m.routes) t.ok(r.path.startsWith('/v1/'), `${m.name}: ${r.method} ${r.path}`);
   for (const r of CONTROL_ROUTES) t.ok(r.path.startsWith('/_payemu/'), `control: ${r.method} ${r.path}`);
   for (const r of PAGE_ROUTES) t.ok(!r.path.startsWith('/v1/') && !r.path.startsWith('/_payemu/'), `page: ${r.method} ${r.path}`);
+  for (const r of DASHBOARD_ROUTES) t.ok(r.path === '/_payemu/dashboard' || r.path.startsWith('/_payemu/dashboard/'), `dashboard: ${r.method} ${r.path}`);
 });
 
 t.test('every route is declared once', async (t) => {
