@@ -218,6 +218,8 @@ export interface RecurringEventData {
 /** `data` of every `invoice.*` webhook. */
 export interface InvoiceEventData {
   invoice_id: string;
+  /** The invoice id again: the reference the invoice's payment gets. */
+  reference: string;
   number: string;
   status: InvoiceAttributes['status'];
   customer_email: string;
