@@ -88,8 +88,15 @@ t.test('A decline gives recurring.failed, retry_count + 1 and a retry 1, 3 and 5
 t.test('One advance runs every retry due within the advanced span, in order', async (t) => {
   const { e, pm, recurring } = await setup(t, '4000000000000341');
   await create(e, { payment_method: pm, amount: 9, frequency: 'monthly', reference: 'span' });
+  await advance(e, '0s');
+  t.equal((await read(e, 'span')).retry_count, 1, 'the first charge failed');
   const res = await advance(e, '10d');
-  t.equal(res.body.ran['recurring.charge'], 4, 'the first charge and three retries');
+  t.equal(res.body.ran['recurring.charge'], 3, 'the three retries, in one advance');
+  t.same(
+    res.body.items.filter((x: { kind: string }) => x.kind === 'recurring.charge').map((x: { at: string }) => x.at),
+    ['2027-02-01T00:00:00.000000Z', '2027-02-04T00:00:00.000000Z', '2027-02-09T00:00:00.000000Z'],
+    'each at its own time, in order',
+  );
   t.same(recurring('span'), ['recurring.failed', 'recurring.failed', 'recurring.failed', 'recurring.failed', 'recurring.suspended']);
 });
 
