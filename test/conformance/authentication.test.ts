@@ -11,7 +11,8 @@ const raw = (method: string, path: string, headers: Record<string, string>, body
   client(e.url, undefined).request(method, path, body, headers);
 
 t.test('Every request carries the secret key, either as Authorization: Bearer <API_KEY> or in the header X-API-Key', async (t) => {
-  for (const headers of [{ Authorization: 'Bearer sk_test_payemu_acme' }, { 'X-API-Key': 'sk_test_payemu_acme' }]) {
+  const ways: Record<string, string>[] = [{ Authorization: 'Bearer sk_test_payemu_acme' }, { 'X-API-Key': 'sk_test_payemu_acme' }];
+  for (const headers of ways) {
     const me = await raw('GET', '/v1/me', headers);
     t.equal(me.status, 200, Object.keys(headers)[0]!);
     t.match(me.body.data.attributes, { slug: 'acme', mode: 'test' });
@@ -51,22 +52,25 @@ t.test('Webhook authenticity: each Source has its own signing secret starting wi
   t.same(e.keys, { test: 'sk_test_payemu_acme', live: 'sk_live_payemu_acme' });
 });
 
-t.test('GET /v1/me returns the Account resource for the key: name, slug, mode, default_currency, rate_limit_per_minute, ip_whitelisting_enabled, webhook_configured; links.self', async (t) => {
-  const me = await e.globex.get('/v1/me');
-  t.equal(me.status, 200);
-  t.equal(me.body.data.type, 'accounts');
-  t.type(me.body.data.id, 'string');
-  t.same(me.body.data.attributes, {
-    name: 'Globex',
-    slug: 'globex',
-    mode: 'test',
-    default_currency: 'EUR',
-    rate_limit_per_minute: 6000,
-    ip_whitelisting_enabled: false,
-    webhook_configured: false,
-  });
-  t.equal(me.body.data.links.self, `${e.url}/v1/me`);
-});
+t.test(
+  'GET /v1/me returns the Account resource for the key: name, slug, mode, default_currency, rate_limit_per_minute, ip_whitelisting_enabled, webhook_configured; links.self',
+  async (t) => {
+    const me = await e.globex.get('/v1/me');
+    t.equal(me.status, 200);
+    t.equal(me.body.data.type, 'accounts');
+    t.type(me.body.data.id, 'string');
+    t.same(me.body.data.attributes, {
+      name: 'Globex',
+      slug: 'globex',
+      mode: 'test',
+      default_currency: 'EUR',
+      rate_limit_per_minute: 6000,
+      ip_whitelisting_enabled: false,
+      webhook_configured: false,
+    });
+    t.equal(me.body.data.links.self, `${e.url}/v1/me`);
+  },
+);
 
 t.test('GET /v1/me: errors 401', async (t) => {
   assertError(t, await e.anon.get('/v1/me'), 401);

@@ -35,16 +35,19 @@ t.test('AUTHORIZED -> capture -> PAID: captured_at set; events payment.captured 
   t.same(named('cv-events'), ['payment.authorized', 'payment.captured', 'payment.completed']);
 });
 
-t.test('capture amount defaults to the full authorized amount; a lesser amount becomes the payment amount and the base for refunds; the rest of the hold is released', async (t) => {
-  await held('cv-partial', 100);
-  const res = await e.api.post('/v1/payments/cv-partial/capture', { amount: 60.5 });
-  t.equal(res.body.data.attributes.amount, '60.50');
-  t.equal((await e.api.get('/v1/payments/cv-partial')).body.data.attributes.amount, '60.50');
-  const captured = events.find((x) => x.name === 'payment.captured' && x.data.reference === 'cv-partial')!;
-  t.match(captured.data, { amount: 60.5, authorized_amount: 100 });
-  assertError(t, await e.api.post('/v1/payments/cv-partial/refunds', { amount: 60.51 }), 422);
-  t.equal((await e.api.post('/v1/payments/cv-partial/refunds', { amount: 60.5 })).body.meta.payment.status, 'REFUNDED');
-});
+t.test(
+  'capture amount defaults to the full authorized amount; a lesser amount becomes the payment amount and the base for refunds; the rest of the hold is released',
+  async (t) => {
+    await held('cv-partial', 100);
+    const res = await e.api.post('/v1/payments/cv-partial/capture', { amount: 60.5 });
+    t.equal(res.body.data.attributes.amount, '60.50');
+    t.equal((await e.api.get('/v1/payments/cv-partial')).body.data.attributes.amount, '60.50');
+    const captured = events.find((x) => x.name === 'payment.captured' && x.data.reference === 'cv-partial')!;
+    t.match(captured.data, { amount: 60.5, authorized_amount: 100 });
+    assertError(t, await e.api.post('/v1/payments/cv-partial/refunds', { amount: 60.51 }), 422);
+    t.equal((await e.api.post('/v1/payments/cv-partial/refunds', { amount: 60.5 })).body.meta.payment.status, 'REFUNDED');
+  },
+);
 
 t.test('capture: 404 payment not found; 422 payment not authorized, or amount exceeds the hold; nothing changes', async (t) => {
   assertError(t, await e.api.post('/v1/payments/cv-none/capture', {}), 404);

@@ -28,19 +28,22 @@ t.test('GET /_payemu/clock: {"now": "<timestamp>", "offset_seconds": N, "frozen"
   t.type(res.body.offset_seconds, 'number');
 });
 
-t.test('POST /_payemu/clock/advance {"by": "30d"} (or "12h", "90m", seconds as a number) or {"to": "<timestamp>"} (forward only): answers {now, offset_seconds, ran, items}', async (t) => {
-  const local = await emulator(t, { clockStart: '2027-01-10T09:00:00Z', freezeClock: true });
-  const by = async (value: unknown) => (await local.api.post('/_payemu/clock/advance', { by: value })).body.now;
-  t.equal(await by('12h'), '2027-01-10T21:00:00.000000Z');
-  t.equal(await by('90m'), '2027-01-10T22:30:00.000000Z');
-  t.equal(await by(1800), '2027-01-10T23:00:00.000000Z');
-  t.equal(await by('30d'), '2027-02-09T23:00:00.000000Z');
-  const to = await local.api.post('/_payemu/clock/advance', { to: '2027-03-01T00:00:00Z' });
-  t.equal(to.status, 200);
-  t.match(to.body, { now: '2027-03-01T00:00:00.000000Z', offset_seconds: Number, ran: {}, items: [] });
-  assertError(t, await local.api.post('/_payemu/clock/advance', { to: '2027-01-01T00:00:00Z' }), 422);
-  assertError(t, await local.api.post('/_payemu/clock/advance', { by: '-1d' }), 422);
-});
+t.test(
+  'POST /_payemu/clock/advance {"by": "30d"} (or "12h", "90m", seconds as a number) or {"to": "<timestamp>"} (forward only): answers {now, offset_seconds, ran, items}',
+  async (t) => {
+    const local = await emulator(t, { clockStart: '2027-01-10T09:00:00Z', freezeClock: true });
+    const by = async (value: unknown) => (await local.api.post('/_payemu/clock/advance', { by: value })).body.now;
+    t.equal(await by('12h'), '2027-01-10T21:00:00.000000Z');
+    t.equal(await by('90m'), '2027-01-10T22:30:00.000000Z');
+    t.equal(await by(1800), '2027-01-10T23:00:00.000000Z');
+    t.equal(await by('30d'), '2027-02-09T23:00:00.000000Z');
+    const to = await local.api.post('/_payemu/clock/advance', { to: '2027-03-01T00:00:00Z' });
+    t.equal(to.status, 200);
+    t.match(to.body, { now: '2027-03-01T00:00:00.000000Z', offset_seconds: Number, ran: {}, items: [] });
+    assertError(t, await local.api.post('/_payemu/clock/advance', { to: '2027-01-01T00:00:00Z' }), 422);
+    assertError(t, await local.api.post('/_payemu/clock/advance', { by: '-1d' }), 422);
+  },
+);
 
 t.test('advance moves time forward and runs, in time order, all work that falls due; items lists the first 100 things that ran', async (t) => {
   const local = await emulator(t, { clockStart: '2027-01-10T09:00:00Z', freezeClock: true });
@@ -49,24 +52,43 @@ t.test('advance moves time forward and runs, in time order, all work that falls 
   const early = await local.api.post('/v1/sessions', { amount: 1 });
   await pay(local, { amount: 1, reference: 'cp-held', capture_method: 'manual' });
   const res = await local.api.post('/_payemu/clock/advance', { by: '8d' });
-  t.same(res.body.ran, { 'session.expired': 2, 'payment.authorization_expired': 1 }, 'counts by kind: the two open sessions (the paid one is complete) and the hold');
+  t.same(
+    res.body.ran,
+    { 'session.expired': 2, 'payment.authorization_expired': 1 },
+    'counts by kind: the two open sessions (the paid one is complete) and the hold',
+  );
   const ats = res.body.items.map((x: { at: string }) => x.at);
   t.same(ats, [...ats].sort(), 'in time order');
   t.equal(res.body.items[0].id, late.body.data.id, 'the older session first');
   t.ok(res.body.items.some((x: { id: string }) => x.id === early.body.data.id));
 });
 
-t.test('POST /_payemu/sessions/{id}/complete {"card_number"} completes a checkout as the hosted page would; POST /_payemu/invoices/{id}/pay and /_payemu/payment-links/{id}/pay name the payment', async (t) => {
-  const s = await e.api.post('/v1/sessions', { amount: 3, reference: 'cp-complete' });
-  const done = await e.api.post(`/_payemu/sessions/${s.body.data.id}/complete`, { card_number: '4242424242424242' });
-  t.equal(done.status, 200);
-  t.match(done.body, { session: { id: s.body.data.id, status: 'complete', payment_status: 'paid' }, payment: { reference: 'cp-complete', status: 'PAID' } });
-  const link = await e.api.post('/v1/payment-links', { title: 'x', amount: 2 });
-  t.match((await e.api.post(`/_payemu/payment-links/${link.body.data.id}/pay`, { card_number: '4242424242424242' })).body.payment, { status: 'PAID', amount: '2.00' });
-  const invoice = await e.api.post('/v1/invoices', { customer_name: 'A', customer_email: 'a@example.com', currency: 'USD', due_date: '2027-01-20', items: [{ description: 'x', quantity: 1, unit_price: 4 }] });
-  await e.api.post(`/v1/invoices/${invoice.body.data.id}/send`);
-  t.match((await e.api.post(`/_payemu/invoices/${invoice.body.data.id}/pay`, { card_number: '4242424242424242' })).body.payment, { status: 'PAID', amount: '4.00' });
-});
+t.test(
+  'POST /_payemu/sessions/{id}/complete {"card_number"} completes a checkout as the hosted page would; POST /_payemu/invoices/{id}/pay and /_payemu/payment-links/{id}/pay name the payment',
+  async (t) => {
+    const s = await e.api.post('/v1/sessions', { amount: 3, reference: 'cp-complete' });
+    const done = await e.api.post(`/_payemu/sessions/${s.body.data.id}/complete`, { card_number: '4242424242424242' });
+    t.equal(done.status, 200);
+    t.match(done.body, { session: { id: s.body.data.id, status: 'complete', payment_status: 'paid' }, payment: { reference: 'cp-complete', status: 'PAID' } });
+    const link = await e.api.post('/v1/payment-links', { title: 'x', amount: 2 });
+    t.match((await e.api.post(`/_payemu/payment-links/${link.body.data.id}/pay`, { card_number: '4242424242424242' })).body.payment, {
+      status: 'PAID',
+      amount: '2.00',
+    });
+    const invoice = await e.api.post('/v1/invoices', {
+      customer_name: 'A',
+      customer_email: 'a@example.com',
+      currency: 'USD',
+      due_date: '2027-01-20',
+      items: [{ description: 'x', quantity: 1, unit_price: 4 }],
+    });
+    await e.api.post(`/v1/invoices/${invoice.body.data.id}/send`);
+    t.match((await e.api.post(`/_payemu/invoices/${invoice.body.data.id}/pay`, { card_number: '4242424242424242' })).body.payment, {
+      status: 'PAID',
+      amount: '4.00',
+    });
+  },
+);
 
 t.test('POST /_payemu/trigger {"event", "data"} makes the event happen through real state changes', async (t) => {
   const res = await e.api.post('/_payemu/trigger', { event: 'payment.refunded' });
@@ -77,18 +99,28 @@ t.test('POST /_payemu/trigger {"event", "data"} makes the event happen through r
   t.equal((await e.api.get(`/v1/payments/${encodeURIComponent(reference)}`)).body.data.attributes.status.endsWith('REFUNDED'), true, 'a real refunded payment');
 });
 
-t.test('GET /_payemu/events {"events": [...]} newest first; GET /_payemu/events/{id}: {id, event, created_at, payload, delivery_status, attempts}; resend', async (t) => {
-  const list = await e.api.get('/_payemu/events');
-  const events = list.body.events;
-  t.ok(events.length > 2);
-  const times = events.map((x: { created_at: string }) => x.created_at);
-  t.same(times, [...times].sort().reverse(), 'newest first');
-  const one = await e.api.get(`/_payemu/events/${events[0].id}`);
-  t.match(one.body, { id: events[0].id, event: String, created_at: String, payload: { event: String, data: Object }, delivery_status: 'no_endpoint', attempts: [] });
-  t.equal((await e.api.post(`/_payemu/events/${events[0].id}/resend`)).status < 300, true);
-  assertError(t, await e.api.get('/_payemu/events/00000000-0000-4000-8000-000000000000'), 404);
-  t.equal((await e.globex.get('/_payemu/events')).body.events.length, 0, "scoped to the key's Source and mode");
-});
+t.test(
+  'GET /_payemu/events {"events": [...]} newest first; GET /_payemu/events/{id}: {id, event, created_at, payload, delivery_status, attempts}; resend',
+  async (t) => {
+    const list = await e.api.get('/_payemu/events');
+    const events = list.body.events;
+    t.ok(events.length > 2);
+    const times = events.map((x: { created_at: string }) => x.created_at);
+    t.same(times, [...times].sort().reverse(), 'newest first');
+    const one = await e.api.get(`/_payemu/events/${events[0].id}`);
+    t.match(one.body, {
+      id: events[0].id,
+      event: String,
+      created_at: String,
+      payload: { event: String, data: Object },
+      delivery_status: 'no_endpoint',
+      attempts: [],
+    });
+    t.equal((await e.api.post(`/_payemu/events/${events[0].id}/resend`)).status < 300, true);
+    assertError(t, await e.api.get('/_payemu/events/00000000-0000-4000-8000-000000000000'), 404);
+    t.equal((await e.globex.get('/_payemu/events')).body.events.length, 0, "scoped to the key's Source and mode");
+  },
+);
 
 t.test('POST /_payemu/reset empties the Source data in that mode; {"all": true} empties everything and resets the clock', async (t) => {
   const local = await emulator(t, { clockStart: '2027-01-10T09:00:00Z', freezeClock: true });

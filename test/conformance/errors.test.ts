@@ -16,18 +16,21 @@ const crash = open({
 });
 const e = await emulator(t, { extraRoutes: [crash], clockStart: '2027-01-10T09:00:00Z', freezeClock: true });
 
-t.test('Every error, including framework-level ones (404, 405, 5xx), is {errors: [{status, title, detail}]}, status the HTTP status as a string, title the status phrase', async (t) => {
-  const notFound = await e.api.get('/v1/nothing-here');
-  assertError(t, notFound, 404);
-  t.equal(notFound.body.errors[0].title, 'Not Found');
-  const notAllowed = await e.api.request('DELETE', '/v1/me');
-  assertError(t, notAllowed, 405);
-  t.equal(notAllowed.body.errors[0].title, 'Method Not Allowed');
-  const failed = await e.anon.get('/_test/crash');
-  assertError(t, failed, 500);
-  t.equal(failed.body.errors[0].title, 'Internal Server Error');
-  t.notMatch(failed.text, /boom/, 'a server failure does not leak its cause');
-});
+t.test(
+  'Every error, including framework-level ones (404, 405, 5xx), is {errors: [{status, title, detail}]}, status the HTTP status as a string, title the status phrase',
+  async (t) => {
+    const notFound = await e.api.get('/v1/nothing-here');
+    assertError(t, notFound, 404);
+    t.equal(notFound.body.errors[0].title, 'Not Found');
+    const notAllowed = await e.api.request('DELETE', '/v1/me');
+    assertError(t, notAllowed, 405);
+    t.equal(notAllowed.body.errors[0].title, 'Method Not Allowed');
+    const failed = await e.anon.get('/_test/crash');
+    assertError(t, failed, 500);
+    t.equal(failed.body.errors[0].title, 'Internal Server Error');
+    t.notMatch(failed.text, /boom/, 'a server failure does not leak its cause');
+  },
+);
 
 t.test('Validation errors (422) add meta.errors, a map of field name to an array of messages', async (t) => {
   const res = await e.api.post('/v1/sessions', { amount: 0, currency: 'DOLLARS', customer_email: 'nope' });
@@ -49,16 +52,19 @@ t.test('404 Not Found: payment or recurring payment with that reference does not
   assertError(t, await e.api.request('DELETE', '/v1/recurring-payments/none'), 404);
 });
 
-t.test('409 Conflict: session creation when a payment with the reference is already completed, or the reference is used by another website; an idempotency key reused with a different body', async (t) => {
-  await pay(e, { amount: 5, reference: 'err-done' });
-  const again = await e.api.post('/v1/sessions', { amount: 5, reference: 'err-done' });
-  assertError(t, again, 409);
-  t.equal(again.body.errors[0].title, 'Conflict');
-  assertError(t, await e.globex.post('/v1/sessions', { amount: 5, reference: 'err-done' }), 409);
-  const key = { 'Idempotency-Key': 'err-key-1' };
-  t.equal((await e.api.post('/v1/sessions', { amount: 1 }, key)).status, 201);
-  assertError(t, await e.api.post('/v1/sessions', { amount: 2 }, key), 409);
-});
+t.test(
+  '409 Conflict: session creation when a payment with the reference is already completed, or the reference is used by another website; an idempotency key reused with a different body',
+  async (t) => {
+    await pay(e, { amount: 5, reference: 'err-done' });
+    const again = await e.api.post('/v1/sessions', { amount: 5, reference: 'err-done' });
+    assertError(t, again, 409);
+    t.equal(again.body.errors[0].title, 'Conflict');
+    assertError(t, await e.globex.post('/v1/sessions', { amount: 5, reference: 'err-done' }), 409);
+    const key = { 'Idempotency-Key': 'err-key-1' };
+    t.equal((await e.api.post('/v1/sessions', { amount: 1 }, key)).status, 201);
+    assertError(t, await e.api.post('/v1/sessions', { amount: 2 }, key), 409);
+  },
+);
 
 t.test('422: capture of a non-authorized payment; void of a non-authorized payment; refund not allowed', async (t) => {
   await pay(e, { amount: 5, reference: 'err-paid' });

@@ -29,7 +29,16 @@ t.test('Every POST accepts the optional Idempotency-Key header: the same key ret
     ['/v1/payments/idem-held/capture', {}],
     ['/v1/payments/idem-held-2/void', undefined],
     ['/v1/charges', { payment_method: pm, amount: 1 }],
-    ['/v1/invoices', { customer_name: 'A', customer_email: 'a@example.com', currency: 'USD', due_date: '2027-01-20', items: [{ description: 'x', quantity: 1, unit_price: 1 }] }],
+    [
+      '/v1/invoices',
+      {
+        customer_name: 'A',
+        customer_email: 'a@example.com',
+        currency: 'USD',
+        due_date: '2027-01-20',
+        items: [{ description: 'x', quantity: 1, unit_price: 1 }],
+      },
+    ],
     [`/v1/invoices/${invoice.body.data.id}/send`, undefined],
     ['/v1/payment-links', { title: 'Link', amount: 1 }],
     ['/v1/recurring-payments', { payment_method: pm, amount: 1, frequency: 'daily', start_date: '2027-02-01' }],

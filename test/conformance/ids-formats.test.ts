@@ -21,17 +21,20 @@ t.test('session, payment-method session: cs_ + 24 random base62 characters', asy
   t.match(pms.body.data.id, new RegExp(`^cs_${BASE62}{24}$`));
 });
 
-t.test('payment: integer, increasing per store; string in the single-payment response, integer in capture/void responses and in webhook payment_id', async (t) => {
-  const id = completed.body.payment.id as number;
-  t.ok(Number.isInteger(id));
-  t.equal((await e.api.get('/v1/payments/ids-1')).body.data.id, String(id));
-  t.equal(events.find((x) => x.name === 'payment.completed' && x.data.reference === 'ids-1')!.data.payment_id, id);
-  const held = (await pay(e, { amount: 5, reference: 'ids-held', capture_method: 'manual' })).completed.body.payment.id;
-  t.ok(held > id, 'increasing');
-  t.equal((await e.api.post('/v1/payments/ids-held/capture', {})).body.data.id, held);
-  await pay(e, { amount: 5, reference: 'ids-void', capture_method: 'manual' });
-  t.type((await e.api.post('/v1/payments/ids-void/void')).body.data.id, 'number');
-});
+t.test(
+  'payment: integer, increasing per store; string in the single-payment response, integer in capture/void responses and in webhook payment_id',
+  async (t) => {
+    const id = completed.body.payment.id as number;
+    t.ok(Number.isInteger(id));
+    t.equal((await e.api.get('/v1/payments/ids-1')).body.data.id, String(id));
+    t.equal(events.find((x) => x.name === 'payment.completed' && x.data.reference === 'ids-1')!.data.payment_id, id);
+    const held = (await pay(e, { amount: 5, reference: 'ids-held', capture_method: 'manual' })).completed.body.payment.id;
+    t.ok(held > id, 'increasing');
+    t.equal((await e.api.post('/v1/payments/ids-held/capture', {})).body.data.id, held);
+    await pay(e, { amount: 5, reference: 'ids-void', capture_method: 'manual' });
+    t.type((await e.api.post('/v1/payments/ids-void/void')).body.data.id, 'number');
+  },
+);
 
 t.test('refund re_ + 24 base62; payment method pm_ + 24 base62; charge ch_ + 24 base62', async (t) => {
   t.match((await e.api.post('/v1/payments/ids-1/refunds', { amount: 1 })).body.data.id, new RegExp(`^re_${BASE62}{24}$`));

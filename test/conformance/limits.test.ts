@@ -52,28 +52,63 @@ t.test('Payment link metadata: max 50 keys', async (t) => {
 });
 
 t.test('Payment link products: 1 to 50 entries, quantity 1 to 1000', async (t) => {
-  await edge(t, 'POST', '/v1/payment-links', { title: 'x', products: Array.from({ length: 50 }, () => ({ id: 3 })) }, { title: 'x', products: Array.from({ length: 51 }, () => ({ id: 3 })) }, 'products');
+  await edge(
+    t,
+    'POST',
+    '/v1/payment-links',
+    { title: 'x', products: Array.from({ length: 50 }, () => ({ id: 3 })) },
+    { title: 'x', products: Array.from({ length: 51 }, () => ({ id: 3 })) },
+    'products',
+  );
   assertError(t, await e.api.post('/v1/payment-links', { title: 'x', products: [] }), 422);
-  await edge(t, 'POST', '/v1/payment-links', { title: 'x', products: [{ id: 3, quantity: 1000 }] }, { title: 'x', products: [{ id: 3, quantity: 1001 }] }, 'products.0.quantity');
+  await edge(
+    t,
+    'POST',
+    '/v1/payment-links',
+    { title: 'x', products: [{ id: 3, quantity: 1000 }] },
+    { title: 'x', products: [{ id: 3, quantity: 1001 }] },
+    'products.0.quantity',
+  );
   assertError(t, await e.api.post('/v1/payment-links', { title: 'x', products: [{ id: 3, quantity: 0 }] }), 422);
 });
 
 t.test('Payment link URLs: max 2048 characters', async (t) => {
   const url = (n: number) => `https://x.example/${'a'.repeat(n - 'https://x.example/'.length)}`;
-  await edge(t, 'POST', '/v1/payment-links', { title: 'x', amount: 1, success_url: url(2048) }, { title: 'x', amount: 1, success_url: url(2049) }, 'success_url');
+  await edge(
+    t,
+    'POST',
+    '/v1/payment-links',
+    { title: 'x', amount: 1, success_url: url(2048) },
+    { title: 'x', amount: 1, success_url: url(2049) },
+    'success_url',
+  );
   await edge(t, 'POST', '/v1/payment-links', { title: 'x', amount: 1, cancel_url: url(2048) }, { title: 'x', amount: 1, cancel_url: url(2049) }, 'cancel_url');
 });
 
 t.test('Payment link title / description: 255 / 5000 characters', async (t) => {
   await edge(t, 'POST', '/v1/payment-links', { title: 't'.repeat(255), amount: 1 }, { title: 't'.repeat(256), amount: 1 }, 'title');
-  await edge(t, 'POST', '/v1/payment-links', { title: 'x', description: 'd'.repeat(5000), amount: 1 }, { title: 'x', description: 'd'.repeat(5001), amount: 1 }, 'description');
+  await edge(
+    t,
+    'POST',
+    '/v1/payment-links',
+    { title: 'x', description: 'd'.repeat(5000), amount: 1 },
+    { title: 'x', description: 'd'.repeat(5001), amount: 1 },
+    'description',
+  );
 });
 
 t.test('Recurring interval_count: 1 to 365', async (t) => {
   const body = (n: number) => ({ payment_method: pm, amount: 1, frequency: 'daily', start_date: '2027-02-01', interval_count: n });
   await edge(t, 'POST', '/v1/recurring-payments', body(365), body(366), 'interval_count');
   await edge(t, 'POST', '/v1/recurring-payments', body(1), body(0), 'interval_count');
-  await edge(t, 'POST', '/v1/payment-links', { title: 'x', amount: 1, recurring: { frequency: 'daily', interval_count: 365 } }, { title: 'x', amount: 1, recurring: { frequency: 'daily', interval_count: 366 } }, 'recurring.interval_count');
+  await edge(
+    t,
+    'POST',
+    '/v1/payment-links',
+    { title: 'x', amount: 1, recurring: { frequency: 'daily', interval_count: 365 } },
+    { title: 'x', amount: 1, recurring: { frequency: 'daily', interval_count: 366 } },
+    'recurring.interval_count',
+  );
 });
 
 t.test('Invoice field lengths: name and email 255; address 1000; notes and terms 2000; item description 500', async (t) => {
@@ -101,7 +136,21 @@ t.test('Invoice tax_rate: 0 to 100', async (t) => {
 });
 
 t.test('Invoice item: quantity min 1; unit price min 0.01', async (t) => {
-  await edge(t, 'POST', '/v1/invoices', invoice({ items: [{ description: 'x', quantity: 1, unit_price: 1 }] }), invoice({ items: [{ description: 'x', quantity: 0, unit_price: 1 }] }), 'items.0.quantity');
-  await edge(t, 'POST', '/v1/invoices', invoice({ items: [{ description: 'x', quantity: 1, unit_price: 0.01 }] }), invoice({ items: [{ description: 'x', quantity: 1, unit_price: 0 }] }), 'items.0.unit_price');
+  await edge(
+    t,
+    'POST',
+    '/v1/invoices',
+    invoice({ items: [{ description: 'x', quantity: 1, unit_price: 1 }] }),
+    invoice({ items: [{ description: 'x', quantity: 0, unit_price: 1 }] }),
+    'items.0.quantity',
+  );
+  await edge(
+    t,
+    'POST',
+    '/v1/invoices',
+    invoice({ items: [{ description: 'x', quantity: 1, unit_price: 0.01 }] }),
+    invoice({ items: [{ description: 'x', quantity: 1, unit_price: 0 }] }),
+    'items.0.unit_price',
+  );
   assertError(t, await e.api.post('/v1/invoices', invoice({ items: [] })), 422);
 });

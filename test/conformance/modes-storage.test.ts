@@ -25,14 +25,17 @@ t.test('Test and live data are fully isolated per Source and per mode: a key see
   assertError(t, await e.globex.post('/v1/payments/iso-test/refunds', { amount: 1 }), 404);
 });
 
-t.test('Payment references are unique across the Sources of one merchant within a mode; that 409 reveals nothing of the other Source payment; test and live references are separate', async (t) => {
-  const e = await emulator(t);
-  await pay(e, { amount: 5, reference: 'shared-ref', customer_email: 'secret@example.com' });
-  const conflict = await e.globex.post('/v1/sessions', { amount: 5, reference: 'shared-ref' });
-  assertError(t, conflict, 409);
-  t.notMatch(conflict.text, /secret@example.com|5\.00|acme|PAID/, 'no amount, email, status or Source of the other payment');
-  t.equal((await e.live.post('/v1/sessions', { amount: 5, reference: 'shared-ref' })).status, 201, 'live has its own references');
-});
+t.test(
+  'Payment references are unique across the Sources of one merchant within a mode; that 409 reveals nothing of the other Source payment; test and live references are separate',
+  async (t) => {
+    const e = await emulator(t);
+    await pay(e, { amount: 5, reference: 'shared-ref', customer_email: 'secret@example.com' });
+    const conflict = await e.globex.post('/v1/sessions', { amount: 5, reference: 'shared-ref' });
+    assertError(t, conflict, 409);
+    t.notMatch(conflict.text, /secret@example.com|5\.00|acme|PAID/, 'no amount, email, status or Source of the other payment');
+    t.equal((await e.live.post('/v1/sessions', { amount: 5, reference: 'shared-ref' })).status, 201, 'live has its own references');
+  },
+);
 
 t.test('One virtual clock serves the whole emulator, every Source and mode', async (t) => {
   const e = await emulator(t, { clockStart: '2027-01-10T09:00:00Z', freezeClock: true });
@@ -69,5 +72,9 @@ t.test('Money is held in integer minor units inside; request amounts with more t
   }
   await pay(e, { amount: 0.1, reference: 'cents' });
   await e.api.post('/v1/payments/cents/refunds', { amount: 0.07 });
-  t.match((await e.api.get('/v1/payments/cents/refunds')).body.meta.payment, { total_refunded: '0.07', refundable_amount: '0.03' }, '0.10 − 0.07 is exactly 0.03');
+  t.match(
+    (await e.api.get('/v1/payments/cents/refunds')).body.meta.payment,
+    { total_refunded: '0.07', refundable_amount: '0.03' },
+    '0.10 − 0.07 is exactly 0.03',
+  );
 });

@@ -39,7 +39,16 @@ t.test('Create response: id (string), type payment-links, the attributes of the 
     'usable',
     'uses_count',
   ]);
-  t.match(res.body.data.attributes, { amount: '25.00', currency: 'USD', active: true, usable: true, uses_count: 0, taxable: false, test: true, description: null });
+  t.match(res.body.data.attributes, {
+    amount: '25.00',
+    currency: 'USD',
+    active: true,
+    usable: true,
+    uses_count: 0,
+    taxable: false,
+    test: true,
+    description: null,
+  });
   t.same(Object.keys(res.body.data.links).sort(), ['pay', 'self']);
   t.equal((await fetch(res.body.data.links.pay)).status, 200, 'links.pay serves a hosted page');
 });
@@ -97,26 +106,32 @@ t.test('metadata is copied onto every payment made with the link and included in
   t.match(events.find((x) => x.name === 'payment.completed')!.data.metadata, { campaign: 'spring' });
 });
 
-t.test('A use counts when a payment succeeds; the link is turned off after max_uses payments (active and usable false); a checkout opened since fails at payment with a 409', async (t) => {
-  const linkId = await id({ title: 'Once', amount: 10, max_uses: 1 });
-  const opened = await fetch(`${e.url}/pay/${linkId}`, { method: 'POST', redirect: 'manual' });
-  const sessionId = opened.headers.get('location')!.split('/').pop();
-  await payLink(linkId, '4000000000000002');
-  t.equal((await read(linkId)).uses_count, 0, 'a declined payment is not a use');
-  await payLink(linkId);
-  t.match(await read(linkId), { uses_count: 1, active: false, usable: false });
-  assertError(t, await e.api.post(`/_payemu/sessions/${sessionId}/complete`, { card_number: '4242424242424242' }), 409);
-});
+t.test(
+  'A use counts when a payment succeeds; the link is turned off after max_uses payments (active and usable false); a checkout opened since fails at payment with a 409',
+  async (t) => {
+    const linkId = await id({ title: 'Once', amount: 10, max_uses: 1 });
+    const opened = await fetch(`${e.url}/pay/${linkId}`, { method: 'POST', redirect: 'manual' });
+    const sessionId = opened.headers.get('location')!.split('/').pop();
+    await payLink(linkId, '4000000000000002');
+    t.equal((await read(linkId)).uses_count, 0, 'a declined payment is not a use');
+    await payLink(linkId);
+    t.match(await read(linkId), { uses_count: 1, active: false, usable: false });
+    assertError(t, await e.api.post(`/_payemu/sessions/${sessionId}/complete`, { card_number: '4242424242424242' }), 409);
+  },
+);
 
-t.test('active false turns the link off (its payments are kept); true turns it on again; PATCH active true on a used-up link is a 422 unless the same PATCH raises max_uses', async (t) => {
-  const linkId = await id({ title: 'Toggle', amount: 5, max_uses: 1 });
-  t.match((await patch(linkId, { active: false })).body.data.attributes, { active: false, usable: false });
-  assertError(t, await payLink(linkId), 409);
-  t.match((await patch(linkId, { active: true })).body.data.attributes, { active: true, usable: true });
-  await payLink(linkId);
-  assertError(t, await patch(linkId, { active: true }), 422);
-  t.match((await patch(linkId, { active: true, max_uses: 2 })).body.data.attributes, { active: true, usable: true, uses_count: 1 });
-});
+t.test(
+  'active false turns the link off (its payments are kept); true turns it on again; PATCH active true on a used-up link is a 422 unless the same PATCH raises max_uses',
+  async (t) => {
+    const linkId = await id({ title: 'Toggle', amount: 5, max_uses: 1 });
+    t.match((await patch(linkId, { active: false })).body.data.attributes, { active: false, usable: false });
+    assertError(t, await payLink(linkId), 409);
+    t.match((await patch(linkId, { active: true })).body.data.attributes, { active: true, usable: true });
+    await payLink(linkId);
+    assertError(t, await patch(linkId, { active: true }), 422);
+    t.match((await patch(linkId, { active: true, max_uses: 2 })).body.data.attributes, { active: true, usable: true, uses_count: 1 });
+  },
+);
 
 t.test('The link is turned off at expires_at; PATCH active true is a 422 unless it moves expires_at', async (t) => {
   const linkId = await id({ title: 'Sale', amount: 5, expires_at: '2027-03-05' });

@@ -9,41 +9,47 @@ import { assertError, emulator, pay } from '../helpers/emulator.js';
 const e = await emulator(t, { clockStart: '2027-01-10T09:00:00Z', freezeClock: true });
 const attributes = async (reference: string) => (await e.api.get(`/v1/payments/${reference}`)).body.data.attributes;
 
-t.test('Attributes in the single-payment response: reference, amount (string), currency, status, paid, provider, customer_email, card_last, card_brand; links.self; id is a string', async (t) => {
-  await pay(e, { amount: 25.5, reference: 'pay-single', customer_email: 'ada@example.com' });
-  const res = await e.api.get('/v1/payments/pay-single');
-  t.equal(res.status, 200);
-  t.equal(res.body.data.type, 'payments');
-  t.type(res.body.data.id, 'string');
-  t.match(res.body.data.id, /^\d+$/, 'the integer payment id, as a string');
-  t.match(res.body.data.attributes, {
-    reference: 'pay-single',
-    amount: '25.50',
-    currency: 'USD',
-    status: 'PAID',
-    paid: true,
-    provider: 'payemu',
-    customer_email: 'ada@example.com',
-    card_last: '4242',
-    card_brand: 'visa',
-  });
-  t.equal(res.body.data.links.self, `${e.url}/v1/payments/pay-single`);
-});
+t.test(
+  'Attributes in the single-payment response: reference, amount (string), currency, status, paid, provider, customer_email, card_last, card_brand; links.self; id is a string',
+  async (t) => {
+    await pay(e, { amount: 25.5, reference: 'pay-single', customer_email: 'ada@example.com' });
+    const res = await e.api.get('/v1/payments/pay-single');
+    t.equal(res.status, 200);
+    t.equal(res.body.data.type, 'payments');
+    t.type(res.body.data.id, 'string');
+    t.match(res.body.data.id, /^\d+$/, 'the integer payment id, as a string');
+    t.match(res.body.data.attributes, {
+      reference: 'pay-single',
+      amount: '25.50',
+      currency: 'USD',
+      status: 'PAID',
+      paid: true,
+      provider: 'payemu',
+      customer_email: 'ada@example.com',
+      card_last: '4242',
+      card_brand: 'visa',
+    });
+    t.equal(res.body.data.links.self, `${e.url}/v1/payments/pay-single`);
+  },
+);
 
 t.test('GET /v1/payments/{reference}: errors 404', async (t) => {
   assertError(t, await e.api.get('/v1/payments/pay-nothing'), 404);
 });
 
-t.test('List item attributes: reference, amount, currency, status, paid; meta current_page, last_page, per_page, total (integers); links first, last', async (t) => {
-  await pay(e, { amount: 3, reference: 'pay-list', customer_email: 'list@example.com' });
-  const res = await e.api.get('/v1/payments?filter[customer_email]=list@example.com');
-  t.equal(res.status, 200);
-  t.equal(res.body.data.length, 1);
-  t.match(res.body.data[0].attributes, { reference: 'pay-list', amount: '3.00', currency: 'USD', status: 'PAID', paid: true });
-  for (const key of ['current_page', 'last_page', 'per_page', 'total']) t.ok(Number.isInteger(res.body.meta[key]), `meta.${key} is an integer`);
-  t.type(res.body.links.first, 'string');
-  t.type(res.body.links.last, 'string');
-});
+t.test(
+  'List item attributes: reference, amount, currency, status, paid; meta current_page, last_page, per_page, total (integers); links first, last',
+  async (t) => {
+    await pay(e, { amount: 3, reference: 'pay-list', customer_email: 'list@example.com' });
+    const res = await e.api.get('/v1/payments?filter[customer_email]=list@example.com');
+    t.equal(res.status, 200);
+    t.equal(res.body.data.length, 1);
+    t.match(res.body.data[0].attributes, { reference: 'pay-list', amount: '3.00', currency: 'USD', status: 'PAID', paid: true });
+    for (const key of ['current_page', 'last_page', 'per_page', 'total']) t.ok(Number.isInteger(res.body.meta[key]), `meta.${key} is an integer`);
+    t.type(res.body.links.first, 'string');
+    t.type(res.body.links.last, 'string');
+  },
+);
 
 t.test('filter[status] and filter[customer_email] select; sort is one of created_at, amount, status, prefix - for descending', async (t) => {
   await pay(e, { amount: 9, reference: 'pay-sort-a', customer_email: 'sort@example.com' });
@@ -58,26 +64,29 @@ t.test('filter[status] and filter[customer_email] select; sort is one of created
   assertError(t, await e.api.get('/v1/payments?sort=colour'), 422);
 });
 
-t.test('Statuses: PAID, FAILED, AUTHORIZED, VOIDED, PARTIALLY_REFUNDED, REFUNDED, EXPIRED; paid is true for PAID, PARTIALLY_REFUNDED and REFUNDED', async (t) => {
-  await pay(e, { amount: 10, reference: 'st-paid' });
-  await pay(e, { amount: 10, reference: 'st-failed' }, '4000000000000002');
-  await pay(e, { amount: 10, reference: 'st-auth', capture_method: 'manual' });
-  await pay(e, { amount: 10, reference: 'st-void', capture_method: 'manual' });
-  await e.api.post('/v1/payments/st-void/void');
-  await pay(e, { amount: 10, reference: 'st-part' });
-  await e.api.post('/v1/payments/st-part/refunds', { amount: 1 });
-  await pay(e, { amount: 10, reference: 'st-refunded' });
-  await e.api.post('/v1/payments/st-refunded/refunds', { amount: 10 });
-  const expected: [string, string, boolean][] = [
-    ['st-paid', 'PAID', true],
-    ['st-failed', 'FAILED', false],
-    ['st-auth', 'AUTHORIZED', false],
-    ['st-void', 'VOIDED', false],
-    ['st-part', 'PARTIALLY_REFUNDED', true],
-    ['st-refunded', 'REFUNDED', true],
-  ];
-  for (const [reference, status, paid] of expected) t.match(await attributes(reference), { status, paid }, `${status}: paid ${paid}`);
-});
+t.test(
+  'Statuses: PAID, FAILED, AUTHORIZED, VOIDED, PARTIALLY_REFUNDED, REFUNDED, EXPIRED; paid is true for PAID, PARTIALLY_REFUNDED and REFUNDED',
+  async (t) => {
+    await pay(e, { amount: 10, reference: 'st-paid' });
+    await pay(e, { amount: 10, reference: 'st-failed' }, '4000000000000002');
+    await pay(e, { amount: 10, reference: 'st-auth', capture_method: 'manual' });
+    await pay(e, { amount: 10, reference: 'st-void', capture_method: 'manual' });
+    await e.api.post('/v1/payments/st-void/void');
+    await pay(e, { amount: 10, reference: 'st-part' });
+    await e.api.post('/v1/payments/st-part/refunds', { amount: 1 });
+    await pay(e, { amount: 10, reference: 'st-refunded' });
+    await e.api.post('/v1/payments/st-refunded/refunds', { amount: 10 });
+    const expected: [string, string, boolean][] = [
+      ['st-paid', 'PAID', true],
+      ['st-failed', 'FAILED', false],
+      ['st-auth', 'AUTHORIZED', false],
+      ['st-void', 'VOIDED', false],
+      ['st-part', 'PARTIALLY_REFUNDED', true],
+      ['st-refunded', 'REFUNDED', true],
+    ];
+    for (const [reference, status, paid] of expected) t.match(await attributes(reference), { status, paid }, `${status}: paid ${paid}`);
+  },
+);
 
 t.test('Test cards (spaces ignored): each number has its outcome, brand and failure_code', async (t) => {
   const cards: [string, string, string | null, string][] = [
@@ -111,7 +120,11 @@ t.test('Any other number: declined, card_not_supported, with a message that list
   const { completed } = await pay(e, { amount: 10, reference: 'pay-unknown-card' }, '4111 1111 1111 1111');
   t.match(completed.body.payment, { status: 'FAILED', failure_code: 'card_not_supported' });
   t.match(completed.body.payment.failure_message, /4242 4242 4242 4242/);
-  t.match(await attributes('pay-unknown-card'), { status: 'FAILED', failure_code: 'card_not_supported', failure_message: /4242 4242 4242 4242/ }, 'the FAILED payment carries them');
+  t.match(
+    await attributes('pay-unknown-card'),
+    { status: 'FAILED', failure_code: 'card_not_supported', failure_message: /4242 4242 4242 4242/ },
+    'the FAILED payment carries them',
+  );
 });
 
 t.test('Live mode refuses the test card numbers (card_declined, "A test card was used in live mode") and approves any other Luhn-valid number', async (t) => {

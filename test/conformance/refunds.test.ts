@@ -10,15 +10,24 @@ const e = await emulator(t, { clockStart: '2027-01-10T09:00:00Z', freezeClock: t
 const events: { name: string; data: Record<string, any> }[] = [];
 e.bus.on('domain', (ev) => events.push({ name: ev.name, data: ev.data }));
 
-t.test('Refund attributes: amount (string), reason, status completed, created_at; id a string (re_); meta.payment reference, status, amount, total_refunded, refundable_amount (all strings)', async (t) => {
-  await pay(e, { amount: 100, reference: 'rf-shape' });
-  const res = await e.api.post('/v1/payments/rf-shape/refunds', { amount: 30, reason: 'damaged' });
-  t.equal(res.status, 201, 'a POST that creates a resource answers 201');
-  t.match(res.body.data.id, /^re_[0-9A-Za-z]{24}$/);
-  t.equal(res.body.data.type, 'refunds');
-  t.same(res.body.data.attributes, { amount: '30.00', reason: 'damaged', status: 'completed', created_at: '2027-01-10T09:00:00.000000Z' });
-  t.same(res.body.meta.payment, { reference: 'rf-shape', status: 'PARTIALLY_REFUNDED', amount: '100.00', total_refunded: '30.00', refundable_amount: '70.00' });
-});
+t.test(
+  'Refund attributes: amount (string), reason, status completed, created_at; id a string (re_); meta.payment reference, status, amount, total_refunded, refundable_amount (all strings)',
+  async (t) => {
+    await pay(e, { amount: 100, reference: 'rf-shape' });
+    const res = await e.api.post('/v1/payments/rf-shape/refunds', { amount: 30, reason: 'damaged' });
+    t.equal(res.status, 201, 'a POST that creates a resource answers 201');
+    t.match(res.body.data.id, /^re_[0-9A-Za-z]{24}$/);
+    t.equal(res.body.data.type, 'refunds');
+    t.same(res.body.data.attributes, { amount: '30.00', reason: 'damaged', status: 'completed', created_at: '2027-01-10T09:00:00.000000Z' });
+    t.same(res.body.meta.payment, {
+      reference: 'rf-shape',
+      status: 'PARTIALLY_REFUNDED',
+      amount: '100.00',
+      total_refunded: '30.00',
+      refundable_amount: '70.00',
+    });
+  },
+);
 
 t.test('PAID -> partial refund -> PARTIALLY_REFUNDED; total_refunded and refundable_amount updated; event payment.refunded', async (t) => {
   await pay(e, { amount: 50, reference: 'rf-part' });

@@ -11,17 +11,20 @@ const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 const complete = (id: string, card = '4242424242424242', extra: Record<string, unknown> = {}) =>
   e.api.post(`/_payemu/sessions/${id}/complete`, { card_number: card, ...extra });
 
-t.test("Response data: id (prefix cs_), type sessions, attributes amount (number), currency, reference, checkout_url, expires_at (microseconds, UTC); links self, checkout", async (t) => {
-  const res = await e.api.post('/v1/sessions', { amount: 10.5, reference: 'ses-shape', currency: 'USD' });
-  t.equal(res.status, 201, 'a POST that creates a resource answers 201');
-  const data = res.body.data;
-  t.match(data.id, /^cs_[0-9A-Za-z]{24}$/, 'cs_ + 24 base62');
-  t.equal(data.type, 'sessions');
-  t.same(Object.keys(data.attributes).sort(), ['amount', 'checkout_url', 'currency', 'expires_at', 'reference']);
-  t.equal(data.attributes.amount, 10.5, 'The session-creation response returns amount as a number');
-  t.match(data.attributes.expires_at, TIMESTAMP);
-  t.same(data.links, { self: `${e.url}/v1/sessions/${data.id}`, checkout: data.attributes.checkout_url });
-});
+t.test(
+  'Response data: id (prefix cs_), type sessions, attributes amount (number), currency, reference, checkout_url, expires_at (microseconds, UTC); links self, checkout',
+  async (t) => {
+    const res = await e.api.post('/v1/sessions', { amount: 10.5, reference: 'ses-shape', currency: 'USD' });
+    t.equal(res.status, 201, 'a POST that creates a resource answers 201');
+    const data = res.body.data;
+    t.match(data.id, /^cs_[0-9A-Za-z]{24}$/, 'cs_ + 24 base62');
+    t.equal(data.type, 'sessions');
+    t.same(Object.keys(data.attributes).sort(), ['amount', 'checkout_url', 'currency', 'expires_at', 'reference']);
+    t.equal(data.attributes.amount, 10.5, 'The session-creation response returns amount as a number');
+    t.match(data.attributes.expires_at, TIMESTAMP);
+    t.same(data.links, { self: `${e.url}/v1/sessions/${data.id}`, checkout: data.attributes.checkout_url });
+  },
+);
 
 t.test('A session expires 24 hours after creation (on the virtual clock)', async (t) => {
   const res = await e.api.post('/v1/sessions', { amount: 1, reference: 'ses-expiry' });
@@ -70,31 +73,34 @@ t.test('Create request rules: every one broken is a 422 naming the field', async
   t.equal((await e.api.post('/v1/sessions', { amount: 999999.99 })).status, 201, 'max 999999.99');
 });
 
-t.test('GET /v1/sessions/{id} returns amount (number), currency, reference, status, checkout_url, expires_at, success_url, cancel_url, customer_email, capture_method, payment_status, created_at', async (t) => {
-  const created = await e.api.post('/v1/sessions', {
-    amount: 20,
-    reference: 'ses-read',
-    success_url: 'https://shop.example/ok',
-    cancel_url: 'https://shop.example/no',
-    customer_email: 'ada@example.com',
-  });
-  const read = await e.api.get(`/v1/sessions/${created.body.data.id}`);
-  t.equal(read.status, 200);
-  t.match(read.body.data.attributes, {
-    amount: 20,
-    currency: 'USD',
-    reference: 'ses-read',
-    status: 'open',
-    checkout_url: created.body.data.attributes.checkout_url,
-    expires_at: created.body.data.attributes.expires_at,
-    success_url: 'https://shop.example/ok',
-    cancel_url: 'https://shop.example/no',
-    customer_email: 'ada@example.com',
-    capture_method: 'automatic',
-    payment_status: 'unpaid',
-    created_at: '2027-01-10T09:00:00.000000Z',
-  });
-});
+t.test(
+  'GET /v1/sessions/{id} returns amount (number), currency, reference, status, checkout_url, expires_at, success_url, cancel_url, customer_email, capture_method, payment_status, created_at',
+  async (t) => {
+    const created = await e.api.post('/v1/sessions', {
+      amount: 20,
+      reference: 'ses-read',
+      success_url: 'https://shop.example/ok',
+      cancel_url: 'https://shop.example/no',
+      customer_email: 'ada@example.com',
+    });
+    const read = await e.api.get(`/v1/sessions/${created.body.data.id}`);
+    t.equal(read.status, 200);
+    t.match(read.body.data.attributes, {
+      amount: 20,
+      currency: 'USD',
+      reference: 'ses-read',
+      status: 'open',
+      checkout_url: created.body.data.attributes.checkout_url,
+      expires_at: created.body.data.attributes.expires_at,
+      success_url: 'https://shop.example/ok',
+      cancel_url: 'https://shop.example/no',
+      customer_email: 'ada@example.com',
+      capture_method: 'automatic',
+      payment_status: 'unpaid',
+      created_at: '2027-01-10T09:00:00.000000Z',
+    });
+  },
+);
 
 t.test('payment_status of a session: unpaid, paid, authorized, failed; status open, complete, expired', async (t) => {
   const read = async (id: string) => (await e.api.get(`/v1/sessions/${id}`)).body.data.attributes;
@@ -114,25 +120,28 @@ t.test('A payment exists from the first checkout attempt on its reference (a ref
   t.equal((await e.api.get('/v1/payments/ses-exists')).body.data.attributes.status, 'FAILED');
 });
 
-t.test('A session for a reference that has only an open session, or whose payment is FAILED, VOIDED or EXPIRED, is allowed; PAID, AUTHORIZED, PARTIALLY_REFUNDED and REFUNDED give 409', async (t) => {
-  await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-open' });
-  t.equal((await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-open' })).status, 201, 'open session');
-  await pay(e, { amount: 5, reference: 'ses-failed' }, '4000000000000002');
-  t.equal((await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-failed' })).status, 201, 'FAILED');
-  await pay(e, { amount: 5, reference: 'ses-voided', capture_method: 'manual' });
-  await e.api.post('/v1/payments/ses-voided/void');
-  t.equal((await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-voided' })).status, 201, 'VOIDED');
-  await pay(e, { amount: 5, reference: 'ses-paid' });
-  assertError(t, await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-paid' }), 409);
-  await pay(e, { amount: 5, reference: 'ses-auth', capture_method: 'manual' });
-  assertError(t, await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-auth' }), 409);
-  await pay(e, { amount: 5, reference: 'ses-part' });
-  await e.api.post('/v1/payments/ses-part/refunds', { amount: 1 });
-  assertError(t, await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-part' }), 409);
-  await pay(e, { amount: 5, reference: 'ses-refunded' });
-  await e.api.post('/v1/payments/ses-refunded/refunds', { amount: 5 });
-  assertError(t, await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-refunded' }), 409);
-});
+t.test(
+  'A session for a reference that has only an open session, or whose payment is FAILED, VOIDED or EXPIRED, is allowed; PAID, AUTHORIZED, PARTIALLY_REFUNDED and REFUNDED give 409',
+  async (t) => {
+    await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-open' });
+    t.equal((await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-open' })).status, 201, 'open session');
+    await pay(e, { amount: 5, reference: 'ses-failed' }, '4000000000000002');
+    t.equal((await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-failed' })).status, 201, 'FAILED');
+    await pay(e, { amount: 5, reference: 'ses-voided', capture_method: 'manual' });
+    await e.api.post('/v1/payments/ses-voided/void');
+    t.equal((await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-voided' })).status, 201, 'VOIDED');
+    await pay(e, { amount: 5, reference: 'ses-paid' });
+    assertError(t, await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-paid' }), 409);
+    await pay(e, { amount: 5, reference: 'ses-auth', capture_method: 'manual' });
+    assertError(t, await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-auth' }), 409);
+    await pay(e, { amount: 5, reference: 'ses-part' });
+    await e.api.post('/v1/payments/ses-part/refunds', { amount: 1 });
+    assertError(t, await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-part' }), 409);
+    await pay(e, { amount: 5, reference: 'ses-refunded' });
+    await e.api.post('/v1/payments/ses-refunded/refunds', { amount: 5 });
+    assertError(t, await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-refunded' }), 409);
+  },
+);
 
 t.test('When one of several open sessions of a reference is paid, the others expire', async (t) => {
   const a = await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-race' });
@@ -142,23 +151,37 @@ t.test('When one of several open sessions of a reference is paid, the others exp
   assertError(t, await complete(b.body.data.id), 410);
 });
 
-t.test('Completing a session: a decline answers 200 with the FAILED payment; a complete session is a 409, an expired one a 410; the 3-D Secure card without a three_ds choice is a 422', async (t) => {
-  const s = await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-complete' });
-  const id = s.body.data.id;
-  const declined = await complete(id, '4000000000000002');
-  t.equal(declined.status, 200);
-  t.equal(declined.body.payment.status, 'FAILED');
-  assertError(t, await complete(id, '4000002760003184'), 422);
-  t.equal((await complete(id, '4000002760003184', { three_ds: 'pass' })).body.payment.status, 'PAID');
-  assertError(t, await complete(id), 409);
-  const old = await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-old' });
-  await e.api.post('/_payemu/clock/advance', { by: '24h' });
-  t.equal((await e.api.get(`/v1/sessions/${old.body.data.id}`)).body.data.attributes.status, 'expired', 'expired 24 hours after creation on the virtual clock');
-  assertError(t, await complete(old.body.data.id), 410);
-});
+t.test(
+  'Completing a session: a decline answers 200 with the FAILED payment; a complete session is a 409, an expired one a 410; the 3-D Secure card without a three_ds choice is a 422',
+  async (t) => {
+    const s = await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-complete' });
+    const id = s.body.data.id;
+    const declined = await complete(id, '4000000000000002');
+    t.equal(declined.status, 200);
+    t.equal(declined.body.payment.status, 'FAILED');
+    assertError(t, await complete(id, '4000002760003184'), 422);
+    t.equal((await complete(id, '4000002760003184', { three_ds: 'pass' })).body.payment.status, 'PAID');
+    assertError(t, await complete(id), 409);
+    const old = await e.api.post('/v1/sessions', { amount: 5, reference: 'ses-old' });
+    await e.api.post('/_payemu/clock/advance', { by: '24h' });
+    t.equal(
+      (await e.api.get(`/v1/sessions/${old.body.data.id}`)).body.data.attributes.status,
+      'expired',
+      'expired 24 hours after creation on the virtual clock',
+    );
+    assertError(t, await complete(old.body.data.id), 410);
+  },
+);
 
-t.test('apply_tax: with exclusive tax, amount is the subtotal and tax is added; with inclusive tax, tax is extracted; the session response amount is what the customer pays', async (t) => {
-  t.equal((await e.api.post('/v1/sessions', { amount: 100, apply_tax: true })).body.data.attributes.amount, 107.25, 'acme: exclusive 7.25 %');
-  const inclusive = await emulator(t, { config: { sources: [{ slug: 'acme', tax: { enabled: true, name: 'VAT', rate: 20, inclusive: true } }] } });
-  t.equal((await inclusive.api.post('/v1/sessions', { amount: 120, apply_tax: true })).body.data.attributes.amount, 120, 'inclusive: the customer pays amount');
-});
+t.test(
+  'apply_tax: with exclusive tax, amount is the subtotal and tax is added; with inclusive tax, tax is extracted; the session response amount is what the customer pays',
+  async (t) => {
+    t.equal((await e.api.post('/v1/sessions', { amount: 100, apply_tax: true })).body.data.attributes.amount, 107.25, 'acme: exclusive 7.25 %');
+    const inclusive = await emulator(t, { config: { sources: [{ slug: 'acme', tax: { enabled: true, name: 'VAT', rate: 20, inclusive: true } }] } });
+    t.equal(
+      (await inclusive.api.post('/v1/sessions', { amount: 120, apply_tax: true })).body.data.attributes.amount,
+      120,
+      'inclusive: the customer pays amount',
+    );
+  },
+);

@@ -20,13 +20,16 @@ t.test('GET /v1/tax/settings (type tax-settings: enabled, name, rate, inclusive)
   t.same((await e.globex.get('/v1/tax/settings')).body.data.attributes, { enabled: true, name: 'VAT', rate: 21, inclusive: true });
 });
 
-t.test('POST /v1/tax/calculate with amount, currency, optional inclusive and rate (type tax-calculations: subtotal, tax_amount, total, rate, inclusive)', async (t) => {
-  const data = await calc({ amount: 100, currency: 'USD' });
-  t.equal(data.type, 'tax-calculations');
-  t.match(data.attributes, { subtotal: '100.00', tax_amount: '7.25', total: '107.25', rate: 7.25, inclusive: false });
-  t.match((await calc({ amount: 100, rate: 10, inclusive: true })).attributes, { rate: 10, inclusive: true }, 'rate and inclusive override the settings');
-  t.match((await calc({ amount: 10 }, e.globex)).attributes, { rate: 21, inclusive: true }, "without them, the Source's settings");
-});
+t.test(
+  'POST /v1/tax/calculate with amount, currency, optional inclusive and rate (type tax-calculations: subtotal, tax_amount, total, rate, inclusive)',
+  async (t) => {
+    const data = await calc({ amount: 100, currency: 'USD' });
+    t.equal(data.type, 'tax-calculations');
+    t.match(data.attributes, { subtotal: '100.00', tax_amount: '7.25', total: '107.25', rate: 7.25, inclusive: false });
+    t.match((await calc({ amount: 100, rate: 10, inclusive: true })).attributes, { rate: 10, inclusive: true }, 'rate and inclusive override the settings');
+    t.match((await calc({ amount: 10 }, e.globex)).attributes, { rate: 21, inclusive: true }, "without them, the Source's settings");
+  },
+);
 
 t.test('Exclusive: tax = round(net × r / 100), half-up to the minor unit', async (t) => {
   t.match((await calc({ amount: 2, rate: 7.25 })).attributes, { subtotal: '2.00', tax_amount: '0.15', total: '2.15' }, '0.145 -> 0.15');
@@ -47,9 +50,12 @@ t.test('Every amount in a response is a two-decimal string, tax calculations inc
   }
 });
 
-t.test('apply_tax on a session: exclusive tax is added to amount, inclusive tax is extracted from it; the session amount is what the customer pays', async (t) => {
-  t.equal((await e.api.post('/v1/sessions', { amount: 100, apply_tax: true })).body.data.attributes.amount, 107.25, 'acme, exclusive 7.25 %');
-  t.equal((await e.globex.post('/v1/sessions', { amount: 121, apply_tax: true })).body.data.attributes.amount, 121, 'globex, inclusive 21 %');
-  const overrides = await e.api.post('/v1/sessions', { amount: 100, apply_tax: true, tax: { amount: 50 } });
-  t.equal(overrides.body.data.attributes.amount, 107.25, 'apply_tax overrides tax');
-});
+t.test(
+  'apply_tax on a session: exclusive tax is added to amount, inclusive tax is extracted from it; the session amount is what the customer pays',
+  async (t) => {
+    t.equal((await e.api.post('/v1/sessions', { amount: 100, apply_tax: true })).body.data.attributes.amount, 107.25, 'acme, exclusive 7.25 %');
+    t.equal((await e.globex.post('/v1/sessions', { amount: 121, apply_tax: true })).body.data.attributes.amount, 121, 'globex, inclusive 21 %');
+    const overrides = await e.api.post('/v1/sessions', { amount: 100, apply_tax: true, tax: { amount: 50 } });
+    t.equal(overrides.body.data.attributes.amount, 107.25, 'apply_tax overrides tax');
+  },
+);

@@ -57,23 +57,26 @@ t.test('The t= in the signature is wall-clock Unix time, even when the virtual c
   t.ok(Math.abs(stamp - Date.now() / 1000) < 60, 't= is within a minute of the wall clock');
 });
 
-t.test('Body of payment.completed: event and data with payment_id (integer), reference, amount (number), currency, status PAID, card_last, card_brand, metadata', async (t) => {
-  const { completed } = await pay(e, { amount: 25.5, reference: 'body-1', metadata: { order: 'A-1' } });
-  await e.idle();
-  t.same(JSON.parse(deliveries('body-1')[0]!.body), {
-    event: 'payment.completed',
-    data: {
-      payment_id: completed.body.payment.id,
-      reference: 'body-1',
-      amount: 25.5,
-      currency: 'USD',
-      status: 'PAID',
-      card_last: '4242',
-      card_brand: 'visa',
-      metadata: { order: 'A-1' },
-    },
-  });
-});
+t.test(
+  'Body of payment.completed: event and data with payment_id (integer), reference, amount (number), currency, status PAID, card_last, card_brand, metadata',
+  async (t) => {
+    const { completed } = await pay(e, { amount: 25.5, reference: 'body-1', metadata: { order: 'A-1' } });
+    await e.idle();
+    t.same(JSON.parse(deliveries('body-1')[0]!.body), {
+      event: 'payment.completed',
+      data: {
+        payment_id: completed.body.payment.id,
+        reference: 'body-1',
+        amount: 25.5,
+        currency: 'USD',
+        status: 'PAID',
+        card_last: '4242',
+        card_brand: 'visa',
+        metadata: { order: 'A-1' },
+      },
+    });
+  },
+);
 
 t.test('Payloads of every event are {event, data}; data carries the resource ids, reference, amounts (numbers), currency, status and metadata', async (t) => {
   // payment.*: a refund
@@ -104,7 +107,16 @@ t.test('Payloads of every event are {event, data}; data carries the resource ids
       if (key in data) t.type(data[key], 'number', `${body.event}: ${key} is a number`);
   }
   const refunded = bodies.find((b) => b.event === 'payment.refunded' && b.data.reference === 'shape-pay')!;
-  t.match(refunded.data, { payment_id: Number, amount: 20, status: 'PARTIALLY_REFUNDED', refund_id: /^re_/, refund_amount: 5, total_refunded: 5, refundable_amount: 15, metadata: { k: 'v' } });
+  t.match(refunded.data, {
+    payment_id: Number,
+    amount: 20,
+    status: 'PARTIALLY_REFUNDED',
+    refund_id: /^re_/,
+    refund_amount: 5,
+    total_refunded: 5,
+    refundable_amount: 15,
+    metadata: { k: 'v' },
+  });
   const invoiceEvents = bodies.filter((b) => b.event.startsWith('invoice.') && b.data.invoice_id === id);
   t.same(
     invoiceEvents.map((b) => b.event),
