@@ -275,3 +275,16 @@ t.test('GET /v1/recurring-payments lists them (filters status, customer_email; p
   t.same(await ids('filter[customer_email]=x@example.com'), ['l1']);
   t.same(await ids('page[size]=1&page[number]=2'), ['l1']);
 });
+
+t.test('pause: from active or suspended; resume: paused -> active, billing resumes from the next billing date', async (t) => {
+  const { e, pm } = await setup(t, '4000000000000341');
+  await create(e, { payment_method: pm, amount: 9, frequency: 'monthly', reference: 'susp-pause' });
+  await advance(e, '10d');
+  t.equal((await read(e, 'susp-pause')).status, 'suspended');
+  const paused = await e.api.post('/v1/recurring-payments/susp-pause/pause');
+  t.equal(paused.status, 200, 'a suspended schedule can be paused');
+  t.equal(paused.body.data.attributes.status, 'paused');
+  const resumed = await e.api.post('/v1/recurring-payments/susp-pause/resume');
+  t.equal(resumed.status, 200);
+  t.equal(resumed.body.data.attributes.status, 'active');
+});

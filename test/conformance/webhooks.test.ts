@@ -180,3 +180,16 @@ t.test('Expiry of sessions and authorizations sends no webhook', async (t) => {
 t.test('GET /v1/me reports webhook_configured once the Source has a webhook URL', async (t) => {
   t.equal((await e.api.get('/v1/me')).body.data.attributes.webhook_configured, true);
 });
+
+t.test(
+  'Private and reserved addresses are blocked by the real service; payemu allows loopback by default and enforces the rule with --strict-webhook-urls',
+  async (t) => {
+    const strict = await emulator(t, { webhookUrl: r.url, webhookBackoff: '0,0,0', strictWebhookUrls: true });
+    await pay(strict, { amount: 1, reference: 'strict-1' });
+    await strict.idle();
+    t.equal(deliveries('strict-1').length, 0, 'nothing reached the loopback receiver');
+    const [event] = (await strict.api.get('/_payemu/events?reference=strict-1')).body.events;
+    t.match(event.attempts[0].error, /blocked by --strict-webhook-urls/);
+    t.ok(deliveries('hdr-1').length > 0, 'by default, loopback receives');
+  },
+);
