@@ -288,3 +288,77 @@ t.test('pause: from active or suspended; resume: paused -> active, billing resum
   t.equal(resumed.status, 200);
   t.equal(resumed.body.data.attributes.status, 'active');
 });
+
+t.test(
+  'payment-method-session: success_url gets ?payment_method=updated appended on return, cancel_url ?payment_method=failed on failure (the hosted page)',
+  async (t) => {
+    const { e, pm } = await setup(t);
+    await create(e, { payment_method: pm, amount: 1, frequency: 'monthly', reference: 'ret', start_date: '2027-03-01' });
+    const post = (url: string, card: string) =>
+      fetch(url, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ card_number: card, expiry: '12/34', cvc: '123', name: 'Ada' }).toString(),
+      });
+    const ok = await e.api.post('/v1/recurring-payments/ret/payment-method-session', {
+      success_url: 'https://shop.example/card?step=2',
+      cancel_url: 'https://shop.example/card',
+    });
+    const saved = await post(ok.body.data.attributes.checkout_url, '5555555555554444');
+    t.equal(saved.headers.get('location'), 'https://shop.example/card?step=2&payment_method=updated');
+    const bad = await e.api.post('/v1/recurring-payments/ret/payment-method-session', {
+      success_url: 'https://shop.example/card?step=2',
+      cancel_url: 'https://shop.example/card',
+    });
+    const failed = await post(bad.body.data.attributes.checkout_url, '4000000000000002');
+    t.equal(failed.headers.get('location'), 'https://shop.example/card?payment_method=failed');
+  },
+);
+
+t.test(
+  'recurring.* payloads: {event, data} with the schedule reference, amount (number), currency, status, frequency, interval_count, next_billing_date, retry_count, customer_email, metadata',
+  async (t) => {
+    const { e, pm, events } = await setup(t);
+    await create(e, {
+      payment_method: pm,
+      amount: 9.5,
+      frequency: 'monthly',
+      reference: 'shape',
+      customer_email: 'ada@example.com',
+      metadata: { plan: 'pro' },
+    });
+    await advance(e, '0s');
+    await e.api.post('/v1/recurring-payments/shape/pause');
+    const charged = events.find((x) => x.name === 'recurring.charged')!;
+    t.same(Object.keys(charged.data).sort(), [
+      'amount',
+      'currency',
+      'customer_email',
+      'frequency',
+      'interval_count',
+      'metadata',
+      'next_billing_date',
+      'payment_id',
+      'payment_reference',
+      'reference',
+      'retry_count',
+      'status',
+    ]);
+    t.match(charged.data, {
+      reference: 'shape',
+      amount: 9.5,
+      currency: 'USD',
+      status: 'active',
+      frequency: 'monthly',
+      interval_count: 1,
+      next_billing_date: '2027-02-28',
+      retry_count: 0,
+      customer_email: 'ada@example.com',
+      metadata: { plan: 'pro' },
+      payment_reference: 'shape-0001',
+      payment_id: Number,
+    });
+    t.match(events.find((x) => x.name === 'recurring.paused')!.data, { reference: 'shape', status: 'paused', amount: 9.5 });
+  },
+);
