@@ -135,3 +135,24 @@ t.test('POST /_payemu/reset empties the Source data in that mode; {"all": true} 
   assertError(t, await local.globex.get('/v1/payments/r-globex'), 404);
   t.not((await local.api.get('/_payemu/clock')).body.now, '2027-01-11T09:00:00.000000Z', 'the clock is reset');
 });
+
+t.test('GET /_payemu/events/stream: server-sent events (also takes ?key=, for browsers EventSource)', async (t) => {
+  const ctl = new AbortController();
+  const res = await fetch(`${e.url}/_payemu/events/stream?key=sk_test_payemu_acme`, { signal: ctl.signal });
+  t.equal(res.status, 200);
+  t.match(res.headers.get('content-type'), /^text\/event-stream/);
+  const reader = res.body!.getReader();
+  const seen = (async () => {
+    let text = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return text;
+      text += new TextDecoder().decode(value);
+      if (text.includes('cp-stream')) return text;
+    }
+  })();
+  await pay(e, { amount: 1, reference: 'cp-stream' });
+  t.match(await seen, /event: event[\s\S]*cp-stream/, 'the event arrives on the stream');
+  ctl.abort();
+  assertError(t, await e.anon.get('/_payemu/events/stream?key=sk_test_wrong'), 401);
+});

@@ -10,12 +10,17 @@ import { receiver } from '../helpers/receiver.js';
 
 const UUID4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
+/** Answers held back by the receiver (references starting with `slow-`), released by the test. */
+const held: (() => void)[] = [];
 const r = await receiver(t, (req, res) => {
-  // A body naming a reference that starts with `refuse-` gets a 500, anything else a 200.
+  // By the reference in the body: `refuse-` gets a 500, `big-` a 10 KiB body, `slow-` waits
+  // until the test releases it; anything else a 200 `ok`.
   if (req.body.includes('"refuse-')) {
     res.statusCode = 500;
     res.end('not today');
-  } else res.end('ok');
+  } else if (req.body.includes('"big-')) res.end('x'.repeat(10 * 1024));
+  else if (req.body.includes('"slow-')) held.push(() => res.end('ok'));
+  else res.end('ok');
 });
 const e: TestEmulator = await emulator(t, { webhookUrl: r.url, webhookBackoff: '0,0,0', clockStart: '2027-01-10T09:00:00Z', freezeClock: true });
 
@@ -193,3 +198,28 @@ t.test(
     t.ok(deliveries('hdr-1').length > 0, 'by default, loopback receives');
   },
 );
+
+t.test('Every attempt is stored (status, response body up to 4 KiB, duration, timestamp, error)', async (t) => {
+  await pay(e, { amount: 1, reference: 'big-1' });
+  await e.idle();
+  const [event] = (await e.api.get('/_payemu/events?reference=big-1')).body.events;
+  const [attempt] = event.attempts;
+  t.equal(attempt.status, 200);
+  t.equal(attempt.response_body.length, 4096, 'the body cut at 4 KiB');
+  t.type(attempt.duration_ms, 'number');
+  t.match(attempt.at, /\.\d{6}Z$/);
+  t.equal(attempt.error, null);
+});
+
+t.test('First attempts start in event order per Source, but never wait for each other: a slow receiver delays nothing else', async (t) => {
+  const slow = r.next();
+  await pay(e, { amount: 1, reference: 'slow-1' });
+  await slow;
+  const next = r.next();
+  await pay(e, { amount: 1, reference: 'fast-after-slow' });
+  const got = await next;
+  t.equal(JSON.parse(got.body).data.reference, 'fast-after-slow', 'delivered while the first answer is still held');
+  for (const release of held.splice(0)) release();
+  await e.idle();
+  t.equal((await e.api.get('/_payemu/events?reference=slow-1')).body.events[0].delivery_status, 'delivered');
+});
