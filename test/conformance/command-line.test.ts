@@ -98,3 +98,26 @@ t.test(
     t.throws(() => verifyWebhook(`${req.body} `, String(req.headers['x-webhook-signature']), e.webhookSecret), { name: 'WebhookVerificationError' });
   },
 );
+
+t.test('payemu clock advance <duration>; payemu pay <session id or checkout URL> [--card NUMBER]', async (t) => {
+  const e = await emulator(t, { clockStart: '2027-01-10T09:00:00Z', freezeClock: true });
+  const advanced = await runPayemu(t, ['clock', 'advance', '2d', '--url', e.url]);
+  t.equal(advanced.code, 0, advanced.stderr);
+  t.equal((await e.api.get('/_payemu/clock')).body.now, '2027-01-12T09:00:00.000000Z');
+  const byId = await e.api.post('/v1/sessions', { amount: 3, reference: 'cli-pay-id' });
+  t.equal((await runPayemu(t, ['pay', byId.body.data.id, '--url', e.url])).code, 0);
+  t.equal((await e.api.get('/v1/payments/cli-pay-id')).body.data.attributes.status, 'PAID');
+  const byUrl = await e.api.post('/v1/sessions', { amount: 3, reference: 'cli-pay-url' });
+  const declined = await runPayemu(t, ['pay', byUrl.body.data.attributes.checkout_url, '--card', '4000000000000002', '--url', e.url]);
+  t.not(declined.code, 0, 'a decline is not a success');
+  t.equal((await e.api.get('/v1/payments/cli-pay-url')).body.data.attributes.status, 'FAILED');
+});
+
+t.test('Two live payemu processes never share a directory (the second exits 1 naming the first URL)', async (t) => {
+  const cwd = t.testdir();
+  const { proc, url } = await startPayemu(t, ['--data', 'store'], { cwd });
+  const second = await runPayemu(t, ['start', '--port', '0', '--data', 'store'], { cwd });
+  t.equal(second.code, 1);
+  t.match(second.stdout + second.stderr, url);
+  t.same(await proc.stop('SIGTERM'), { code: 0, signal: null });
+});
