@@ -18,12 +18,17 @@ import { Scheduler } from './clock/scheduler.js';
 import { Timers } from './clock/timers.js';
 import { buildConfig, ConfigError, loadConfig } from './config/load.js';
 import type { PayemuConfig } from './config/types.js';
-import { watchConfig, watchConfigCreation } from './config/watch.js';
+import { configVersion, watchConfigCreation, watchConfigSoon } from './config/watch.js';
 import { Keyring } from './http/auth.js';
 import { hostCheck, normalizeAllowedHost, type HostCheck } from './http/host-check.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { DEFAULT_JOURNAL_SIZE, parseRequestFilter, RequestJournal, type RequestEntryView } from './http/request-journal.js';
+import { HttpError } from './http/errors.js';
 import type { Route } from './http/route.js';
 import { createServer } from './http/server.js';
+import { installConfigFaults, reloadConfigFaults } from './http/faults.js';
+import { createClient } from './client/client.js';
+import type { FaultInput, FaultView } from './client/types.js';
 import { Meta, type MetaRecord } from './resources/meta/records.js';
 import { filePersistence } from './store/file-persistence.js';
 import { recordLockUrl } from './store/lock.js';
@@ -71,6 +76,8 @@ export interface EmulatorOptions {
   webhookTimeout?: string | number;
   /** Refuse private and reserved webhook addresses, as the real service does. */
   strictWebhookUrls?: boolean;
+  /** How many `/v1` requests the request journal keeps per Source and mode (default 1,000; 0 keeps none). */
+  journalSize?: number;
   /** @internal Routes added to the catalogue's, for tests of the HTTP layer itself. */
   extraRoutes?: readonly Route[];
 }
@@ -107,6 +114,27 @@ export interface Emulator {
     /** Calls `listener` with each domain event once it is stored; returns the unsubscribe. */
     on(listener: (event: BusEvents['domain']) => void): () => void;
   };
+  /**
+   * The request journal, as `GET /_payemu/requests` shows it: the `/v1` requests of the Source
+   * and mode that `key` opens (default: the first Source's test key), newest first, with `total`
+   * counting every match. A bad filter throws a RangeError; `requests.clear()` empties it.
+   */
+  requests: {
+    (filter?: RequestsFilter): { requests: RequestEntryView[]; total: number };
+    /** Empties the journal of the Source and mode `key` opens; returns how many requests it held. */
+    clear(options?: { key?: string }): number;
+  };
+  /**
+   * Faults on /v1 requests (as `/_payemu/faults`), through HTTP with the first Source's test key
+   * unless `key` names another Source or mode. Each rejects with an `ApiError` as the client does.
+   */
+  faults: {
+    add(fault: FaultInput, options?: { key?: string }): Promise<FaultView>;
+    list(options?: { key?: string }): Promise<FaultView[]>;
+    remove(id: string, options?: { key?: string }): Promise<FaultView>;
+    /** Resolves with how many were removed. */
+    clear(options?: { key?: string }): Promise<number>;
+  };
   /** The event bus: domain events, requests, clock advances, config reloads. */
   bus: Bus;
   dataDir: string | undefined;
@@ -117,6 +145,21 @@ export interface Emulator {
    */
   idle(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What `Emulator.requests` filters on (the query of `GET /_payemu/requests`), and whose journal it reads. */
+export interface RequestsFilter {
+  method?: string;
+  /** `*` stands for one path segment, `**` for the rest. */
+  path?: string;
+  /** A status (`422`) or a class (`"4xx"`). */
+  status?: number | string;
+  /** Only requests after this timestamp (exclusive). */
+  since?: string;
+  /** Default 100. */
+  limit?: number;
+  /** Whose journal: a Source's test or live key (default the first Source's test key). */
+  key?: string;
 }
 
 /**
@@ -130,6 +173,8 @@ export interface Emulator {
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const configFile = typeof options.config === 'string' ? path.resolve(options.config) : undefined;
+  // The file's version before it is read: an edit from now on is seen by the watch (below).
+  const loadedVersion = configFile ? configVersion(configFile) : undefined;
   let config: PayemuConfig = typeof options.config === 'object' ? buildConfig(options.config) : loadConfig(configFile);
 
   const allowedHosts = (options.allowedHosts ?? []).map((name) => {
@@ -140,6 +185,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const inMemory = options.inMemory ?? true;
   const dataDir = inMemory ? undefined : path.resolve(options.dataDir ?? '.payemu');
   const dispatcherOptions = webhookOptions(options); // checked before the store creates anything
+  const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
+  if (!Number.isSafeInteger(journalSize) || journalSize < 0)
+    throw new ConfigError(`--journal-size: not a number of requests (0 or more): ${options.journalSize}`);
   const bus = new Bus();
   const persistence = dataDir
     ? filePersistence(dataDir, { compactAfterBytes: options.compactAfterBytes, onCompaction: (result) => bus.emit('store.compacted', result) })
@@ -161,6 +209,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await abandon(); // an invalid --clock-start must not leave the data directory locked
     throw error;
   }
+  // The config's faults are in force from start (afresh: hits 0, generators at their seeds).
+  installConfigFaults(store, config, clock.now());
   const timers = new Timers();
   const scheduler = new Scheduler<App>(store, JOB_KINDS, timers);
   scheduler.rebuild();
@@ -176,6 +226,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     scheduler,
     keyring,
     rateLimiter: new RateLimiter(wallClock.now, options.rateLimit ?? false),
+    requestJournal: new RequestJournal(journalSize),
     webhooks,
     timers,
     shutdown: shutdown.signal,
@@ -216,16 +267,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   await scheduler.runDue(clock.now());
 
   const applyConfig = (next: PayemuConfig) => {
+    reloadConfigFaults(store, config, next, clock.now());
     config = next;
     keyring.update(next);
   };
+  // The watch starts after start-up (and after the CLI's readiness line): see watchConfig.
   const stopWatching = configFile
-    ? await watchConfig(configFile, bus, applyConfig)
+    ? watchConfigSoon(configFile, bus, applyConfig, loadedVersion, (fn) => timers.soon(fn))
     : options.configFileIfCreated !== undefined && typeof options.config !== 'object'
       ? await watchConfigCreation(path.resolve(options.configFileIfCreated), bus, applyConfig)
       : undefined;
 
   const first = config.sources[0]!;
+  const scopeOfKey = (key: string | undefined) => {
+    const scope = keyring.lookup(key ?? config.sources[0]!.test_key);
+    if (!scope) throw new TypeError('requests(): that key opens no Source (give a test or live key of the config)');
+    return scope;
+  };
+  const control = (key = first.test_key) => createClient({ url: baseUrl, key });
   let closing: Promise<void> | undefined;
   return {
     url: baseUrl,
@@ -272,6 +331,31 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         return event && presentEvent(event);
       },
       on: (listener) => bus.on('domain', listener),
+    },
+    requests: Object.assign(
+      (filter: RequestsFilter = {}) => {
+        const scope = scopeOfKey(filter.key);
+        let parsed: ReturnType<typeof parseRequestFilter>;
+        try {
+          parsed = parseRequestFilter(filter);
+        } catch (error) {
+          throw error instanceof HttpError ? new RangeError(`requests(): ${error.message}`) : error;
+        }
+        // A copy: the journal keeps its views, which a test may change in place.
+        return structuredClone(app.requestJournal.list(scope.source.slug, scope.mode, parsed));
+      },
+      {
+        clear: (clearOptions: { key?: string } = {}) => {
+          const scope = scopeOfKey(clearOptions.key);
+          return app.requestJournal.clear({ source: scope.source.slug, mode: scope.mode });
+        },
+      },
+    ),
+    faults: {
+      add: (fault, options = {}) => control(options.key).addFault(fault),
+      list: (options = {}) => control(options.key).faults(),
+      remove: (id, options = {}) => control(options.key).removeFault(id),
+      clear: async (options = {}) => (await control(options.key).clearFaults()).removed,
     },
     bus,
     dataDir,

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option, type CommanderError } from 'commander';
 import { EVENT_NAMES } from '../bus/events.js';
+import { parseDuration } from '../clock/duration.js';
 import { readFileSync } from 'node:fs';
 import { EXIT, toCliError } from './errors.js';
 
@@ -31,6 +32,8 @@ export function main(argv: string[]): void {
       'Start payemu, run a command with PAYEMU_URL, PAYEMU_API_KEY, PAYEMU_LIVE_API_KEY and PAYEMU_WEBHOOK_SECRET set, stop, and exit with its code.',
     )
     .argument('<command...>', 'the command to run, after --')
+    .option('--expect-delivered', 'once the command exits 0, exit 3 listing every webhook event not delivered (after waiting for pending ones)')
+    .option('--settle <duration>', 'with --expect-delivered: how long to wait for pending and retrying deliveries', duration, '10s')
     .passThroughOptions()
     .addHelpText('after', '\nExample: payemu exec -- npm test\nA free port and an in-memory store unless --port or --data say otherwise.')
     .action(async (command: string[], options, cmd: Command) => {
@@ -79,6 +82,41 @@ export function main(argv: string[]): void {
     .description('Deliver an event again, with the same event id.')
     .argument('<id>')
     .action(async (id: string, options) => (await import('./events.js')).resend(id, options));
+
+  const requests = client(program.command('requests'))
+    .description("List the /v1 requests the emulator received (the key's Source and mode), newest first; --follow prints new ones as they come.")
+    .option('--method <method>', 'only this method (GET, POST, ...)')
+    .option('--path <path>', 'only this path; * stands for one segment, ** for the rest: /v1/payments/*/refunds')
+    .option('--status <status>', 'only this status (422) or class (4xx)')
+    .option('--limit <n>', 'how many (default 100)')
+    .option('-f, --follow', 'print new requests as they come (Ctrl+C to stop)')
+    .action(async (options) => (await import('./requests.js')).list(options));
+  client(requests.command('clear'))
+    .description("Empty the request journal of the key's Source and mode.")
+    .action(async (options) => (await import('./requests.js')).clear(options));
+  const fault = program.command('fault').description("Make the key's Source and mode's /v1 requests fail: an error status, a delay, a dropped connection.");
+  client(fault.command('add'))
+    .description('Add a fault: matching requests wait --latency, then get --status (or --drop) instead of being run (with --apply: after being run).')
+    .requiredOption('--path <glob>', 'the /v1 paths it acts on: * one segment, ** the rest (/v1/payments/*/refunds)')
+    .option('--method <method>', 'only this method (GET, POST, PATCH, PUT, DELETE)')
+    .option('--status <code>', 'answer this status (400 to 599) in the error envelope')
+    .option('--latency <duration>', 'wait this long first (250ms, 2s; at most 60s)')
+    .option('--drop', 'close the connection unanswered')
+    .option('--apply', 'run the request for real, then replace its answer (the lost response)')
+    .option('--probability <p>', 'the chance (0 to 1) that it acts on a matching request (default 1)')
+    .option('--times <n>', 'act this many times, then retire')
+    .option('--seed <n>', 'the seed of its --probability draws (default 1)')
+    .action(async (options) => (await import('./fault.js')).add(options));
+  client(fault.command('list'))
+    .description('List the faults, in the order they are tried (the first that acts wins).')
+    .action(async (options) => (await import('./fault.js')).list(options));
+  client(fault.command('remove'))
+    .description('Remove one fault.')
+    .argument('<id>')
+    .action(async (id: string, options) => (await import('./fault.js')).remove(id, options));
+  client(fault.command('clear'))
+    .description('Remove every fault.')
+    .action(async (options) => (await import('./fault.js')).clear(options));
 
   client(program.command('reset'))
     .description(
@@ -182,7 +220,8 @@ function startOptions(command: Command, defaults: { port: number; data: string |
     .option('--rate-limit', "answer 429 once a Source's rate_limit_per_minute is used up")
     .option('--clock-start <timestamp>', 'where the virtual clock starts (ISO 8601); a saved clock only moves forward to it')
     .option('--freeze-clock', 'the virtual clock moves only when advanced')
-    .option('--log <file>', 'also write every request, event and webhook attempt to FILE as JSON lines (for CI to keep)');
+    .option('--log <file>', 'also write every request, event and webhook attempt to FILE as JSON lines (for CI to keep)')
+    .option('--journal-size <n>', 'how many /v1 requests the request journal keeps per Source and mode (0: none)', count, 1000);
 }
 
 /** The options of commands that talk to a running emulator. */
@@ -195,6 +234,17 @@ function client(command: Command): Command {
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+function duration(value: string): string {
+  if (parseDuration(value) === undefined) throw new InvalidArgumentError('must be a duration: 10s, 500ms, 2m.');
+  return value;
+}
+
+function count(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('must be a whole number, 0 or more.');
+  return n;
 }
 
 function port(value: string): number {
