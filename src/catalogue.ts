@@ -40,6 +40,8 @@ import { eventRoutes } from './control/events.js';
 import { triggerRoutes } from './control/triggers/routes.js';
 import { payRoutes } from './control/pay.js';
 import { resetRoutes } from './control/reset.js';
+import { outcomeRoutes } from './control/outcomes.js';
+import { OutcomeScripts } from './resources/outcomes/records.js';
 import { openApiRoutes } from './control/openapi.js';
 
 /**
@@ -60,6 +62,7 @@ export const COLLECTIONS: readonly Collection<StoredRecord>[] = [
   MethodSessions,
   Invoices,
   PaymentLinks,
+  OutcomeScripts,
 ] as never;
 
 export const ROUTES: readonly Route[] = [
@@ -78,6 +81,7 @@ export const ROUTES: readonly Route[] = [
   ...triggerRoutes,
   ...payRoutes,
   ...resetRoutes,
+  ...outcomeRoutes,
   ...openApiRoutes(() => ROUTES),
   ...checkoutPages,
   ...cardUpdatePages,

@@ -19,7 +19,9 @@ import { Timers } from './clock/timers.js';
 import { buildConfig, ConfigError, loadConfig } from './config/load.js';
 import type { PayemuConfig } from './config/types.js';
 import { watchConfig, watchConfigCreation } from './config/watch.js';
-import { Keyring } from './http/auth.js';
+import { Keyring, type Scope } from './http/auth.js';
+import { addScript, clearScripts, listScripts, type OutcomeScriptView, type ScriptBody } from './control/outcomes.js';
+import type { ScriptStep } from './resources/outcomes/records.js';
 import { hostCheck, normalizeAllowedHost, type HostCheck } from './http/host-check.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { Route } from './http/route.js';
@@ -75,6 +77,14 @@ export interface EmulatorOptions {
   extraRoutes?: readonly Route[];
 }
 
+/** Which Source and mode a library call acts as: the first Source in test mode by default. */
+export interface ScopeOption {
+  source?: string;
+  mode?: Mode;
+}
+
+export type OutcomeScriptInput = ({ payment_method: string } | { schedule: string } | { reference: string }) & { sequence: ScriptStep[] };
+
 export interface Emulator {
   /** `http://HOST:PORT` */
   url: string;
@@ -106,6 +116,18 @@ export interface Emulator {
     resend(id: string): ReturnType<typeof presentEvent> | undefined;
     /** Calls `listener` with each domain event once it is stored; returns the unsubscribe. */
     on(listener: (event: BusEvents['domain']) => void): () => void;
+  };
+  /**
+   * Scripted outcomes: the next card payment attempts on a saved card (`payment_method`), a
+   * schedule (`schedule`, its reference) or a payment `reference` take the outcomes of
+   * `sequence` in order (`approved` or a failure code). As the first Source in test mode unless
+   * `source`/`mode` say otherwise. A bad script throws (the 422's message) and changes nothing.
+   */
+  outcomes: {
+    add(script: OutcomeScriptInput, options?: ScopeOption): OutcomeScriptView;
+    list(options?: ScopeOption): OutcomeScriptView[];
+    /** Removes every script of the scope; returns how many there were. */
+    clear(options?: ScopeOption): number;
   };
   /** The event bus: domain events, requests, clock advances, config reloads. */
   bus: Bus;
@@ -226,6 +248,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       : undefined;
 
   const first = config.sources[0]!;
+  const scopeOf = (options: ScopeOption = {}): Scope => {
+    const source = options.source === undefined ? config.sources[0]! : config.sources.find((s) => s.slug === options.source);
+    if (!source) throw new TypeError(`unknown Source: ${options.source}`);
+    return { source, mode: options.mode ?? 'test' };
+  };
   let closing: Promise<void> | undefined;
   return {
     url: baseUrl,
@@ -245,6 +272,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         const report = await advanceClock(app, (now) => now + ms);
         return { now: formatTimestamp(report.now), ran: report.ran };
       },
+    },
+    outcomes: {
+      add: (script, options) => addScript(app, scopeOf(options), script as ScriptBody, clock.now()),
+      list: (options) => listScripts(app, scopeOf(options)),
+      clear: (options) => clearScripts(app, scopeOf(options)),
     },
     trigger: (event, options = {}) => {
       const source = options.source ? config.sources.find((s) => s.slug === options.source) : config.sources[0];

@@ -80,6 +80,24 @@ export function main(argv: string[]): void {
     .argument('<id>')
     .action(async (id: string, options) => (await import('./events.js')).resend(id, options));
 
+  const outcome = program.command('outcome').description('Script the outcomes of the next card payment attempts (a card, a schedule, a reference).');
+  client(outcome.command('add'))
+    .description('Make the next payment attempts on one target take these outcomes in order, then the card decides again.')
+    .option('--payment-method <pm>', 'a saved card (pm_...): its charges, recurring or not')
+    .option('--schedule <reference>', "a recurring payment's charges")
+    .option('--reference <reference>', 'the attempts at one payment reference (checkout, charge, invoice id)')
+    .requiredOption(
+      '--sequence <list>',
+      'comma-separated: approved, insufficient_funds, card_declined, expired_card, incorrect_cvc, authentication_failed, card_not_supported',
+    )
+    .action(async (options) => (await import('./outcome.js')).add(options));
+  client(outcome.command('list'))
+    .description('List the scripted outcomes and the steps left.')
+    .action(async (options) => (await import('./outcome.js')).list(options));
+  client(outcome.command('clear'))
+    .description('Remove every scripted outcome.')
+    .action(async (options) => (await import('./outcome.js')).clear(options));
+
   client(program.command('reset'))
     .description(
       "Empty a running emulator (the key's Source and mode). With --data DIR: the payemu holding DIR (found through its lock), or, when none does, delete DIR.",

@@ -10,6 +10,8 @@ import type {
   EventView,
   InvoicePayResult,
   LinkPayResult,
+  OutcomeScript,
+  OutcomeScriptInput,
   ResetResult,
   StreamMessage,
   TriggerResult,
@@ -58,6 +60,11 @@ export interface PayemuClient {
   advanceClock(by: AdvanceBy): Promise<AdvanceResult>;
   /** Empties the key's Source and mode; `{all: true}` everything, and puts the clock back. */
   reset(options?: { all?: boolean }): Promise<ResetResult>;
+  /** Scripts the outcomes of the next card payment attempts on a saved card, a schedule or a reference. */
+  addOutcome(script: OutcomeScriptInput): Promise<OutcomeScript>;
+  /** The scripted outcomes of the key's Source and mode. */
+  outcomes(): Promise<OutcomeScript[]>;
+  clearOutcomes(): Promise<{ removed: number }>;
   /** Makes `event` happen through real API calls; `source` runs it as another Source of the merchant. */
   trigger(event: string, data?: Record<string, unknown>, options?: { source?: string }): Promise<TriggerResult>;
   /** The event log of the key's Source and mode, newest first. */
@@ -132,6 +139,9 @@ export function createClient(options: ClientOptions): PayemuClient {
     clock: () => call('GET', '/_payemu/clock'),
     advanceClock: (by) => call('POST', '/_payemu/clock/advance', by),
     reset: (options = {}) => call('POST', '/_payemu/reset', options.all ? { all: true } : {}),
+    addOutcome: (script) => call('POST', '/_payemu/outcomes', script),
+    outcomes: async () => (await call<{ outcomes: OutcomeScript[] }>('GET', '/_payemu/outcomes')).outcomes,
+    clearOutcomes: () => call('DELETE', '/_payemu/outcomes'),
     trigger: (event, data, options = {}) =>
       call('POST', '/_payemu/trigger', { event, ...(data !== undefined ? { data } : {}), ...(options.source !== undefined ? { source: options.source } : {}) }),
     async events(filter = {}) {

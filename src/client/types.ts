@@ -31,6 +31,19 @@ export interface ResetResult {
   now: string;
 }
 
+/** A scripted outcome (`POST`/`GET /_payemu/outcomes`): one target, its sequence, the steps left. */
+export interface OutcomeScript {
+  id: string;
+  payment_method?: string;
+  schedule?: string;
+  reference?: string;
+  sequence: string[];
+  remaining: number;
+}
+
+/** `POST /_payemu/outcomes`: one target and the outcomes (`approved` or a failure code) in order. */
+export type OutcomeScriptInput = ({ payment_method: string } | { schedule: string } | { reference: string }) & { sequence: string[] };
+
 /** One delivery attempt of an event; `state` is `in_progress`, `interrupted`, `succeeded` or `failed`. */
 export interface AttemptView {
   status: number | null;
