@@ -41,6 +41,7 @@ import { triggerRoutes } from './control/triggers/routes.js';
 import { payRoutes } from './control/pay.js';
 import { resetRoutes } from './control/reset.js';
 import { outcomeRoutes } from './control/outcomes.js';
+import { snapshotRoutes } from './control/snapshot.js';
 import { OutcomeScripts } from './resources/outcomes/records.js';
 import { openApiRoutes } from './control/openapi.js';
 
@@ -82,6 +83,7 @@ export const ROUTES: readonly Route[] = [
   ...payRoutes,
   ...resetRoutes,
   ...outcomeRoutes,
+  ...snapshotRoutes(() => COLLECTIONS),
   ...openApiRoutes(() => ROUTES),
   ...checkoutPages,
   ...cardUpdatePages,

@@ -22,6 +22,7 @@ import { watchConfig, watchConfigCreation } from './config/watch.js';
 import { Keyring, type Scope } from './http/auth.js';
 import { addScript, clearScripts, listScripts, type OutcomeScriptView, type ScriptBody } from './control/outcomes.js';
 import type { ScriptStep } from './resources/outcomes/records.js';
+import { exportSnapshot, importSnapshot, type ImportReport, type SnapshotDocument } from './control/snapshot.js';
 import { hostCheck, normalizeAllowedHost, type HostCheck } from './http/host-check.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { Route } from './http/route.js';
@@ -73,6 +74,14 @@ export interface EmulatorOptions {
   webhookTimeout?: string | number;
   /** Refuse private and reserved webhook addresses, as the real service does. */
   strictWebhookUrls?: boolean;
+  /**
+   * A snapshot to start from (a file written by `payemu export` or `exportOnExit`, or the
+   * document): an `all` snapshot replaces everything and sets the clock, one of a Source and
+   * mode replaces that scope.
+   */
+  import?: string | SnapshotDocument;
+  /** On `close()`, write a snapshot of everything (`all`) to this file first. */
+  exportOnExit?: string;
   /** @internal Routes added to the catalogue's, for tests of the HTTP layer itself. */
   extraRoutes?: readonly Route[];
 }
@@ -128,6 +137,15 @@ export interface Emulator {
     list(options?: ScopeOption): OutcomeScriptView[];
     /** Removes every script of the scope; returns how many there were. */
     clear(options?: ScopeOption): number;
+  };
+  /**
+   * Snapshots: the whole state of a Source and mode (`all: true`: of everything, with the
+   * clock) as one JSON document, and back. `import` replaces the scope the document names
+   * (`all`: everything and the clock); a malformed one throws (the 422's message) and changes nothing.
+   */
+  snapshot: {
+    export(options?: ScopeOption & { all?: boolean }): SnapshotDocument;
+    import(document: SnapshotDocument): ImportReport;
   };
   /** The event bus: domain events, requests, clock advances, config reloads. */
   bus: Bus;
@@ -207,6 +225,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   store.onCommit((_changes, events) => {
     for (const event of events) bus.emit('domain', event);
   });
+  // Where each snapshot goes: the scope it names (everything, or one Source and mode).
+  const importAs = (document: SnapshotDocument): ImportReport => {
+    const named = (document as { scope?: unknown } | null)?.scope;
+    if (named === 'all' || named === null || typeof named !== 'object') return importSnapshot(app, COLLECTIONS, document, 'all');
+    const { source: slug, mode } = named as { source?: unknown; mode?: unknown };
+    const source = config.sources.find((s) => s.slug === slug);
+    if (!source) throw new TypeError(`the snapshot is of the Source ${JSON.stringify(slug)}, which the config does not have`);
+    return importSnapshot(app, COLLECTIONS, document, { source, mode: mode as Mode });
+  };
+  if (options.import !== undefined) {
+    try {
+      importAs(typeof options.import === 'string' ? readSnapshotFile(options.import) : options.import);
+    } catch (error) {
+      timers.cancelAll();
+      await abandon();
+      throw error instanceof ConfigError ? error : new ConfigError(`--import: ${(error as Error).message}`);
+    }
+  }
 
   let checkHost: HostCheck | undefined; // set once the bound address is known
   const server = createServer(app, [...ROUTES, ...(options.extraRoutes ?? [])], { checkHost: (req) => checkHost?.(req) });
@@ -278,6 +314,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       list: (options) => listScripts(app, scopeOf(options)),
       clear: (options) => clearScripts(app, scopeOf(options)),
     },
+    snapshot: {
+      export: (options = {}) => exportSnapshot(app, COLLECTIONS, options.all ? 'all' : scopeOf(options)),
+      import: (document) => importAs(document),
+    },
     trigger: (event, options = {}) => {
       const source = options.source ? config.sources.find((s) => s.slug === options.source) : config.sources[0];
       if (!source) return Promise.reject(new TypeError(`unknown Source: ${options.source}`));
@@ -310,6 +350,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     idle: () => timers.idle(),
     close: () =>
       (closing ??= (async () => {
+        let exportError: unknown;
+        if (options.exportOnExit !== undefined) {
+          try {
+            writeSnapshotFile(options.exportOnExit, exportSnapshot(app, COLLECTIONS, 'all'));
+          } catch (error) {
+            exportError = error; // payemu still stops; the caller hears why the file is missing
+          }
+        }
         scheduler.stop();
         shutdown.abort();
         await stopWatching?.();
@@ -323,6 +371,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         await webhooks.close();
         timers.cancelAll();
         await store.close();
+        if (exportError !== undefined) throw new Error(`--export-on-exit: ${(exportError as Error).message}`);
       })()),
   };
 }
@@ -367,4 +416,27 @@ function restoreClock(store: Store, options: EmulatorOptions): Clock {
   }
   store.transaction((tx) => tx.put(Meta, { id: 'clock', clock: clock.state() }));
   return clock;
+}
+
+/** A snapshot file as written by `payemu export`: JSON, else an error saying what the file is not. */
+function readSnapshotFile(file: string): SnapshotDocument {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`--import: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as SnapshotDocument;
+  } catch (error) {
+    throw new ConfigError(`--import: ${file} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Written whole to a temporary file, then renamed over FILE: a crash never leaves half a snapshot. */
+export function writeSnapshotFile(file: string, snapshot: SnapshotDocument): void {
+  const target = path.resolve(file);
+  const temporary = `${target}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, JSON.stringify(snapshot));
+  fs.renameSync(temporary, target);
 }

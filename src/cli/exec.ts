@@ -54,6 +54,8 @@ export async function exec(command: string[], options: Partial<StartOptions> & {
       rateLimit: options.rateLimit,
       clockStart: options.clockStart,
       freezeClock: options.freezeClock,
+      import: options.import,
+      exportOnExit: options.exportOnExit,
     });
   } catch (error) {
     fileLog?.close();

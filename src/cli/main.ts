@@ -98,6 +98,16 @@ export function main(argv: string[]): void {
     .description('Remove every scripted outcome.')
     .action(async (options) => (await import('./outcome.js')).clear(options));
 
+  client(program.command('export'))
+    .description("Export a running emulator's state as a snapshot (the key's Source and mode, or everything): JSON on stdout, or to --out FILE.")
+    .option('--all', 'every Source and mode, and the clock')
+    .option('--out <file>', 'write the snapshot to FILE instead of stdout')
+    .action(async (options) => (await import('./snapshot.js')).exportState(options));
+  client(program.command('import'))
+    .description("Replace a running emulator's state with a snapshot: the Source and mode it was taken of, or everything and the clock for an --all one.")
+    .argument('<file>', 'a snapshot written by payemu export (or --export-on-exit)')
+    .action(async (file: string, options) => (await import('./snapshot.js')).importState(file, options));
+
   client(program.command('reset'))
     .description(
       "Empty a running emulator (the key's Source and mode). With --data DIR: the payemu holding DIR (found through its lock), or, when none does, delete DIR.",
@@ -200,7 +210,9 @@ function startOptions(command: Command, defaults: { port: number; data: string |
     .option('--rate-limit', "answer 429 once a Source's rate_limit_per_minute is used up")
     .option('--clock-start <timestamp>', 'where the virtual clock starts (ISO 8601); a saved clock only moves forward to it')
     .option('--freeze-clock', 'the virtual clock moves only when advanced')
-    .option('--log <file>', 'also write every request, event and webhook attempt to FILE as JSON lines (for CI to keep)');
+    .option('--log <file>', 'also write every request, event and webhook attempt to FILE as JSON lines (for CI to keep)')
+    .option('--import <file>', 'start from a snapshot (payemu export): its Source and mode, or everything and the clock')
+    .option('--export-on-exit <file>', 'on stop (SIGINT, SIGTERM, q), write a snapshot of everything to FILE first');
 }
 
 /** The options of commands that talk to a running emulator. */

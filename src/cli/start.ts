@@ -22,6 +22,8 @@ export interface StartOptions {
   ui: boolean;
   json?: boolean;
   log?: string;
+  import?: string;
+  exportOnExit?: string;
 }
 
 /** `payemu start`: wiring only. */
@@ -69,6 +71,8 @@ export async function start(options: StartOptions): Promise<void> {
       strictWebhookUrls: options.strictWebhookUrls,
       clockStart: options.clockStart,
       freezeClock: options.freezeClock,
+      import: options.import,
+      exportOnExit: options.exportOnExit,
     });
   } catch (error) {
     fileLog?.close();
@@ -117,10 +121,16 @@ export async function start(options: StartOptions): Promise<void> {
     if (stopping) return process.exit(1); // a second Ctrl+C: stop now
     stopping = true;
     output.stopping?.();
-    await emulator.close();
+    let code = 0;
+    try {
+      await emulator.close();
+    } catch (error) {
+      process.stderr.write(`payemu: ${(error as Error).message}\n`);
+      code = 1;
+    }
     fileLog?.close();
     output.stopped();
-    process.exit(0);
+    process.exit(code);
   };
   onSignal = () => void stop();
   if (stopWhenStarted) void stop(); // a signal while the terminal UI was loading

@@ -12,6 +12,8 @@ import type {
   LinkPayResult,
   OutcomeScript,
   OutcomeScriptInput,
+  Snapshot,
+  SnapshotImport,
   ResetResult,
   StreamMessage,
   TriggerResult,
@@ -65,6 +67,13 @@ export interface PayemuClient {
   /** The scripted outcomes of the key's Source and mode. */
   outcomes(): Promise<OutcomeScript[]>;
   clearOutcomes(): Promise<{ removed: number }>;
+  /** The key's Source and mode as a snapshot; `{all: true}` everything and the clock. */
+  exportSnapshot(options?: { all?: boolean }): Promise<Snapshot>;
+  /**
+   * Replaces the key's Source and mode with a snapshot (a document, or its JSON text as read
+   * from a file); `{all: true}` (for an `all` snapshot) replaces everything and the clock.
+   */
+  importSnapshot(snapshot: Snapshot | string, options?: { all?: boolean }): Promise<SnapshotImport>;
   /** Makes `event` happen through real API calls; `source` runs it as another Source of the merchant. */
   trigger(event: string, data?: Record<string, unknown>, options?: { source?: string }): Promise<TriggerResult>;
   /** The event log of the key's Source and mode, newest first. */
@@ -142,6 +151,8 @@ export function createClient(options: ClientOptions): PayemuClient {
     addOutcome: (script) => call('POST', '/_payemu/outcomes', script),
     outcomes: async () => (await call<{ outcomes: OutcomeScript[] }>('GET', '/_payemu/outcomes')).outcomes,
     clearOutcomes: () => call('DELETE', '/_payemu/outcomes'),
+    exportSnapshot: (options = {}) => call('GET', `/_payemu/snapshot${options.all ? '?all=true' : ''}`),
+    importSnapshot: (snapshot, options = {}) => call('POST', `/_payemu/snapshot${options.all ? '?all=true' : ''}`, snapshot),
     trigger: (event, data, options = {}) =>
       call('POST', '/_payemu/trigger', { event, ...(data !== undefined ? { data } : {}), ...(options.source !== undefined ? { source: options.source } : {}) }),
     async events(filter = {}) {

@@ -44,6 +44,22 @@ export interface OutcomeScript {
 /** `POST /_payemu/outcomes`: one target and the outcomes (`approved` or a failure code) in order. */
 export type OutcomeScriptInput = ({ payment_method: string } | { schedule: string } | { reference: string }) & { sequence: string[] };
 
+/** `GET /_payemu/snapshot`: a Source and mode's (or, with `all`, everything's) whole state. */
+export interface Snapshot {
+  payemu_snapshot: number;
+  scope: 'all' | { source: string; mode: Mode };
+  clock: ClockView;
+  data: Record<string, { id: string }[]>;
+}
+
+/** `POST /_payemu/snapshot`: what was replaced and written. */
+export interface SnapshotImport {
+  scope: 'all' | { source: string; mode: Mode };
+  removed: number;
+  counts: Record<string, number>;
+  now: string;
+}
+
 /** One delivery attempt of an event; `state` is `in_progress`, `interrupted`, `succeeded` or `failed`. */
 export interface AttemptView {
   status: number | null;

@@ -3,6 +3,7 @@ import { control } from '../http/route.js';
 import { Meta } from '../resources/meta/records.js';
 import { INVOICE_COUNTER_PREFIX, invoiceCounter } from '../resources/invoices/records.js';
 import { resetReport } from './responses.js';
+import { inScope } from './scope-records.js';
 
 /**
  * `POST /_payemu/reset` (docs/control-plane.md): empties the key's Source in the key's mode;
@@ -18,7 +19,6 @@ export const resetRoutes = [
     responses: { 200: resetReport },
     body: { type: 'object', properties: { all: { type: 'boolean' } } },
     handle: ({ app, scope, body }) => {
-      const prefix = `${scope.source.slug}:${scope.mode}:`;
       const invoiceNumbers = `counter:${invoiceCounter(scope.source.slug, scope.mode)}`;
       let counters = 0;
       const cleared = app.store.clear((record, collection) => {
@@ -30,9 +30,7 @@ export const resetRoutes = [
           return restart;
         }
         if (body.all) return true;
-        const r = record as { source?: string; mode?: string; id: string };
-        // Records without their own source field are keyed `source:mode:...`.
-        return r.source !== undefined ? r.source === scope.source.slug && r.mode === scope.mode : r.id.startsWith(prefix);
+        return inScope(record, scope.source.slug, scope.mode);
       });
       const removed = cleared - counters;
       if (body.all) {

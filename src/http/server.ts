@@ -124,7 +124,7 @@ function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>, validators
       for (const [name, value] of Object.entries(app.rateLimiter.take(scope))) res.setHeader(name, value);
     }
     const query = validateQuery ? check<Record<string, unknown>>(validateQuery(), { ...req.query }) : req.query;
-    const raw = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJson(req);
+    const raw = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJson(req, route.bodyLimit);
     const body = validateBody ? check<Record<string, unknown>>(validateBody(), raw ?? {}) : {};
     const ctx: ApiContext = { app, req, res, params: req.params, query, body, scope, now: app.clock.now() };
     const key = route.method === 'POST' && route.idempotent !== false ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;

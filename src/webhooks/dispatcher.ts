@@ -112,13 +112,26 @@ export class Dispatcher {
   }
 
   /**
+   * Reads what is pending from the store again after records were replaced wholesale (a
+   * snapshot imported): deliveries of events gone are dropped, pending and retrying ones are
+   * timed from their `next_attempt_at`, and attempts recorded as in progress that this run has
+   * not got out are interrupted (as after a restart).
+   */
+  reload(): void {
+    if (this.closed) return;
+    for (const id of [...this.due.keys()]) if (!this.store.get(Events, id)) this.cancel(id);
+    this.closeInterrupted();
+    for (const event of this.store.all(Events)) if (event.next_attempt_at !== null && !this.inFlight.has(event.id)) this.schedule(event);
+  }
+
+  /**
    * An attempt still in progress in the store was cut off: the receiver may or may not have
    * got it. It counts as a failed attempt (shown as `interrupted`), and the delivery goes on by
    * the backoff like after any failure. One transaction for all of them.
    */
   private closeInterrupted(): void {
     const cut: EventRecord[] = [];
-    for (const event of this.store.all(Events)) if (inProgress(event)) cut.push(event);
+    for (const event of this.store.all(Events)) if (inProgress(event) && !this.inFlight.has(event.id)) cut.push(event);
     if (cut.length === 0) return;
     this.store.transaction((tx) => {
       for (const event of cut) tx.put(Events, settle(event, interrupted(inProgress(event)!), this.options.backoffMs, this.clock.now()));
