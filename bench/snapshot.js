@@ -20,7 +20,8 @@ const dataDir = file ? fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-snapshot-')
 const payemu = await startEmulator({ clockStart: '2027-01-01T12:00:00Z', freezeClock: true, inMemory: !file, dataDir });
 const headers = { Authorization: `Bearer ${payemu.keys.test}`, 'Content-Type': 'application/json' };
 /** @returns {Promise<any>} the answer's JSON */
-const post = async (p, body) => (await fetch(`${payemu.url}${p}`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) })).json();
+const post = async (p, body) =>
+  (await fetch(`${payemu.url}${p}`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) })).json();
 const session = await post('/v1/sessions', { amount: 1, save_payment_method: true });
 const card = (await post(`/_payemu/sessions/${session.data.id}/complete`, { card_number: '4242424242424242' })).payment.payment_method;
 for (let i = 0; i < schedules; i++) await post('/v1/recurring-payments', { payment_method: card, amount: 9.99, frequency: 'daily', start_date: '2027-01-02' });
