@@ -29,7 +29,6 @@ const scriptBody = {
     reference: { type: 'string', minLength: 1, maxLength: 255 },
     sequence: { type: 'array', maxItems: MAX_STEPS, items: { type: 'string' } },
   },
-  additionalProperties: false,
 } as const;
 
 export type ScriptBody = Partial<Record<ScriptTarget, string>> & { sequence: string[] };
