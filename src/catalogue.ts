@@ -36,6 +36,8 @@ import { sessionRoutes } from './resources/sessions/routes.js';
 import { taxRoutes } from './resources/tax/routes.js';
 import type { Collection, StoredRecord } from './store/collection.js';
 import { Events } from './webhooks/records.js';
+import { WebhookChaos } from './webhooks/chaos.js';
+import { webhookChaosRoutes } from './control/webhook-chaos.js';
 import { eventRoutes } from './control/events.js';
 import { triggerRoutes } from './control/triggers/routes.js';
 import { payRoutes } from './control/pay.js';
@@ -60,6 +62,7 @@ export const COLLECTIONS: readonly Collection<StoredRecord>[] = [
   MethodSessions,
   Invoices,
   PaymentLinks,
+  WebhookChaos,
 ] as never;
 
 export const ROUTES: readonly Route[] = [
@@ -78,6 +81,7 @@ export const ROUTES: readonly Route[] = [
   ...triggerRoutes,
   ...payRoutes,
   ...resetRoutes,
+  ...webhookChaosRoutes,
   ...openApiRoutes(() => ROUTES),
   ...checkoutPages,
   ...cardUpdatePages,

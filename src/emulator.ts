@@ -33,6 +33,8 @@ import { isSafeUrl } from './lib/schemas.js';
 import { DEFAULT_BACKOFF_MS, DEFAULT_TIMEOUT_MS, parseBackoff } from './webhooks/backoff.js';
 import { Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.js';
 import { keepRecentEvents } from './webhooks/retention.js';
+import { checkChaos, parseChaosList, WebhookChaos, type WebhookChaosSettings } from './webhooks/chaos.js';
+import { scopeKey } from './lib/scope-key.js';
 
 export interface EmulatorOptions {
   /** Default 0: a free port. */
@@ -71,6 +73,12 @@ export interface EmulatorOptions {
   webhookTimeout?: string | number;
   /** Refuse private and reserved webhook addresses, as the real service does. */
   strictWebhookUrls?: boolean;
+  /**
+   * Webhook chaos for every Source, in both modes (docs/chaos.md): settings, or a list as
+   * `--webhook-chaos` takes it (`"duplicate=0.2,delay=5s,seed=7"`). Stored, replacing what each
+   * Source had; it outlives a restart without the option (clear it with `webhookChaos.clear`).
+   */
+  webhookChaos?: WebhookChaosSettings | string;
   /** @internal Routes added to the catalogue's, for tests of the HTTP layer itself. */
   extraRoutes?: readonly Route[];
 }
@@ -107,6 +115,16 @@ export interface Emulator {
     /** Calls `listener` with each domain event once it is stored; returns the unsubscribe. */
     on(listener: (event: BusEvents['domain']) => void): () => void;
   };
+  /**
+   * A Source and mode's webhook chaos (`PUT`/`GET`/`DELETE /_payemu/webhook-chaos`): the first
+   * Source in test mode unless `scope` says otherwise. `set` replaces it (a RangeError names a
+   * wrong field), `get` answers `{}` when it is off.
+   */
+  webhookChaos: {
+    set(settings: WebhookChaosSettings, scope?: { source?: string; mode?: Mode }): WebhookChaosSettings;
+    get(scope?: { source?: string; mode?: Mode }): WebhookChaosSettings;
+    clear(scope?: { source?: string; mode?: Mode }): void;
+  };
   /** The event bus: domain events, requests, clock advances, config reloads. */
   bus: Bus;
   dataDir: string | undefined;
@@ -140,6 +158,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const inMemory = options.inMemory ?? true;
   const dataDir = inMemory ? undefined : path.resolve(options.dataDir ?? '.payemu');
   const dispatcherOptions = webhookOptions(options); // checked before the store creates anything
+  const startChaos = chaosOption(options.webhookChaos);
   const bus = new Bus();
   const persistence = dataDir
     ? filePersistence(dataDir, { compactAfterBytes: options.compactAfterBytes, onCompaction: (result) => bus.emit('store.compacted', result) })
@@ -166,7 +185,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   scheduler.rebuild();
   const keyring = new Keyring(config);
   const shutdown = new AbortController();
-  const webhooks = new Dispatcher(store, clock, bus, () => config, dispatcherOptions, timers);
+  if (startChaos) {
+    store.transaction((tx) => {
+      for (const source of config.sources) {
+        for (const mode of ['test', 'live'] as const)
+          tx.put(WebhookChaos, { id: scopeKey(source.slug, mode), source: source.slug, mode, settings: startChaos });
+      }
+    });
+  }
+  const chaosOf = (source: string, mode: Mode) => store.get(WebhookChaos, scopeKey(source, mode))?.settings;
+  const webhooks = new Dispatcher(store, clock, bus, () => config, { ...dispatcherOptions, chaos: chaosOf }, timers);
   keepRecentEvents(store);
   let baseUrl = '';
   const app: App = {
@@ -226,6 +254,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       : undefined;
 
   const first = config.sources[0]!;
+  const chaosScope = (scope: { source?: string; mode?: Mode }) => {
+    const source = scope.source ?? config.sources[0]!.slug;
+    if (!config.sources.some((s) => s.slug === source)) throw new TypeError(`unknown Source: ${source}`);
+    return { source, mode: scope.mode ?? 'test' };
+  };
   let closing: Promise<void> | undefined;
   return {
     url: baseUrl,
@@ -273,6 +306,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       },
       on: (listener) => bus.on('domain', listener),
     },
+    webhookChaos: {
+      set(settings, scope = {}) {
+        const { source, mode } = chaosScope(scope);
+        const checked = checkChaos(settings);
+        if ('field' in checked) throw new RangeError(`webhookChaos.set: ${checked.field}: ${checked.message}`);
+        store.transaction((tx) => tx.put(WebhookChaos, { id: scopeKey(source, mode), source, mode, settings: checked.settings }));
+        return { ...checked.settings };
+      },
+      get: (scope = {}) => {
+        const { source, mode } = chaosScope(scope);
+        return { ...chaosOf(source, mode) };
+      },
+      clear(scope = {}) {
+        const { source, mode } = chaosScope(scope);
+        if (chaosOf(source, mode)) store.transaction((tx) => tx.delete(WebhookChaos, scopeKey(source, mode)));
+      },
+    },
     bus,
     dataDir,
     idle: () => timers.idle(),
@@ -314,6 +364,21 @@ function webhookOptions(options: EmulatorOptions): DispatcherOptions {
   if (options.webhookUrl !== undefined && !isSafeUrl(options.webhookUrl))
     throw new ConfigError(`--webhook-url must be an absolute http:// or https:// URL, not ${options.webhookUrl}`);
   return { webhookUrl: options.webhookUrl, backoffMs, timeoutMs: timeout, strictUrls: options.strictWebhookUrls === true };
+}
+
+/** `webhookChaos` checked: the settings for every Source, or a ConfigError naming what is wrong. */
+function chaosOption(value: WebhookChaosSettings | string | undefined): WebhookChaosSettings | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') {
+    try {
+      return parseChaosList(value);
+    } catch (error) {
+      throw new ConfigError(`--webhook-chaos: ${(error as Error).message}`);
+    }
+  }
+  const checked = checkChaos(value);
+  if ('field' in checked) throw new ConfigError(`--webhook-chaos: ${checked.field}: ${checked.message}`);
+  return checked.settings;
 }
 
 /** A saved clock wins (a restart continues where it stopped); the options shape a new one. */

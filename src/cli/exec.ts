@@ -50,6 +50,7 @@ export async function exec(command: string[], options: Partial<StartOptions> & {
       webhookUrl: options.webhookUrl,
       webhookBackoff: options.webhookBackoff,
       webhookTimeout: options.webhookTimeout,
+      webhookChaos: options.webhookChaos,
       strictWebhookUrls: options.strictWebhookUrls,
       rateLimit: options.rateLimit,
       clockStart: options.clockStart,

@@ -1,6 +1,7 @@
 import { Command, InvalidArgumentError, Option, type CommanderError } from 'commander';
 import { EVENT_NAMES } from '../bus/events.js';
 import { readFileSync } from 'node:fs';
+import { parseChaosList } from '../webhooks/chaos.js';
 import { EXIT, toCliError } from './errors.js';
 
 /**
@@ -79,6 +80,20 @@ export function main(argv: string[]): void {
     .description('Deliver an event again, with the same event id.')
     .argument('<id>')
     .action(async (id: string, options) => (await import('./events.js')).resend(id, options));
+
+  const chaos = program
+    .command('webhook-chaos')
+    .description('Show, set or clear the webhook chaos (duplicates, delays, stale timestamps, bad signatures) of a running emulator.');
+  client(chaos.command('show', { isDefault: true }).description("Show the webhook chaos of the key's Source and mode.")).action(async (options) =>
+    (await import('./webhook-chaos.js')).show(options),
+  );
+  client(chaos.command('set'))
+    .description("Replace the webhook chaos of the key's Source and mode.")
+    .argument('<list>', 'duplicate=P,delay=DURATION,stale_timestamp=P,bad_signature=P,seed=N (P from 0 to 1; each optional)')
+    .action(async (list: string, options) => (await import('./webhook-chaos.js')).set(list, options));
+  client(chaos.command('clear'))
+    .description("Turn the webhook chaos of the key's Source and mode off.")
+    .action(async (options) => (await import('./webhook-chaos.js')).clear(options));
 
   client(program.command('reset'))
     .description(
@@ -179,6 +194,11 @@ function startOptions(command: Command, defaults: { port: number; data: string |
     .option('--webhook-backoff <list>', 'waits before retries 1, 2 and 3', '1s,5s,25s')
     .option('--webhook-timeout <duration>', 'how long a webhook delivery may take', '10s')
     .option('--strict-webhook-urls', 'refuse private and reserved webhook addresses, as the real service does')
+    .option(
+      '--webhook-chaos <list>',
+      'webhook chaos for every Source: duplicate=P,delay=DURATION,stale_timestamp=P,bad_signature=P,seed=N (see docs/chaos.md)',
+      chaosList,
+    )
     .option('--rate-limit', "answer 429 once a Source's rate_limit_per_minute is used up")
     .option('--clock-start <timestamp>', 'where the virtual clock starts (ISO 8601); a saved clock only moves forward to it')
     .option('--freeze-clock', 'the virtual clock moves only when advanced')
@@ -191,6 +211,16 @@ function client(command: Command): Command {
     .option('--url <url>', 'where the emulator is (default: $PAYEMU_URL or http://127.0.0.1:4242)')
     .option('--key <key>', 'API key (default: $PAYEMU_API_KEY or sk_test_payemu_acme)')
     .option('--json', 'print JSON');
+}
+
+/** `--webhook-chaos`: checked here, so a wrong item is a usage error naming it; passed on as given. */
+function chaosList(value: string): string {
+  try {
+    parseChaosList(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+  return value;
 }
 
 function collect(value: string, previous: string[]): string[] {

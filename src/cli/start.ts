@@ -16,6 +16,7 @@ export interface StartOptions {
   webhookUrl?: string;
   webhookBackoff: string;
   webhookTimeout: string;
+  webhookChaos?: string;
   strictWebhookUrls?: boolean;
   clockStart?: string;
   freezeClock?: boolean;
@@ -66,6 +67,7 @@ export async function start(options: StartOptions): Promise<void> {
       webhookUrl: options.webhookUrl,
       webhookBackoff: options.webhookBackoff,
       webhookTimeout: options.webhookTimeout,
+      webhookChaos: options.webhookChaos,
       strictWebhookUrls: options.strictWebhookUrls,
       clockStart: options.clockStart,
       freezeClock: options.freezeClock,

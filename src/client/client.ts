@@ -13,6 +13,7 @@ import type {
   ResetResult,
   StreamMessage,
   TriggerResult,
+  WebhookChaosView,
 } from './types.js';
 
 export interface ClientOptions {
@@ -71,6 +72,10 @@ export interface PayemuClient {
    * the stream or `signal` aborts it.
    */
   streamEvents(options?: { signal?: AbortSignal }): Promise<AsyncIterable<StreamMessage>>;
+  /** The key's Source and mode's webhook chaos (`{}` when off); `setWebhookChaos` replaces it. */
+  webhookChaos(): Promise<WebhookChaosView>;
+  setWebhookChaos(settings: WebhookChaosView): Promise<WebhookChaosView>;
+  clearWebhookChaos(): Promise<WebhookChaosView>;
   /** Pays a checkout session, or saves the card of a card-update session, as the hosted page would. */
   completeSession(id: string, card: Card): Promise<CompleteResult>;
   payInvoice(id: string, card: Card): Promise<InvoicePayResult>;
@@ -150,6 +155,9 @@ export function createClient(options: ClientOptions): PayemuClient {
       }
       return res.body ? readEventStream(res.body) : empty();
     },
+    webhookChaos: () => call('GET', '/_payemu/webhook-chaos'),
+    setWebhookChaos: (settings) => call('PUT', '/_payemu/webhook-chaos', settings),
+    clearWebhookChaos: () => call('DELETE', '/_payemu/webhook-chaos'),
     completeSession: (sessionId, card) => call('POST', `/_payemu/sessions/${id(sessionId)}/complete`, card),
     payInvoice: (invoiceId, card) => call('POST', `/_payemu/invoices/${id(invoiceId)}/pay`, card),
     payLink: (linkId, card) => call('POST', `/_payemu/payment-links/${id(linkId)}/pay`, card),

@@ -40,6 +40,8 @@ export interface AttemptView {
   at: string;
   url: string;
   state: string;
+  /** The webhook chaos the attempt carried, or null. */
+  chaos?: 'duplicate' | 'delayed' | 'stale_timestamp' | 'bad_signature' | null;
 }
 
 /** An event of the control plane's log (`GET /_payemu/events`, `/_payemu/events/{id}`). */
@@ -121,4 +123,13 @@ export interface LinkPayResult {
   session_id: string;
   payment: PaymentSummary;
   payment_link: Record<string, unknown>;
+}
+
+/** `GET`/`PUT /_payemu/webhook-chaos`: `{}` when off. */
+export interface WebhookChaosView {
+  duplicate?: number;
+  delay?: string;
+  stale_timestamp?: number;
+  bad_signature?: number;
+  seed?: number;
 }

@@ -2,6 +2,7 @@ import { formatTimestamp } from '../clock/format.js';
 import { control } from '../http/route.js';
 import { Meta } from '../resources/meta/records.js';
 import { INVOICE_COUNTER_PREFIX, invoiceCounter } from '../resources/invoices/records.js';
+import { WebhookChaos } from '../webhooks/chaos.js';
 import { resetReport } from './responses.js';
 
 /**
@@ -9,6 +10,7 @@ import { resetReport } from './responses.js';
  * `{"all": true}` empties everything and puts the virtual clock back to real time.
  * Payment and payment-link ids keep counting, so an id is never reused; invoice numbers start
  * again at INV-000001 in the emptied scope (its invoices are gone, so no number repeats).
+ * Webhook chaos stays (it is a setting, like the clock); `DELETE /_payemu/webhook-chaos` ends it.
  */
 export const resetRoutes = [
   control<{ all?: boolean }>({
@@ -22,6 +24,8 @@ export const resetRoutes = [
       const invoiceNumbers = `counter:${invoiceCounter(scope.source.slug, scope.mode)}`;
       let counters = 0;
       const cleared = app.store.clear((record, collection) => {
+        // Webhook chaos is how payemu behaves, not data: `--webhook-chaos` must outlive the resets of a test suite.
+        if (collection === WebhookChaos.name) return false;
         if (collection === Meta.name) {
           // The clock and the id counters stay; the invoice numbering of the scope restarts.
           const id = (record as { id: string }).id;

@@ -164,7 +164,7 @@ function text<K extends (typeof LOGGED)[number]>(name: K, event: BusEvents[K], p
     case 'webhook.attempt': {
       const { event: record, attempt } = event as BusEvents['webhook.attempt'];
       return attempt
-        ? `${paint.dim('webhook')} ${record.event} -> ${attempt.url} ${attempt.status === null ? paint.error(attempt.error ?? 'failed') : paint.status(attempt.status)(String(attempt.status))} ${attempt.duration_ms}ms ${record.delivery_status}`
+        ? `${paint.dim('webhook')} ${record.event} -> ${attempt.url} ${attempt.status === null ? paint.error(attempt.error ?? 'failed') : paint.status(attempt.status)(String(attempt.status))} ${attempt.duration_ms}ms ${record.delivery_status}${attempt.chaos ? ` chaos=${attempt.chaos}` : ''}`
         : `${paint.dim('webhook')} ${record.event}: no webhook endpoint for ${record.source}`;
     }
     case 'clock.advanced': {
