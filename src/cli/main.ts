@@ -95,6 +95,19 @@ export function main(argv: string[]): void {
     .description("Turn the webhook chaos of the key's Source and mode off.")
     .action(async (options) => (await import('./webhook-chaos.js')).clear(options));
 
+  program
+    .command('verify-handler')
+    .description(
+      'Grade a webhook receiver: signed deliveries of a real event (valid, wrong signature, stale t=, changed body, no signature, twice, an unhandled event); exit 0 only when every check passes.',
+    )
+    .argument('<url>', 'where the receiver listens, e.g. http://localhost:3000/webhooks')
+    .option('--secret <secret>', 'the webhook secret the receiver verifies with', 'whsec_payemu_acme')
+    .addOption(new Option('--event <name>', 'the event to deliver').choices([...EVENT_NAMES]).default('payment.completed'))
+    .option('--timeout <duration>', 'how long each answer may take', '10s')
+    .option('--json', 'print {"passed", "checks": [{"name", "passed", "detail"}]}')
+    .addHelpText('after', '\nExit codes: 0 every check passed; 1 a check failed; 2 bad usage; 3 nothing answers at the URL.')
+    .action(async (url: string, options) => (await import('./verify-handler.js')).verifyHandler(url, options));
+
   client(program.command('reset'))
     .description(
       "Empty a running emulator (the key's Source and mode). With --data DIR: the payemu holding DIR (found through its lock), or, when none does, delete DIR.",
