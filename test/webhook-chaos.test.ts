@@ -232,6 +232,7 @@ t.test('payemu start --webhook-chaos: a wrong value is exit 2 naming it; a right
   const good = new PayemuProcess(t, ['start', '--in-memory', '--port', '0', '--no-ui', '--webhook-chaos', 'duplicate=0.2,seed=3']);
   const line = await good.waitForLine(/listening on/);
   const url = /(http:\/\/\S+)/.exec(line)![1]!;
+  t.match(await good.waitForLine(/webhook chaos/), /^\s+webhook chaos \(test\) duplicate=0\.2,seed=3$/, 'the banner says chaos is on');
   const show = new PayemuProcess(t, ['webhook-chaos', '--url', url, '--json']);
   t.equal((await show.exited).code, 0);
   t.same(JSON.parse(show.stdout), { duplicate: 0.2, seed: 3 });

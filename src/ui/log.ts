@@ -43,6 +43,11 @@ export function createLogger(emulator: UiHost, options: { json: boolean; color: 
           lines.write(
             `  ${''.padEnd(width)}webhooks ${target ? `-> ${target}` : paint.dim('go nowhere: set a URL with --webhook-url URL, or webhook_url in payemu.config.json')}`,
           );
+          // Chaos is stored and outlives a restart: a start that inherits it says so.
+          for (const mode of ['test', 'live'] as const) {
+            const chaos = Object.entries(emulator.webhookChaos?.get({ source: s.slug, mode }) ?? {});
+            if (chaos.length > 0) lines.write(`  ${''.padEnd(width)}webhook chaos (${mode}) ${chaos.map(([k, v]) => `${k}=${v}`).join(',')}`);
+          }
         }
       }
       for (const name of LOGGED) {
