@@ -42,6 +42,7 @@ import { eventRoutes } from './control/events.js';
 import { triggerRoutes } from './control/triggers/routes.js';
 import { payRoutes } from './control/pay.js';
 import { resetRoutes } from './control/reset.js';
+import { requestRoutes } from './control/requests.js';
 import { openApiRoutes } from './control/openapi.js';
 
 /**
@@ -82,6 +83,7 @@ export const ROUTES: readonly Route[] = [
   ...payRoutes,
   ...resetRoutes,
   ...webhookChaosRoutes,
+  ...requestRoutes,
   ...openApiRoutes(() => ROUTES),
   ...checkoutPages,
   ...cardUpdatePages,

@@ -22,6 +22,8 @@ import { watchConfig, watchConfigCreation } from './config/watch.js';
 import { Keyring } from './http/auth.js';
 import { hostCheck, normalizeAllowedHost, type HostCheck } from './http/host-check.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { DEFAULT_JOURNAL_SIZE, parseRequestFilter, RequestJournal, type RequestEntryView } from './http/request-journal.js';
+import { HttpError } from './http/errors.js';
 import type { Route } from './http/route.js';
 import { createServer } from './http/server.js';
 import { Meta, type MetaRecord } from './resources/meta/records.js';
@@ -79,6 +81,8 @@ export interface EmulatorOptions {
    * Source had; it outlives a restart without the option (clear it with `webhookChaos.clear`).
    */
   webhookChaos?: WebhookChaosSettings | string;
+  /** How many `/v1` requests the request journal keeps per Source and mode (default 1,000; 0 keeps none). */
+  journalSize?: number;
   /** @internal Routes added to the catalogue's, for tests of the HTTP layer itself. */
   extraRoutes?: readonly Route[];
 }
@@ -125,6 +129,16 @@ export interface Emulator {
     get(scope?: { source?: string; mode?: Mode }): WebhookChaosSettings;
     clear(scope?: { source?: string; mode?: Mode }): void;
   };
+  /**
+   * The request journal, as `GET /_payemu/requests` shows it: the `/v1` requests of the Source
+   * and mode that `key` opens (default: the first Source's test key), newest first, with `total`
+   * counting every match. A bad filter throws a RangeError; `requests.clear()` empties it.
+   */
+  requests: {
+    (filter?: RequestsFilter): { requests: RequestEntryView[]; total: number };
+    /** Empties the journal of the Source and mode `key` opens; returns how many requests it held. */
+    clear(options?: { key?: string }): number;
+  };
   /** The event bus: domain events, requests, clock advances, config reloads. */
   bus: Bus;
   dataDir: string | undefined;
@@ -135,6 +149,21 @@ export interface Emulator {
    */
   idle(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What `Emulator.requests` filters on (the query of `GET /_payemu/requests`), and whose journal it reads. */
+export interface RequestsFilter {
+  method?: string;
+  /** `*` stands for one path segment, `**` for the rest. */
+  path?: string;
+  /** A status (`422`) or a class (`"4xx"`). */
+  status?: number | string;
+  /** Only requests after this timestamp (exclusive). */
+  since?: string;
+  /** Default 100. */
+  limit?: number;
+  /** Whose journal: a Source's test or live key (default the first Source's test key). */
+  key?: string;
 }
 
 /**
@@ -159,6 +188,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const dataDir = inMemory ? undefined : path.resolve(options.dataDir ?? '.payemu');
   const dispatcherOptions = webhookOptions(options); // checked before the store creates anything
   const startChaos = chaosOption(options.webhookChaos);
+  const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
+  if (!Number.isSafeInteger(journalSize) || journalSize < 0)
+    throw new ConfigError(`--journal-size: not a number of requests (0 or more): ${options.journalSize}`);
   const bus = new Bus();
   const persistence = dataDir
     ? filePersistence(dataDir, { compactAfterBytes: options.compactAfterBytes, onCompaction: (result) => bus.emit('store.compacted', result) })
@@ -204,6 +236,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     scheduler,
     keyring,
     rateLimiter: new RateLimiter(wallClock.now, options.rateLimit ?? false),
+    requestJournal: new RequestJournal(journalSize),
     webhooks,
     timers,
     shutdown: shutdown.signal,
@@ -258,6 +291,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const source = scope.source ?? config.sources[0]!.slug;
     if (!config.sources.some((s) => s.slug === source)) throw new TypeError(`unknown Source: ${source}`);
     return { source, mode: scope.mode ?? 'test' };
+  };
+  const scopeOfKey = (key: string | undefined) => {
+    const scope = keyring.lookup(key ?? config.sources[0]!.test_key);
+    if (!scope) throw new TypeError('requests(): that key opens no Source (give a test or live key of the config)');
+    return scope;
   };
   let closing: Promise<void> | undefined;
   return {
@@ -323,6 +361,25 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         if (chaosOf(source, mode)) store.transaction((tx) => tx.delete(WebhookChaos, scopeKey(source, mode)));
       },
     },
+    requests: Object.assign(
+      (filter: RequestsFilter = {}) => {
+        const scope = scopeOfKey(filter.key);
+        let parsed: ReturnType<typeof parseRequestFilter>;
+        try {
+          parsed = parseRequestFilter(filter);
+        } catch (error) {
+          throw error instanceof HttpError ? new RangeError(`requests(): ${error.message}`) : error;
+        }
+        // A copy: the journal keeps its views, which a test may change in place.
+        return structuredClone(app.requestJournal.list(scope.source.slug, scope.mode, parsed));
+      },
+      {
+        clear: (clearOptions: { key?: string } = {}) => {
+          const scope = scopeOfKey(clearOptions.key);
+          return app.requestJournal.clear({ source: scope.source.slug, mode: scope.mode });
+        },
+      },
+    ),
     bus,
     dataDir,
     idle: () => timers.idle(),

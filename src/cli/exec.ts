@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
+import { parseDuration } from '../clock/duration.js';
 import { ConfigError, resolveConfigFile } from '../config/load.js';
 import { startEmulator } from '../emulator.js';
 import { LogFileError, openFileLog } from '../ui/log.js';
 import { CliError, EXIT } from './errors.js';
 import { stopWhenOrphaned } from './orphan.js';
+import { describeUndelivered, EXIT_UNDELIVERED, undeliveredAfter } from './expect-delivered.js';
 import type { StartOptions } from './start.js';
 
 /**
@@ -16,7 +18,11 @@ import type { StartOptions } from './start.js';
  * exits 128 + n as a shell would (not 0: a CI step interrupted before its tests ran has not
  * passed). While payemu starts or closes, a second signal ends exec at once.
  */
-export async function exec(command: string[], options: Partial<StartOptions> & { port?: number; data?: string }, given: Set<string>): Promise<void> {
+export async function exec(
+  command: string[],
+  options: Partial<StartOptions> & { port?: number; data?: string; expectDelivered?: boolean; settle?: string },
+  given: Set<string>,
+): Promise<void> {
   // Handled from the first moment (see start.ts): a signal with no listener kills payemu outright.
   let child: ChildProcess | undefined;
   let interrupted: NodeJS.Signals | undefined;
@@ -55,6 +61,7 @@ export async function exec(command: string[], options: Partial<StartOptions> & {
       rateLimit: options.rateLimit,
       clockStart: options.clockStart,
       freezeClock: options.freezeClock,
+      journalSize: options.journalSize,
     });
   } catch (error) {
     fileLog?.close();
@@ -78,7 +85,7 @@ export async function exec(command: string[], options: Partial<StartOptions> & {
     },
   });
   child = running;
-  const code = await new Promise<number>((resolve) => {
+  let code = await new Promise<number>((resolve) => {
     running.once('error', (error) => {
       process.stderr.write(`payemu: cannot run ${command[0]}: ${error.message}\n`);
       resolve(127);
@@ -86,6 +93,15 @@ export async function exec(command: string[], options: Partial<StartOptions> & {
     running.once('exit', (status, signal) => resolve(status ?? 128 + (signal ? constants.signals[signal] : 0)));
   });
   exitCode = code;
+  // --expect-delivered: a run whose command passed still fails when a webhook was never acknowledged.
+  if (code === 0 && options.expectDelivered) {
+    const settle = options.settle ?? '10s';
+    const undelivered = await undeliveredAfter(emulator, parseDuration(settle) ?? 10_000);
+    if (undelivered.length > 0) {
+      process.stderr.write(describeUndelivered(undelivered, settle));
+      code = EXIT_UNDELIVERED;
+    }
+  }
   await emulator.close();
   fileLog?.close();
   process.exit(code);

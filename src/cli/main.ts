@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError, Option, type CommanderError } from 'commander';
 import { EVENT_NAMES } from '../bus/events.js';
+import { parseDuration } from '../clock/duration.js';
 import { readFileSync } from 'node:fs';
 import { parseChaosList } from '../webhooks/chaos.js';
 import { EXIT, toCliError } from './errors.js';
@@ -32,6 +33,8 @@ export function main(argv: string[]): void {
       'Start payemu, run a command with PAYEMU_URL, PAYEMU_API_KEY, PAYEMU_LIVE_API_KEY and PAYEMU_WEBHOOK_SECRET set, stop, and exit with its code.',
     )
     .argument('<command...>', 'the command to run, after --')
+    .option('--expect-delivered', 'once the command exits 0, exit 3 listing every webhook event not delivered (after waiting for pending ones)')
+    .option('--settle <duration>', 'with --expect-delivered: how long to wait for pending and retrying deliveries', duration, '10s')
     .passThroughOptions()
     .addHelpText('after', '\nExample: payemu exec -- npm test\nA free port and an in-memory store unless --port or --data say otherwise.')
     .action(async (command: string[], options, cmd: Command) => {
@@ -107,6 +110,18 @@ export function main(argv: string[]): void {
     .option('--json', 'print {"passed", "checks": [{"name", "passed", "detail"}]}')
     .addHelpText('after', '\nExit codes: 0 every check passed; 1 a check failed; 2 bad usage; 3 nothing answers at the URL.')
     .action(async (url: string, options) => (await import('./verify-handler.js')).verifyHandler(url, options));
+
+  const requests = client(program.command('requests'))
+    .description("List the /v1 requests the emulator received (the key's Source and mode), newest first; --follow prints new ones as they come.")
+    .option('--method <method>', 'only this method (GET, POST, ...)')
+    .option('--path <path>', 'only this path; * stands for one segment, ** for the rest: /v1/payments/*/refunds')
+    .option('--status <status>', 'only this status (422) or class (4xx)')
+    .option('--limit <n>', 'how many (default 100)')
+    .option('-f, --follow', 'print new requests as they come (Ctrl+C to stop)')
+    .action(async (options) => (await import('./requests.js')).list(options));
+  client(requests.command('clear'))
+    .description("Empty the request journal of the key's Source and mode.")
+    .action(async (options) => (await import('./requests.js')).clear(options));
 
   client(program.command('reset'))
     .description(
@@ -215,7 +230,8 @@ function startOptions(command: Command, defaults: { port: number; data: string |
     .option('--rate-limit', "answer 429 once a Source's rate_limit_per_minute is used up")
     .option('--clock-start <timestamp>', 'where the virtual clock starts (ISO 8601); a saved clock only moves forward to it')
     .option('--freeze-clock', 'the virtual clock moves only when advanced')
-    .option('--log <file>', 'also write every request, event and webhook attempt to FILE as JSON lines (for CI to keep)');
+    .option('--log <file>', 'also write every request, event and webhook attempt to FILE as JSON lines (for CI to keep)')
+    .option('--journal-size <n>', 'how many /v1 requests the request journal keeps per Source and mode (0: none)', count, 1000);
 }
 
 /** The options of commands that talk to a running emulator. */
@@ -238,6 +254,17 @@ function chaosList(value: string): string {
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+function duration(value: string): string {
+  if (parseDuration(value) === undefined) throw new InvalidArgumentError('must be a duration: 10s, 500ms, 2m.');
+  return value;
+}
+
+function count(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('must be a whole number, 0 or more.');
+  return n;
 }
 
 function port(value: string): number {

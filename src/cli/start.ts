@@ -20,6 +20,7 @@ export interface StartOptions {
   strictWebhookUrls?: boolean;
   clockStart?: string;
   freezeClock?: boolean;
+  journalSize?: number;
   ui: boolean;
   json?: boolean;
   log?: string;
@@ -71,6 +72,7 @@ export async function start(options: StartOptions): Promise<void> {
       strictWebhookUrls: options.strictWebhookUrls,
       clockStart: options.clockStart,
       freezeClock: options.freezeClock,
+      journalSize: options.journalSize,
     });
   } catch (error) {
     fileLog?.close();

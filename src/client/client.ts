@@ -10,6 +10,8 @@ import type {
   EventView,
   InvoicePayResult,
   LinkPayResult,
+  RequestFilter,
+  RequestList,
   ResetResult,
   StreamMessage,
   TriggerResult,
@@ -76,6 +78,10 @@ export interface PayemuClient {
   webhookChaos(): Promise<WebhookChaosView>;
   setWebhookChaos(settings: WebhookChaosView): Promise<WebhookChaosView>;
   clearWebhookChaos(): Promise<WebhookChaosView>;
+  /** The request journal of the key's Source and mode: its `/v1` requests, newest first. */
+  requests(filter?: RequestFilter): Promise<RequestList>;
+  /** Empties the request journal of the key's Source and mode. */
+  clearRequests(): Promise<{ removed: number }>;
   /** Pays a checkout session, or saves the card of a card-update session, as the hosted page would. */
   completeSession(id: string, card: Card): Promise<CompleteResult>;
   payInvoice(id: string, card: Card): Promise<InvoicePayResult>;
@@ -140,11 +146,11 @@ export function createClient(options: ClientOptions): PayemuClient {
     trigger: (event, data, options = {}) =>
       call('POST', '/_payemu/trigger', { event, ...(data !== undefined ? { data } : {}), ...(options.source !== undefined ? { source: options.source } : {}) }),
     async events(filter = {}) {
-      const query = new URLSearchParams();
-      for (const [name, value] of Object.entries(filter)) if (value !== undefined && value !== '') query.set(name, String(value));
-      const answer = await call<{ events: EventView[] }>('GET', `/_payemu/events${query.size ? `?${query}` : ''}`);
+      const answer = await call<{ events: EventView[] }>('GET', `/_payemu/events${queryOf(filter)}`);
       return answer.events;
     },
+    requests: (filter = {}) => call('GET', `/_payemu/requests${queryOf(filter)}`),
+    clearRequests: () => call('DELETE', '/_payemu/requests'),
     event: (eventId) => call('GET', `/_payemu/events/${id(eventId)}`),
     resendEvent: (eventId) => call('POST', `/_payemu/events/${id(eventId)}/resend`, {}),
     async streamEvents(options = {}) {
@@ -162,6 +168,13 @@ export function createClient(options: ClientOptions): PayemuClient {
     payInvoice: (invoiceId, card) => call('POST', `/_payemu/invoices/${id(invoiceId)}/pay`, card),
     payLink: (linkId, card) => call('POST', `/_payemu/payment-links/${id(linkId)}/pay`, card),
   };
+}
+
+/** `?name=value&...` of the filter's given values, or ''. */
+function queryOf(filter: object): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(filter)) if (value !== undefined && value !== '') query.set(name, String(value));
+  return query.size ? `?${query}` : '';
 }
 
 /** JSON when it is JSON; the text otherwise (an HTML page, a proxy's message, nothing). */

@@ -133,3 +133,39 @@ export interface WebhookChaosView {
   bad_signature?: number;
   seed?: number;
 }
+
+/** One `/v1` request of the request journal (`GET /_payemu/requests`). */
+export interface RequestView {
+  id: string;
+  at: string;
+  method: string;
+  path: string;
+  query: Record<string, string | string[]>;
+  /** null when the connection closed before an answer was sent. */
+  status: number | null;
+  duration_ms: number;
+  idempotency_key: string | null;
+  replayed: boolean;
+  fault: string | null;
+  /** The JSON as sent; a body that is not JSON, or was cut at 16 KiB, as text; null when none. */
+  request_body: unknown;
+  response_body: unknown;
+}
+
+/** `GET /_payemu/requests`: newest first; `total` counts every match. */
+export interface RequestList {
+  requests: RequestView[];
+  total: number;
+}
+
+/** What `GET /_payemu/requests` filters on. */
+export interface RequestFilter {
+  method?: string;
+  /** `*` stands for one segment, `**` for the rest. */
+  path?: string;
+  /** `422` or `4xx`. */
+  status?: string | number;
+  /** Exclusive timestamp. */
+  since?: string;
+  limit?: number | string;
+}

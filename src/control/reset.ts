@@ -39,6 +39,8 @@ export const resetRoutes = [
         return r.source !== undefined ? r.source === scope.source.slug && r.mode === scope.mode : r.id.startsWith(prefix);
       });
       const removed = cleared - counters;
+      // The request journal (memory only) of the scope, or all of them, goes too.
+      app.requestJournal.clear(body.all ? undefined : { source: scope.source.slug, mode: scope.mode });
       if (body.all) {
         app.clock.restore({ offsetMs: 0, frozenAt: app.clock.frozen() ? app.clock.now() - app.clock.offsetMs() : null });
         app.store.transaction((tx) => tx.put(Meta, { id: 'clock', clock: app.clock.state() }));

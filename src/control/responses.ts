@@ -27,6 +27,33 @@ export const advanceReport = named(
 
 export const resetReport = named('Reset', object({ removed: integer, scope: { anyOf: [{ const: 'all' }, object({ source: string, mode })] }, now: timestamp }));
 
+/** A body the request journal kept: the JSON as sent or answered, a non-JSON or cut body as text, null when none. */
+const journaledBody = {
+  description: 'The JSON as sent or answered; a body that is not JSON, or was cut at 16 KiB (`…[cut: N bytes]` at its end), as text; null when there was none.',
+};
+
+export const requestEntry = named(
+  'JournaledRequest',
+  object({
+    id: string,
+    at: timestamp,
+    method: string,
+    path: string,
+    query: { type: 'object', description: 'The query string, parsed (a repeated parameter is an array).' },
+    status: { ...nullable(integer), description: 'null when the connection closed before an answer was sent.' },
+    duration_ms: integer,
+    idempotency_key: nullable(string),
+    replayed: boolean,
+    fault: nullable(string),
+    request_body: journaledBody,
+    response_body: journaledBody,
+  }),
+);
+
+export const requestList = named('RequestJournal', object({ requests: { type: 'array', items: requestEntry }, total: integer }));
+
+export const requestsCleared = named('RequestJournalCleared', object({ removed: integer }));
+
 export const triggerResult = named(
   'TriggerResult',
   object({

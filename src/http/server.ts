@@ -9,6 +9,7 @@ import { send, sendError } from './envelope.js';
 import { HttpError, MethodNotAllowed, NotFound } from './errors.js';
 import type { HostCheck } from './host-check.js';
 import { fingerprint, idempotencyKeyOf, runIdempotent } from './idempotency.js';
+import type { Scope } from './auth.js';
 import type { ApiContext, OpenContext, Route } from './route.js';
 import { checkRequestTarget } from './text.js';
 import { check, compileBody, compileQuery } from './validation.js';
@@ -116,10 +117,11 @@ function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>, validators
   const querySchema = route.query;
   const validateBody = bodySchema ? lazily(() => compileBody(bodySchema), validators) : undefined;
   const validateQuery = querySchema ? lazily(() => compileQuery(querySchema), validators) : undefined;
-  return async (req: Req, res: http.ServerResponse) => {
-    logOnFinish(app, req, res);
-    const scope = app.keyring.authenticate(req, route.keyInQuery ? stringOrUndefined(req.query.key) : undefined);
-    (res as ScopedResponse).scope = scope;
+  // The request journal records /v1 requests once authenticated (a refusal before is not its
+  // scope's). A failure is answered here rather than by polka's onError, so that the entry has
+  // the answer; a connection closed unanswered is recorded with no status.
+  const journaled = route.path.startsWith('/v1/');
+  const serve = async (req: Req, res: http.ServerResponse, scope: Scope) => {
     if (route.rateLimited) {
       for (const [name, value] of Object.entries(app.rateLimiter.take(scope))) res.setHeader(name, value);
     }
@@ -133,6 +135,20 @@ function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>, validators
       res,
       runIdempotent(app.store, scope, key, fingerprint(req.method, req.path, raw), ctx.now, () => route.handle(ctx)),
     );
+  };
+  return async (req: Req, res: http.ServerResponse) => {
+    logOnFinish(app, req, res);
+    const scope = app.keyring.authenticate(req, route.keyInQuery ? stringOrUndefined(req.query.key) : undefined);
+    (res as ScopedResponse).scope = scope;
+    if (!journaled) return serve(req, res, scope);
+    const recording = app.requestJournal.start(req, res, scope.source.slug, scope.mode, app.clock.now());
+    try {
+      await serve(req, res, scope);
+    } catch (error) {
+      fail(app, req, res, error);
+    } finally {
+      recording.end();
+    }
   };
 }
 
