@@ -4,6 +4,9 @@ import { verifyWebhook } from '../src/index.js';
 import { PayemuProcess } from './helpers/cli.js';
 import { deadUrl, receiver, type Received } from './helpers/receiver.js';
 
+// Many payemu processes, each starting an emulator: the longer timeout of the CLI suites on a loaded machine.
+t.setTimeout(240_000);
+
 const SECRET = 'whsec_payemu_acme';
 
 interface Report {

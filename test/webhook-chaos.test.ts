@@ -7,6 +7,9 @@ import { PayemuProcess } from './helpers/cli.js';
 import { assertError, emulator, pay, type TestEmulator } from './helpers/emulator.js';
 import { receiver, type Received } from './helpers/receiver.js';
 
+// Many payemu processes, each starting an emulator: the longer timeout of the CLI suites on a loaded machine.
+t.setTimeout(240_000);
+
 const fast = { webhookBackoff: '0,0,0' };
 
 /** A receiver that checks signatures as a careful handler does: 400 when verification fails. */
