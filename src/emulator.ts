@@ -18,7 +18,7 @@ import { Scheduler } from './clock/scheduler.js';
 import { Timers } from './clock/timers.js';
 import { buildConfig, ConfigError, loadConfig } from './config/load.js';
 import type { PayemuConfig } from './config/types.js';
-import { watchConfig, watchConfigCreation } from './config/watch.js';
+import { configVersion, watchConfigCreation, watchConfigSoon } from './config/watch.js';
 import { Keyring } from './http/auth.js';
 import { hostCheck, normalizeAllowedHost, type HostCheck } from './http/host-check.js';
 import { RateLimiter } from './http/rate-limit.js';
@@ -26,6 +26,9 @@ import { DEFAULT_JOURNAL_SIZE, parseRequestFilter, RequestJournal, type RequestE
 import { HttpError } from './http/errors.js';
 import type { Route } from './http/route.js';
 import { createServer } from './http/server.js';
+import { installConfigFaults, reloadConfigFaults } from './http/faults.js';
+import { createClient } from './client/client.js';
+import type { FaultInput, FaultView } from './client/types.js';
 import { Meta, type MetaRecord } from './resources/meta/records.js';
 import { filePersistence } from './store/file-persistence.js';
 import { recordLockUrl } from './store/lock.js';
@@ -139,6 +142,17 @@ export interface Emulator {
     /** Empties the journal of the Source and mode `key` opens; returns how many requests it held. */
     clear(options?: { key?: string }): number;
   };
+  /**
+   * Faults on /v1 requests (as `/_payemu/faults`), through HTTP with the first Source's test key
+   * unless `key` names another Source or mode. Each rejects with an `ApiError` as the client does.
+   */
+  faults: {
+    add(fault: FaultInput, options?: { key?: string }): Promise<FaultView>;
+    list(options?: { key?: string }): Promise<FaultView[]>;
+    remove(id: string, options?: { key?: string }): Promise<FaultView>;
+    /** Resolves with how many were removed. */
+    clear(options?: { key?: string }): Promise<number>;
+  };
   /** The event bus: domain events, requests, clock advances, config reloads. */
   bus: Bus;
   dataDir: string | undefined;
@@ -177,6 +191,8 @@ export interface RequestsFilter {
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const configFile = typeof options.config === 'string' ? path.resolve(options.config) : undefined;
+  // The file's version before it is read: an edit from now on is seen by the watch (below).
+  const loadedVersion = configFile ? configVersion(configFile) : undefined;
   let config: PayemuConfig = typeof options.config === 'object' ? buildConfig(options.config) : loadConfig(configFile);
 
   const allowedHosts = (options.allowedHosts ?? []).map((name) => {
@@ -212,6 +228,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await abandon(); // an invalid --clock-start must not leave the data directory locked
     throw error;
   }
+  // The config's faults are in force from start (afresh: hits 0, generators at their seeds).
+  installConfigFaults(store, config, clock.now());
   const timers = new Timers();
   const scheduler = new Scheduler<App>(store, JOB_KINDS, timers);
   scheduler.rebuild();
@@ -277,11 +295,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   await scheduler.runDue(clock.now());
 
   const applyConfig = (next: PayemuConfig) => {
+    reloadConfigFaults(store, config, next, clock.now());
     config = next;
     keyring.update(next);
   };
+  // The watch starts after start-up (and after the CLI's readiness line): see watchConfig.
   const stopWatching = configFile
-    ? await watchConfig(configFile, bus, applyConfig)
+    ? watchConfigSoon(configFile, bus, applyConfig, loadedVersion, (fn) => timers.soon(fn))
     : options.configFileIfCreated !== undefined && typeof options.config !== 'object'
       ? await watchConfigCreation(path.resolve(options.configFileIfCreated), bus, applyConfig)
       : undefined;
@@ -297,6 +317,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (!scope) throw new TypeError('requests(): that key opens no Source (give a test or live key of the config)');
     return scope;
   };
+  const control = (key = first.test_key) => createClient({ url: baseUrl, key });
   let closing: Promise<void> | undefined;
   return {
     url: baseUrl,
@@ -380,6 +401,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         },
       },
     ),
+    faults: {
+      add: (fault, options = {}) => control(options.key).addFault(fault),
+      list: (options = {}) => control(options.key).faults(),
+      remove: (id, options = {}) => control(options.key).removeFault(id),
+      clear: async (options = {}) => (await control(options.key).clearFaults()).removed,
+    },
     bus,
     dataDir,
     idle: () => timers.idle(),

@@ -3,6 +3,7 @@ import { constants } from 'node:os';
 import { parseDuration } from '../clock/duration.js';
 import { ConfigError, resolveConfigFile } from '../config/load.js';
 import { startEmulator } from '../emulator.js';
+import { uiHost } from '../ui/host.js';
 import { LogFileError, openFileLog } from '../ui/log.js';
 import { CliError, EXIT } from './errors.js';
 import { stopWhenOrphaned } from './orphan.js';
@@ -67,7 +68,7 @@ export async function exec(
     fileLog?.close();
     throw new CliError((error as Error).message, error instanceof ConfigError || error instanceof LogFileError ? EXIT.usage : EXIT.refused);
   }
-  fileLog?.attach(emulator);
+  fileLog?.attach(uiHost(emulator));
   if (interrupted) {
     await emulator.close();
     fileLog?.close();

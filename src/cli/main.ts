@@ -122,6 +122,29 @@ export function main(argv: string[]): void {
   client(requests.command('clear'))
     .description("Empty the request journal of the key's Source and mode.")
     .action(async (options) => (await import('./requests.js')).clear(options));
+  const fault = program.command('fault').description("Make the key's Source and mode's /v1 requests fail: an error status, a delay, a dropped connection.");
+  client(fault.command('add'))
+    .description('Add a fault: matching requests wait --latency, then get --status (or --drop) instead of being run (with --apply: after being run).')
+    .requiredOption('--path <glob>', 'the /v1 paths it acts on: * one segment, ** the rest (/v1/payments/*/refunds)')
+    .option('--method <method>', 'only this method (GET, POST, PATCH, PUT, DELETE)')
+    .option('--status <code>', 'answer this status (400 to 599) in the error envelope')
+    .option('--latency <duration>', 'wait this long first (250ms, 2s; at most 60s)')
+    .option('--drop', 'close the connection unanswered')
+    .option('--apply', 'run the request for real, then replace its answer (the lost response)')
+    .option('--probability <p>', 'the chance (0 to 1) that it acts on a matching request (default 1)')
+    .option('--times <n>', 'act this many times, then retire')
+    .option('--seed <n>', 'the seed of its --probability draws (default 1)')
+    .action(async (options) => (await import('./fault.js')).add(options));
+  client(fault.command('list'))
+    .description('List the faults, in the order they are tried (the first that acts wins).')
+    .action(async (options) => (await import('./fault.js')).list(options));
+  client(fault.command('remove'))
+    .description('Remove one fault.')
+    .argument('<id>')
+    .action(async (id: string, options) => (await import('./fault.js')).remove(id, options));
+  client(fault.command('clear'))
+    .description('Remove every fault.')
+    .action(async (options) => (await import('./fault.js')).clear(options));
 
   client(program.command('reset'))
     .description(

@@ -8,6 +8,8 @@ import type {
   CompleteResult,
   EventFilter,
   EventView,
+  FaultInput,
+  FaultView,
   InvoicePayResult,
   LinkPayResult,
   RequestFilter,
@@ -86,6 +88,14 @@ export interface PayemuClient {
   completeSession(id: string, card: Card): Promise<CompleteResult>;
   payInvoice(id: string, card: Card): Promise<InvoicePayResult>;
   payLink(id: string | number, card: Card): Promise<LinkPayResult>;
+  /** Adds a fault on the key's Source and mode's /v1 requests. */
+  addFault(fault: FaultInput): Promise<FaultView>;
+  /** The faults of the key's Source and mode, oldest first. */
+  faults(): Promise<FaultView[]>;
+  /** Removes one fault; resolves with it as it was. */
+  removeFault(id: string): Promise<FaultView>;
+  /** Removes every fault of the key's Source and mode; resolves with how many. */
+  clearFaults(): Promise<{ removed: number }>;
 }
 
 /**
@@ -167,6 +177,12 @@ export function createClient(options: ClientOptions): PayemuClient {
     completeSession: (sessionId, card) => call('POST', `/_payemu/sessions/${id(sessionId)}/complete`, card),
     payInvoice: (invoiceId, card) => call('POST', `/_payemu/invoices/${id(invoiceId)}/pay`, card),
     payLink: (linkId, card) => call('POST', `/_payemu/payment-links/${id(linkId)}/pay`, card),
+    addFault: (fault) => call('POST', '/_payemu/faults', fault),
+    async faults() {
+      return (await call<{ faults: FaultView[] }>('GET', '/_payemu/faults')).faults;
+    },
+    removeFault: (faultId) => call('DELETE', `/_payemu/faults/${id(faultId)}`),
+    clearFaults: () => call('DELETE', '/_payemu/faults'),
   };
 }
 

@@ -1,4 +1,5 @@
 import { formatTimestamp } from '../clock/format.js';
+import { installConfigFaults, putConfigFaults } from '../http/faults.js';
 import { control } from '../http/route.js';
 import { Meta } from '../resources/meta/records.js';
 import { INVOICE_COUNTER_PREFIX, invoiceCounter } from '../resources/invoices/records.js';
@@ -11,6 +12,7 @@ import { resetReport } from './responses.js';
  * Payment and payment-link ids keep counting, so an id is never reused; invoice numbers start
  * again at INV-000001 in the emptied scope (its invoices are gone, so no number repeats).
  * Webhook chaos stays (it is a setting, like the clock); `DELETE /_payemu/webhook-chaos` ends it.
+ * Faults are emptied too, and the config's faults of the emptied scope put back afresh.
  */
 export const resetRoutes = [
   control<{ all?: boolean }>({
@@ -45,6 +47,10 @@ export const resetRoutes = [
         app.clock.restore({ offsetMs: 0, frozenAt: app.clock.frozen() ? app.clock.now() - app.clock.offsetMs() : null });
         app.store.transaction((tx) => tx.put(Meta, { id: 'clock', clock: app.clock.state() }));
       }
+      // The config's faults are in force from start: an emptied scope starts with them again.
+      const now = app.clock.now();
+      if (body.all) installConfigFaults(app.store, app.config(), now);
+      else app.store.transaction((tx) => putConfigFaults(tx, scope.source, [scope.mode], now));
       return {
         status: 200,
         json: { removed, scope: body.all ? 'all' : { source: scope.source.slug, mode: scope.mode }, now: formatTimestamp(app.clock.now()) },

@@ -1,6 +1,6 @@
-import { EVENT_NAMES } from '../bus/events.js';
+import { EVENT_NAMES, type EventName } from '../bus/events.js';
 import { CHAOS_KINDS } from '../webhooks/chaos.js';
-import { boolean, integer, named, nullable, object, oneOfValues, string, timestamp, type Schema } from '../http/wire.js';
+import { boolean, integer, named, nullable, number, object, oneOfValues, string, timestamp, type ClosedObject, type Schema } from '../http/wire.js';
 import { invoiceAttributes, invoiceEventData } from '../resources/invoices/responses.js';
 import { linkAttributes } from '../resources/payment-links/responses.js';
 import { cardBrand, failureCode, paymentEventData, paymentSummary } from '../resources/payments/responses.js';
@@ -53,6 +53,27 @@ export const requestEntry = named(
 export const requestList = named('RequestJournal', object({ requests: { type: 'array', items: requestEntry }, total: integer }));
 
 export const requestsCleared = named('RequestJournalCleared', object({ removed: integer }));
+export const faultView = named(
+  'Fault',
+  object({
+    id: { type: 'string', pattern: '^flt_[0-9A-Za-z]{24}$' },
+    method: { anyOf: [oneOfValues(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']), { type: 'null' }], description: 'Only requests of this method; null: any.' },
+    path: { type: 'string', description: 'A glob of /v1 paths: `*` one segment, `**` the rest.' },
+    status: { ...nullable({ type: 'integer', minimum: 400, maximum: 599 }), description: "The answer's status; null: the real answer's." },
+    body: { description: 'The answer instead of the error envelope; null: the envelope.' },
+    latency_ms: integer,
+    drop: boolean,
+    apply: boolean,
+    probability: number,
+    times: { ...nullable(integer), description: 'Acts this many times, then leaves the list; null: never retires.' },
+    seed: integer,
+    hits: { type: 'integer', description: 'How many requests the fault acted on.' },
+  }),
+);
+
+export const faultList = named('FaultList', object({ faults: { type: 'array', items: faultView } }));
+
+export const faultRemoved = named('FaultsRemoved', object({ removed: integer }));
 
 export const triggerResult = named(
   'TriggerResult',
@@ -69,7 +90,7 @@ export const triggerResult = named(
 );
 
 /** Each event's webhook body, `{event, data}`, by name. */
-const eventData: Record<string, Schema> = { ...paymentEventData, ...recurringEventData, ...invoiceEventData };
+export const eventData = { ...paymentEventData, ...recurringEventData, ...invoiceEventData } satisfies Record<EventName, object>;
 
 const pascal = (name: string) =>
   name
@@ -78,11 +99,14 @@ const pascal = (name: string) =>
     .join('');
 
 /** The webhook body of each event (what the receiver gets, and `payload` of the event log). */
-export const webhookPayloads: Readonly<Record<string, Schema>> = Object.fromEntries(
-  EVENT_NAMES.map((name) => [name, named(`${pascal(name)}Payload`, object({ event: { const: name }, data: eventData[name]! }))]),
-);
+export const webhookPayloads = Object.fromEntries(
+  EVENT_NAMES.map((name) => [name, named(`${pascal(name)}Payload`, object({ event: { const: name }, data: eventData[name] }))]),
+) as { readonly [N in EventName]: WebhookPayloadSchema<N> };
 
-export const webhookPayload = named('WebhookPayload', { oneOf: EVENT_NAMES.map((name) => webhookPayloads[name]!) });
+/** The type of `webhookPayloads[name]`: what `object({event: {const: name}, data})` makes above. */
+type WebhookPayloadSchema<N extends EventName> = ClosedObject<{ event: { const: N }; data: (typeof eventData)[N] }, 'event' | 'data'>;
+
+export const webhookPayload = named('WebhookPayload', { oneOf: EVENT_NAMES.map((name) => webhookPayloads[name]) });
 
 export const attempt = named(
   'DeliveryAttempt',
