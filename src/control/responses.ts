@@ -1,6 +1,6 @@
 import { EVENT_NAMES, type EventName } from '../bus/events.js';
 import { CHAOS_KINDS } from '../webhooks/chaos.js';
-import { boolean, integer, named, nullable, number, object, oneOfValues, string, timestamp, type ClosedObject, type Schema } from '../http/wire.js';
+import { boolean, integer, named, nullable, number, object, oneOfValues, string, timestamp, type ClosedObject } from '../http/wire.js';
 import { invoiceAttributes, invoiceEventData } from '../resources/invoices/responses.js';
 import { linkAttributes } from '../resources/payment-links/responses.js';
 import { cardBrand, failureCode, paymentEventData, paymentSummary } from '../resources/payments/responses.js';
