@@ -51,12 +51,13 @@ export function freePort() {
  * when the child printed its readiness line. The child's stdout (a log line per request) is
  * drained for the whole life of the child.
  *
- * kind: 'bare' | 'payemu'; payemu options: { dataDir, inMemory, nodeArgs }; `cpu`: run the
+ * kind: 'bare' | 'payemu'; payemu options: { dataDir, inMemory, configFile, nodeArgs, root (another
+ * checkout of payemu, built, to run instead of this one) }; `cpu`: run the
  * server pinned to that core (spawned through `taskset -c <cpu>`, which execs node: same pid).
  */
 /**
  * @param {'bare' | 'payemu'} kind
- * @param {{ dataDir?: string, inMemory?: boolean, nodeArgs?: string[], cpu?: number }} [options]
+ * @param {{ dataDir?: string, inMemory?: boolean, configFile?: string, nodeArgs?: string[], cpu?: number, root?: string }} [options]
  * @returns {Promise<BenchServer>}
  */
 export async function startServer(kind, options = {}) {
@@ -72,6 +73,7 @@ export async function startServer(kind, options = {}) {
           '--port',
           String(port),
           '--no-ui',
+          ...(options.configFile ? ['--config', options.configFile] : []),
           ...(options.inMemory ? ['--in-memory'] : ['--data', /** @type {string} */ (options.dataDir)]),
         ];
   const probePath = kind === 'bare' ? '/' : '/_payemu/health';
@@ -79,7 +81,7 @@ export async function startServer(kind, options = {}) {
   const t0 = performance.now();
   const [command, argv] =
     options.cpu === undefined ? [process.execPath, args] : [/** @type {string} */ (which('taskset')), ['-c', String(options.cpu), process.execPath, ...args]];
-  const child = spawn(command, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
+  const child = spawn(command, argv, { cwd: options.root ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
   /** @type {BenchServer} */
   const server = {
     kind,

@@ -24,6 +24,7 @@
 //   BENCH_KEEP_NODE_ENV=1   keep NODE_EXTRA_CA_CERTS in the servers' environment (see lib.js)
 //   BENCH_PROFILE=1         run payemu under --cpu-prof (profiles in bench/results/profiles/)
 //   BENCH_KEEP=1            keep the data directories
+//   BENCH_ROOT=DIR          run the payemu of another checkout (built): a before/after comparison
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -113,7 +114,12 @@ async function drive(server, work, seconds) {
 }
 
 async function start(kind, options) {
-  const server = await startServer(kind, { ...options, nodeArgs: kind === 'payemu' ? payemuNodeArgs : [], ...(WRK ? { cpu: SERVER_CPU } : {}) });
+  const server = await startServer(kind, {
+    ...options,
+    nodeArgs: kind === 'payemu' ? payemuNodeArgs : [],
+    ...(WRK ? { cpu: SERVER_CPU } : {}),
+    ...(kind === 'payemu' && env.BENCH_ROOT ? { root: path.resolve(env.BENCH_ROOT) } : {}),
+  });
   running.add(server);
   return server;
 }

@@ -5,6 +5,7 @@ import type { Timers } from './clock/timers.js';
 import type { PayemuConfig } from './config/types.js';
 import type { Keyring } from './http/auth.js';
 import type { RateLimiter } from './http/rate-limit.js';
+import type { RequestJournal } from './http/request-journal.js';
 import type { Store } from './store/store.js';
 import type { Dispatcher } from './webhooks/dispatcher.js';
 
@@ -16,6 +17,8 @@ export interface App {
   scheduler: Scheduler<App>;
   keyring: Keyring;
   rateLimiter: RateLimiter;
+  /** The last `/v1` requests of each Source and mode (`GET /_payemu/requests`). */
+  requestJournal: RequestJournal;
   config(): PayemuConfig;
   webhooks: Dispatcher;
   /** Every real-time wait (timers, yields) and the work in flight, for `idle()`. */

@@ -1,103 +1,92 @@
 import type { App } from './app.js';
-import { clockRoutes } from './control/clock.js';
 import type { JobKind } from './clock/scheduler.js';
+import { clockRoutes } from './control/clock.js';
+import { eventRoutes } from './control/events.js';
 import { healthRoutes } from './control/health.js';
+import { openApiRoutes } from './control/openapi.js';
+import { payRoutes } from './control/pay.js';
+import { resetRoutes } from './control/reset.js';
+import { triggerRoutes } from './control/triggers/routes.js';
 import { IdempotencyKeys, idempotencyExpiry } from './http/idempotency.js';
 import type { Route } from './http/route.js';
 import { cardUpdatePages } from './pages/card-update.js';
 import { checkoutPages } from './pages/checkout.js';
 import { invoicePages } from './pages/invoice.js';
-import { paymentLinkPages } from './pages/payment-link.js';
-import { linkExpiry } from './resources/payment-links/jobs.js';
-import { PaymentLinks } from './resources/payment-links/records.js';
-import { paymentLinkRoutes } from './resources/payment-links/routes.js';
-import { invoiceOverdue } from './resources/invoices/jobs.js';
-import { Invoices } from './resources/invoices/records.js';
-import { invoiceRoutes } from './resources/invoices/routes.js';
 import { managePages } from './pages/manage.js';
-import { Charges } from './resources/charges/records.js';
-import { chargeRoutes } from './resources/charges/routes.js';
-import { methodSessionExpiry } from './resources/payment-method-sessions/jobs.js';
-import { MethodSessions } from './resources/payment-method-sessions/records.js';
-import { recurringBilling } from './resources/recurring/billing.js';
-import { Recurring } from './resources/recurring/records.js';
-import { recurringRoutes } from './resources/recurring/routes.js';
-import { accountRoutes } from './resources/account/routes.js';
-import { Meta } from './resources/meta/records.js';
-import { PaymentMethods } from './resources/payment-methods/records.js';
-import { Payments } from './resources/payments/records.js';
-import { paymentRoutes } from './resources/payments/routes.js';
-import { sessionExpiry } from './resources/sessions/jobs.js';
-import { authorizationExpiry } from './resources/payments/jobs.js';
-import { Refunds } from './resources/refunds/records.js';
-import { refundRoutes } from './resources/refunds/routes.js';
-import { Sessions } from './resources/sessions/records.js';
-import { sessionRoutes } from './resources/sessions/routes.js';
-import { taxRoutes } from './resources/tax/routes.js';
+import { paymentLinkPages } from './pages/payment-link.js';
+import { accountModule } from './resources/account/index.js';
+import { chargesModule } from './resources/charges/index.js';
+import { invoicesModule } from './resources/invoices/index.js';
+import { metaModule } from './resources/meta/index.js';
+import { type ResourceModule, resourceModule, storedCollection, storedJob } from './resources/module.js';
+import { paymentLinksModule } from './resources/payment-links/index.js';
+import { paymentMethodSessionsModule } from './resources/payment-method-sessions/index.js';
+import { paymentMethodsModule } from './resources/payment-methods/index.js';
+import { paymentsModule } from './resources/payments/index.js';
+import { recurringModule } from './resources/recurring/index.js';
+import { refundsModule } from './resources/refunds/index.js';
+import { sessionsModule } from './resources/sessions/index.js';
+import { taxModule } from './resources/tax/index.js';
 import type { Collection, StoredRecord } from './store/collection.js';
 import { Events } from './webhooks/records.js';
-import { eventRoutes } from './control/events.js';
-import { triggerRoutes } from './control/triggers/routes.js';
-import { payRoutes } from './control/pay.js';
-import { resetRoutes } from './control/reset.js';
+import { WebhookChaos } from './webhooks/chaos.js';
+import { webhookChaosRoutes } from './control/webhook-chaos.js';
+import { requestRoutes } from './control/requests.js';
+import { faultRoutes } from './control/faults.js';
+import { Faults } from './http/faults.js';
 import { outcomeRoutes } from './control/outcomes.js';
 import { snapshotRoutes } from './control/snapshot.js';
-import { OutcomeScripts } from './resources/outcomes/records.js';
-import { openApiRoutes } from './control/openapi.js';
+import { outcomesModule } from './resources/outcomes/index.js';
 
 /**
- * The one catalogue of what payemu serves: its collections, its routes (the /v1 API, the
- * control plane, the hosted pages) and the kinds of time-based work. A resource joins payemu
- * by being listed here; test/catalogue.test.ts checks that the lists agree.
+ * The one catalogue of what payemu serves. A resource joins payemu by being listed in MODULES
+ * (its folder's `index.ts`: collections, routes, due work, events); a control endpoint or a
+ * hosted page by a line in CONTROL_ROUTES or PAGE_ROUTES. test/catalogue.test.ts checks that
+ * everything belongs to one module and that the lists agree. Besides the resources, two modules
+ * of payemu's own: the saved answers of `Idempotency-Key` requests (expired after a day) and
+ * the event log of the webhooks. The order is the store's and the scheduler's.
  */
-export const COLLECTIONS: readonly Collection<StoredRecord>[] = [
-  Meta,
-  Sessions,
-  Payments,
-  PaymentMethods,
-  Refunds,
-  IdempotencyKeys,
-  Events,
-  Charges,
-  Recurring,
-  MethodSessions,
-  Invoices,
-  PaymentLinks,
-  OutcomeScripts,
-] as never;
+export const MODULES: readonly ResourceModule[] = [
+  metaModule,
+  accountModule,
+  sessionsModule,
+  paymentsModule,
+  paymentMethodsModule,
+  refundsModule,
+  resourceModule('idempotency', { collections: [storedCollection(IdempotencyKeys)], jobs: [storedJob(idempotencyExpiry)] }),
+  resourceModule('webhooks', { collections: [storedCollection(Events)] }),
+  chargesModule,
+  recurringModule,
+  paymentMethodSessionsModule,
+  taxModule,
+  invoicesModule,
+  paymentLinksModule,
+  outcomesModule,
+  resourceModule('faults', { collections: [storedCollection(Faults)] }),
+  resourceModule('webhook-chaos', { collections: [storedCollection(WebhookChaos)] }),
+];
 
-export const ROUTES: readonly Route[] = [
+/** The `/_payemu/` control plane (src/control/). */
+export const CONTROL_ROUTES: readonly Route[] = [
   ...healthRoutes,
-  ...accountRoutes,
-  ...sessionRoutes,
-  ...paymentRoutes,
-  ...refundRoutes,
-  ...chargeRoutes,
-  ...recurringRoutes,
-  ...taxRoutes,
-  ...invoiceRoutes,
-  ...paymentLinkRoutes,
   ...clockRoutes,
   ...eventRoutes,
   ...triggerRoutes,
   ...payRoutes,
   ...resetRoutes,
+  ...webhookChaosRoutes,
+  ...requestRoutes,
+  ...faultRoutes,
   ...outcomeRoutes,
   ...snapshotRoutes(() => COLLECTIONS),
   ...openApiRoutes(() => ROUTES),
-  ...checkoutPages,
-  ...cardUpdatePages,
-  ...managePages,
-  ...invoicePages,
-  ...paymentLinkPages,
 ];
 
-export const JOB_KINDS: readonly JobKind<never, App>[] = [
-  sessionExpiry as never,
-  authorizationExpiry as never,
-  idempotencyExpiry as never,
-  recurringBilling as never,
-  methodSessionExpiry as never,
-  invoiceOverdue as never,
-  linkExpiry as never,
-];
+/** The hosted HTML pages (src/pages/). */
+export const PAGE_ROUTES: readonly Route[] = [...checkoutPages, ...cardUpdatePages, ...managePages, ...invoicePages, ...paymentLinkPages];
+
+export const COLLECTIONS: readonly Collection<StoredRecord>[] = MODULES.flatMap((m) => m.collections);
+
+export const ROUTES: readonly Route[] = [...CONTROL_ROUTES, ...MODULES.flatMap((m) => m.routes), ...PAGE_ROUTES];
+
+export const JOB_KINDS: readonly JobKind<StoredRecord, App>[] = MODULES.flatMap((m) => m.jobs);

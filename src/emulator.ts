@@ -18,15 +18,20 @@ import { Scheduler } from './clock/scheduler.js';
 import { Timers } from './clock/timers.js';
 import { buildConfig, ConfigError, loadConfig } from './config/load.js';
 import type { PayemuConfig } from './config/types.js';
-import { watchConfig, watchConfigCreation } from './config/watch.js';
+import { configVersion, watchConfigCreation, watchConfigSoon } from './config/watch.js';
 import { Keyring, type Scope } from './http/auth.js';
 import { addScript, clearScripts, listScripts, type OutcomeScriptView, type ScriptBody } from './control/outcomes.js';
 import type { ScriptStep } from './resources/outcomes/records.js';
 import { exportSnapshot, importSnapshot, type ImportReport, type SnapshotDocument } from './control/snapshot.js';
 import { hostCheck, normalizeAllowedHost, type HostCheck } from './http/host-check.js';
 import { RateLimiter } from './http/rate-limit.js';
+import { DEFAULT_JOURNAL_SIZE, parseRequestFilter, RequestJournal, type RequestEntryView } from './http/request-journal.js';
+import { HttpError } from './http/errors.js';
 import type { Route } from './http/route.js';
 import { createServer } from './http/server.js';
+import { installConfigFaults, reloadConfigFaults } from './http/faults.js';
+import { createClient } from './client/client.js';
+import type { FaultInput, FaultView } from './client/types.js';
 import { Meta, type MetaRecord } from './resources/meta/records.js';
 import { filePersistence } from './store/file-persistence.js';
 import { recordLockUrl } from './store/lock.js';
@@ -36,6 +41,8 @@ import { isSafeUrl } from './lib/schemas.js';
 import { DEFAULT_BACKOFF_MS, DEFAULT_TIMEOUT_MS, parseBackoff } from './webhooks/backoff.js';
 import { Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.js';
 import { keepRecentEvents } from './webhooks/retention.js';
+import { checkChaos, parseChaosList, WebhookChaos, type WebhookChaosSettings } from './webhooks/chaos.js';
+import { scopeKey } from './lib/scope-key.js';
 
 export interface EmulatorOptions {
   /** Default 0: a free port. */
@@ -82,6 +89,14 @@ export interface EmulatorOptions {
   import?: string | SnapshotDocument;
   /** On `close()`, write a snapshot of everything (`all`) to this file first. */
   exportOnExit?: string;
+  /**
+   * Webhook chaos for every Source, in both modes (docs/chaos.md): settings, or a list as
+   * `--webhook-chaos` takes it (`"duplicate=0.2,delay=5s,seed=7"`). Stored, replacing what each
+   * Source had; it outlives a restart without the option (clear it with `webhookChaos.clear`).
+   */
+  webhookChaos?: WebhookChaosSettings | string;
+  /** How many `/v1` requests the request journal keeps per Source and mode (default 1,000; 0 keeps none). */
+  journalSize?: number;
   /** @internal Routes added to the catalogue's, for tests of the HTTP layer itself. */
   extraRoutes?: readonly Route[];
 }
@@ -147,6 +162,37 @@ export interface Emulator {
     export(options?: ScopeOption & { all?: boolean }): SnapshotDocument;
     import(document: SnapshotDocument): ImportReport;
   };
+  /**
+   * A Source and mode's webhook chaos (`PUT`/`GET`/`DELETE /_payemu/webhook-chaos`): the first
+   * Source in test mode unless `scope` says otherwise. `set` replaces it (a RangeError names a
+   * wrong field), `get` answers `{}` when it is off.
+   */
+  webhookChaos: {
+    set(settings: WebhookChaosSettings, scope?: { source?: string; mode?: Mode }): WebhookChaosSettings;
+    get(scope?: { source?: string; mode?: Mode }): WebhookChaosSettings;
+    clear(scope?: { source?: string; mode?: Mode }): void;
+  };
+  /**
+   * The request journal, as `GET /_payemu/requests` shows it: the `/v1` requests of the Source
+   * and mode that `key` opens (default: the first Source's test key), newest first, with `total`
+   * counting every match. A bad filter throws a RangeError; `requests.clear()` empties it.
+   */
+  requests: {
+    (filter?: RequestsFilter): { requests: RequestEntryView[]; total: number };
+    /** Empties the journal of the Source and mode `key` opens; returns how many requests it held. */
+    clear(options?: { key?: string }): number;
+  };
+  /**
+   * Faults on /v1 requests (as `/_payemu/faults`), through HTTP with the first Source's test key
+   * unless `key` names another Source or mode. Each rejects with an `ApiError` as the client does.
+   */
+  faults: {
+    add(fault: FaultInput, options?: { key?: string }): Promise<FaultView>;
+    list(options?: { key?: string }): Promise<FaultView[]>;
+    remove(id: string, options?: { key?: string }): Promise<FaultView>;
+    /** Resolves with how many were removed. */
+    clear(options?: { key?: string }): Promise<number>;
+  };
   /** The event bus: domain events, requests, clock advances, config reloads. */
   bus: Bus;
   dataDir: string | undefined;
@@ -157,6 +203,21 @@ export interface Emulator {
    */
   idle(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** What `Emulator.requests` filters on (the query of `GET /_payemu/requests`), and whose journal it reads. */
+export interface RequestsFilter {
+  method?: string;
+  /** `*` stands for one path segment, `**` for the rest. */
+  path?: string;
+  /** A status (`422`) or a class (`"4xx"`). */
+  status?: number | string;
+  /** Only requests after this timestamp (exclusive). */
+  since?: string;
+  /** Default 100. */
+  limit?: number;
+  /** Whose journal: a Source's test or live key (default the first Source's test key). */
+  key?: string;
 }
 
 /**
@@ -170,6 +231,8 @@ export interface Emulator {
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {
   const configFile = typeof options.config === 'string' ? path.resolve(options.config) : undefined;
+  // The file's version before it is read: an edit from now on is seen by the watch (below).
+  const loadedVersion = configFile ? configVersion(configFile) : undefined;
   let config: PayemuConfig = typeof options.config === 'object' ? buildConfig(options.config) : loadConfig(configFile);
 
   const allowedHosts = (options.allowedHosts ?? []).map((name) => {
@@ -180,6 +243,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const inMemory = options.inMemory ?? true;
   const dataDir = inMemory ? undefined : path.resolve(options.dataDir ?? '.payemu');
   const dispatcherOptions = webhookOptions(options); // checked before the store creates anything
+  const startChaos = chaosOption(options.webhookChaos);
+  const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
+  if (!Number.isSafeInteger(journalSize) || journalSize < 0)
+    throw new ConfigError(`--journal-size: not a number of requests (0 or more): ${options.journalSize}`);
   const bus = new Bus();
   const persistence = dataDir
     ? filePersistence(dataDir, { compactAfterBytes: options.compactAfterBytes, onCompaction: (result) => bus.emit('store.compacted', result) })
@@ -201,12 +268,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     await abandon(); // an invalid --clock-start must not leave the data directory locked
     throw error;
   }
+  // The config's faults are in force from start (afresh: hits 0, generators at their seeds).
+  installConfigFaults(store, config, clock.now());
   const timers = new Timers();
   const scheduler = new Scheduler<App>(store, JOB_KINDS, timers);
   scheduler.rebuild();
   const keyring = new Keyring(config);
   const shutdown = new AbortController();
-  const webhooks = new Dispatcher(store, clock, bus, () => config, dispatcherOptions, timers);
+  if (startChaos) {
+    store.transaction((tx) => {
+      for (const source of config.sources) {
+        for (const mode of ['test', 'live'] as const)
+          tx.put(WebhookChaos, { id: scopeKey(source.slug, mode), source: source.slug, mode, settings: startChaos });
+      }
+    });
+  }
+  const chaosOf = (source: string, mode: Mode) => store.get(WebhookChaos, scopeKey(source, mode))?.settings;
+  const webhooks = new Dispatcher(store, clock, bus, () => config, { ...dispatcherOptions, chaos: chaosOf }, timers);
   keepRecentEvents(store);
   let baseUrl = '';
   const app: App = {
@@ -216,6 +294,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     scheduler,
     keyring,
     rateLimiter: new RateLimiter(wallClock.now, options.rateLimit ?? false),
+    requestJournal: new RequestJournal(journalSize),
     webhooks,
     timers,
     shutdown: shutdown.signal,
@@ -274,11 +353,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   await scheduler.runDue(clock.now());
 
   const applyConfig = (next: PayemuConfig) => {
+    reloadConfigFaults(store, config, next, clock.now());
     config = next;
     keyring.update(next);
   };
+  // The watch starts after start-up (and after the CLI's readiness line): see watchConfig.
   const stopWatching = configFile
-    ? await watchConfig(configFile, bus, applyConfig)
+    ? watchConfigSoon(configFile, bus, applyConfig, loadedVersion, (fn) => timers.soon(fn))
     : options.configFileIfCreated !== undefined && typeof options.config !== 'object'
       ? await watchConfigCreation(path.resolve(options.configFileIfCreated), bus, applyConfig)
       : undefined;
@@ -289,6 +370,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     if (!source) throw new TypeError(`unknown Source: ${options.source}`);
     return { source, mode: options.mode ?? 'test' };
   };
+  const chaosScope = (scope: { source?: string; mode?: Mode }) => {
+    const source = scope.source ?? config.sources[0]!.slug;
+    if (!config.sources.some((s) => s.slug === source)) throw new TypeError(`unknown Source: ${source}`);
+    return { source, mode: scope.mode ?? 'test' };
+  };
+  const scopeOfKey = (key: string | undefined) => {
+    const scope = keyring.lookup(key ?? config.sources[0]!.test_key);
+    if (!scope) throw new TypeError('requests(): that key opens no Source (give a test or live key of the config)');
+    return scope;
+  };
+  const control = (key = first.test_key) => createClient({ url: baseUrl, key });
   let closing: Promise<void> | undefined;
   return {
     url: baseUrl,
@@ -345,6 +437,48 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       },
       on: (listener) => bus.on('domain', listener),
     },
+    webhookChaos: {
+      set(settings, scope = {}) {
+        const { source, mode } = chaosScope(scope);
+        const checked = checkChaos(settings);
+        if ('field' in checked) throw new RangeError(`webhookChaos.set: ${checked.field}: ${checked.message}`);
+        store.transaction((tx) => tx.put(WebhookChaos, { id: scopeKey(source, mode), source, mode, settings: checked.settings }));
+        return { ...checked.settings };
+      },
+      get: (scope = {}) => {
+        const { source, mode } = chaosScope(scope);
+        return { ...chaosOf(source, mode) };
+      },
+      clear(scope = {}) {
+        const { source, mode } = chaosScope(scope);
+        if (chaosOf(source, mode)) store.transaction((tx) => tx.delete(WebhookChaos, scopeKey(source, mode)));
+      },
+    },
+    requests: Object.assign(
+      (filter: RequestsFilter = {}) => {
+        const scope = scopeOfKey(filter.key);
+        let parsed: ReturnType<typeof parseRequestFilter>;
+        try {
+          parsed = parseRequestFilter(filter);
+        } catch (error) {
+          throw error instanceof HttpError ? new RangeError(`requests(): ${error.message}`) : error;
+        }
+        // A copy: the journal keeps its views, which a test may change in place.
+        return structuredClone(app.requestJournal.list(scope.source.slug, scope.mode, parsed));
+      },
+      {
+        clear: (clearOptions: { key?: string } = {}) => {
+          const scope = scopeOfKey(clearOptions.key);
+          return app.requestJournal.clear({ source: scope.source.slug, mode: scope.mode });
+        },
+      },
+    ),
+    faults: {
+      add: (fault, options = {}) => control(options.key).addFault(fault),
+      list: (options = {}) => control(options.key).faults(),
+      remove: (id, options = {}) => control(options.key).removeFault(id),
+      clear: async (options = {}) => (await control(options.key).clearFaults()).removed,
+    },
     bus,
     dataDir,
     idle: () => timers.idle(),
@@ -395,6 +529,21 @@ function webhookOptions(options: EmulatorOptions): DispatcherOptions {
   if (options.webhookUrl !== undefined && !isSafeUrl(options.webhookUrl))
     throw new ConfigError(`--webhook-url must be an absolute http:// or https:// URL, not ${options.webhookUrl}`);
   return { webhookUrl: options.webhookUrl, backoffMs, timeoutMs: timeout, strictUrls: options.strictWebhookUrls === true };
+}
+
+/** `webhookChaos` checked: the settings for every Source, or a ConfigError naming what is wrong. */
+function chaosOption(value: WebhookChaosSettings | string | undefined): WebhookChaosSettings | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') {
+    try {
+      return parseChaosList(value);
+    } catch (error) {
+      throw new ConfigError(`--webhook-chaos: ${(error as Error).message}`);
+    }
+  }
+  const checked = checkChaos(value);
+  if ('field' in checked) throw new ConfigError(`--webhook-chaos: ${checked.field}: ${checked.message}`);
+  return checked.settings;
 }
 
 /** A saved clock wins (a restart continues where it stopped); the options shape a new one. */

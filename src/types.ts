@@ -1,242 +1,170 @@
 /**
  * TypeScript types of what the API answers and what webhooks carry, for users' own code and
- * tests. Amounts in API answers are two-decimal strings (sessions: numbers); in webhook
- * payloads, numbers. Timestamps are ISO 8601 UTC with microseconds; dates YYYY-MM-DD.
+ * tests, and for payemu's presenters, event raisers and client. Amounts in API answers are
+ * two-decimal strings (sessions: numbers); in webhook payloads, numbers. Timestamps are ISO 8601
+ * UTC with microseconds; dates YYYY-MM-DD.
+ *
+ * None is written by hand: each is derived (`FromSchema`, json-schema-to-ts) from the JSON Schema
+ * that the OpenAPI document publishes and the test suite checks every answer against (the
+ * resources' `responses.ts`, src/http/wire.ts, src/control/responses.ts). A presenter that
+ * forgets or misnames an attribute fails the type check; a schema that changes changes its type.
  */
+import type { FromSchema } from 'json-schema-to-ts';
 import type { EventName } from './bus/events.js';
+import type {
+  advanceReport,
+  attempt,
+  clockView,
+  event,
+  eventData,
+  invoicePaid,
+  linkPaid,
+  resetReport,
+  sessionCompleted,
+  triggerResult,
+  webhookChaos,
+  webhookPayloads,
+} from './control/responses.js';
+import type { ClosedObject, errors, ListDocumentSchema } from './http/wire.js';
+import type { accountDocument } from './resources/account/responses.js';
+import type { chargeAttributes, chargeDocument } from './resources/charges/responses.js';
+import type { invoiceAttributes, invoiceStatus } from './resources/invoices/responses.js';
+import type { linkAttributes } from './resources/payment-links/responses.js';
+import type { methodSessionDocument } from './resources/payment-method-sessions/responses.js';
+import type {
+  captureDocument,
+  cardBrand,
+  failureCode,
+  paymentAttributes,
+  paymentStatus,
+  paymentSummary,
+  voidDocument,
+} from './resources/payments/responses.js';
+import type { frequency, recurringAttributes, recurringStatus } from './resources/recurring/responses.js';
+import type { refundAttributes, refundDocument, refundMeta } from './resources/refunds/responses.js';
+import type { createdSessionDocument, sessionAttributes, sessionDocument } from './resources/sessions/responses.js';
+import type { taxCalculationDocument, taxSettingsAttributes } from './resources/tax/responses.js';
+import type { cardAttemptBody } from './resources/shared/card-schemas.js';
 
+// ---- The /v1 answers ----
+
+/**
+ * A JSON:API resource object of any type and attributes (generic, so written here; each
+ * resource's own is derived below from its schema).
+ */
 export interface Resource<Type extends string, Attributes> {
-  id: string;
+  id: string | number;
   type: Type;
   attributes: Attributes;
   /** With `include` (or a relationship named in `fields[<type>]`): `{refunds: {data: [{type, id}]}}`. */
-  relationships?: Record<string, { data: { type: string; id: string }[] }>;
+  relationships?: Record<string, { data: { type: string; id: string | number }[] }>;
   links?: Record<string, string>;
 }
 
+/** A single-resource answer: `{data, meta?, included?}`. */
 export interface Document<R> {
   data: R;
   meta?: Record<string, unknown>;
   included?: Resource<string, unknown>[];
 }
 
-export interface ListDocument<R> {
+/** A page of a list (`listDocument()` of src/http/wire.ts): `links` and `meta` as the schema says. */
+export type ListDocument<R> = Omit<FromSchema<ListDocumentSchema<{ type: 'object' }, undefined>>, 'data'> & {
   data: R[];
   included?: Resource<string, unknown>[];
-  links: { first: string; last: string; prev: string | null; next: string | null };
-  meta: { current_page: number; last_page: number; per_page: number; total: number };
-}
+};
 
-export interface ErrorDocument {
-  errors: { status: string; title: string; detail: string; meta?: { errors?: Record<string, string[]> } }[];
-}
+/** The one error envelope. */
+export type ErrorDocument = FromSchema<typeof errors>;
 
-export type PaymentStatus = 'PAID' | 'FAILED' | 'AUTHORIZED' | 'VOIDED' | 'PARTIALLY_REFUNDED' | 'REFUNDED' | 'EXPIRED';
-export type CardBrand = 'visa' | 'mastercard' | 'amex';
-export type FailureCode = 'insufficient_funds' | 'card_declined' | 'expired_card' | 'incorrect_cvc' | 'authentication_failed' | 'card_not_supported';
+export type PaymentStatus = FromSchema<typeof paymentStatus>;
+export type CardBrand = FromSchema<typeof cardBrand>;
+export type FailureCode = FromSchema<typeof failureCode>;
+export type RecurringStatus = FromSchema<typeof recurringStatus>;
+export type Frequency = FromSchema<typeof frequency>;
+export type InvoiceStatus = FromSchema<typeof invoiceStatus>;
 
-export interface SessionAttributes {
-  amount: number;
-  currency: string;
-  reference: string;
-  checkout_url: string;
-  expires_at: string;
-  status?: 'open' | 'complete' | 'expired';
-  payment_status?: 'unpaid' | 'paid' | 'authorized' | 'failed';
-  success_url?: string | null;
-  cancel_url?: string | null;
-  customer_email?: string | null;
-  capture_method?: 'automatic' | 'manual';
-  created_at?: string;
-}
+/** `GET /v1/sessions/{id}`: every attribute (a read with `fields[sessions]` may leave some out). */
+export type SessionAttributes = FromSchema<typeof sessionAttributes>;
+/** `POST /v1/sessions`: exactly five attributes. */
+export type CreatedSessionDocument = FromSchema<typeof createdSessionDocument>;
+export type CreatedSessionAttributes = CreatedSessionDocument['data']['attributes'];
+/** `GET /v1/sessions/{id}`. */
+export type SessionDocument = FromSchema<typeof sessionDocument>;
 
-export interface PaymentAttributes {
-  reference: string;
-  amount: string;
-  currency: string;
-  status: PaymentStatus;
-  paid: boolean;
-  provider: 'payemu';
-  customer_email: string | null;
-  card_last: string | null;
-  card_brand: CardBrand | null;
-  payment_method?: string;
-  capture_method: 'automatic' | 'manual';
-  description: string | null;
-  metadata: Record<string, unknown>;
-  failure_code: FailureCode | null;
-  failure_message: string | null;
-  captured_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** Every attribute of a payment; `payment_method` only when a card was saved. */
+export type PaymentAttributes = FromSchema<typeof paymentAttributes>;
+/** `POST /v1/payments/{reference}/capture`. */
+export type CaptureDocument = FromSchema<typeof captureDocument>;
+/** `POST /v1/payments/{reference}/void`. */
+export type VoidDocument = FromSchema<typeof voidDocument>;
 
-export interface RefundAttributes {
-  amount: string;
-  reason: string | null;
-  status: 'completed';
-  created_at: string;
-}
+export type RefundAttributes = FromSchema<typeof refundAttributes>;
+/** `meta` of the refund answers. */
+export type RefundMeta = FromSchema<typeof refundMeta>;
+export type RefundDocument = FromSchema<typeof refundDocument>;
 
-export interface RecurringAttributes {
-  reference: string;
-  amount: string;
-  currency: string;
-  frequency: 'daily' | 'weekly' | 'monthly' | 'yearly';
-  interval_count: number;
-  status: 'active' | 'paused' | 'suspended' | 'cancelled' | 'completed';
-  next_billing_date: string | null;
-  retry_count: number;
-  manage_url: string;
-  payment_method: string;
-  start_date: string;
-  end_date: string | null;
-  customer_email: string | null;
-  customer_name: string | null;
-  metadata: Record<string, unknown>;
-  apply_tax: boolean;
-  cancelled_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type RecurringAttributes = FromSchema<typeof recurringAttributes>;
 
-export interface ChargeAttributes {
-  reference: string;
-  amount: string;
-  currency: string;
-  status: PaymentStatus;
-  paid: boolean;
-  payment_method: string | null;
-  failure_code: FailureCode | null;
-  failure_message: string | null;
-  payment_id: number;
-  created_at: string;
-}
+export type ChargeAttributes = FromSchema<typeof chargeAttributes>;
+export type ChargeDocument = FromSchema<typeof chargeDocument>;
 
-export interface InvoiceAttributes {
-  number: string;
-  status: 'draft' | 'sent' | 'paid' | 'overdue';
-  customer_name: string;
-  customer_email: string;
-  customer_address: string | null;
-  currency: string;
-  due_date: string;
-  notes: string | null;
-  terms: string | null;
-  apply_tax: boolean;
-  metadata: Record<string, unknown>;
-  items: { description: string; quantity: number; unit_price: string; amount: string }[];
-  subtotal: string;
-  discount: string;
-  tax_rate: number;
-  tax_amount: string;
-  total: string;
-  payment_url: string;
-  payment_id: number | null;
-  sent_at: string | null;
-  paid_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type InvoiceAttributes = FromSchema<typeof invoiceAttributes>;
 
-export interface PaymentLinkAttributes {
-  url: string;
-  title: string;
-  description: string | null;
-  type: 'one_time' | 'limited' | 'unlimited' | 'recurring';
-  amount: string;
-  currency: string;
-  active: boolean;
-  usable: boolean;
-  uses_count: number;
-  max_uses: number | null;
-  expires_at: string | null;
-  taxable: boolean;
-  recurring: { frequency: 'daily' | 'weekly' | 'monthly' | 'yearly'; interval_count: number | null; end_date: string | null } | null;
-  products: { id: number; name: string; quantity: number; unit_price: string; amount: string }[];
-  metadata: Record<string, unknown>;
-  success_url: string | null;
-  cancel_url: string | null;
-  test: boolean;
-  created_at: string;
-  updated_at: string;
-}
+export type PaymentLinkAttributes = FromSchema<typeof linkAttributes>;
 
-export interface AccountAttributes {
-  name: string;
-  slug: string;
-  mode: 'test' | 'live';
-  default_currency: string;
-  rate_limit_per_minute: number;
-  ip_whitelisting_enabled: boolean;
-  webhook_configured: boolean;
-}
+/** `GET /v1/me` (every attribute; `fields[accounts]` may leave some out). */
+export type AccountAttributes = Required<FromSchema<typeof accountDocument>['data']['attributes']>;
 
-/** `data` of every `payment.*` webhook (docs/webhooks.md). */
-export interface PaymentEventData {
-  payment_id: number;
-  reference: string;
-  amount: number;
-  currency: string;
-  status: PaymentStatus;
-  card_last: string | null;
-  card_brand: CardBrand | null;
-  metadata: Record<string, unknown>;
-  failure_code?: FailureCode | null;
-  failure_message?: string | null;
-  authorized_amount?: number;
-  refund_id?: string;
-  refund_amount?: number;
-  total_refunded?: number;
-  refundable_amount?: number;
-  reason?: string | null;
-}
+export type TaxSettingsAttributes = FromSchema<typeof taxSettingsAttributes>;
+export type TaxCalculationDocument = FromSchema<typeof taxCalculationDocument>;
 
-/** `data` of every `recurring.*` webhook. */
-export interface RecurringEventData {
-  reference: string;
-  amount: number;
-  currency: string;
-  status: RecurringAttributes['status'];
-  frequency: RecurringAttributes['frequency'];
-  interval_count: number;
-  next_billing_date: string | null;
-  retry_count: number;
-  customer_email: string | null;
-  metadata: Record<string, unknown>;
-  payment_reference?: string;
-  payment_id?: number;
-  failure_code?: FailureCode | null;
-  failure_message?: string | null;
-  cancelled_at?: string;
-  changed?: string[];
-  payment_method?: string;
-  card_brand?: CardBrand;
-  card_last?: string;
-}
+export type PaymentMethodSessionDocument = FromSchema<typeof methodSessionDocument>;
 
-/** `data` of every `invoice.*` webhook. */
-export interface InvoiceEventData {
-  invoice_id: string;
-  number: string;
-  status: InvoiceAttributes['status'];
-  customer_email: string;
-  customer_name: string;
-  currency: string;
-  subtotal: number;
-  discount: number;
-  tax_amount: number;
-  total: number;
-  due_date: string;
-  metadata: Record<string, unknown>;
-  sent_at?: string;
-  paid_at?: string;
-  payment_id?: number;
-  payment_reference?: string;
-}
+// ---- Webhooks ----
 
-/** A webhook body: `{event, data}`. */
-export type WebhookEvent =
-  | { event: Extract<EventName, `payment.${string}`>; data: PaymentEventData }
-  | { event: Extract<EventName, `recurring.${string}`>; data: RecurringEventData }
-  | { event: Extract<EventName, `invoice.${string}`>; data: InvoiceEventData };
+/** The `data` of each event's webhook, by event name. */
+export type EventData<N extends EventName = EventName> = EventDataMap[N];
+
+/** `data` of the `payment.*` webhooks (each event's own: `EventData<'payment.refunded'>`). */
+export type PaymentEventData = EventData<Extract<EventName, `payment.${string}`>>;
+/** `data` of the `recurring.*` webhooks. */
+export type RecurringEventData = EventData<Extract<EventName, `recurring.${string}`>>;
+/** `data` of the `invoice.*` webhooks. */
+export type InvoiceEventData = EventData<Extract<EventName, `invoice.${string}`>>;
+
+type EventDataMap = { [K in EventName]: FromSchema<(typeof eventData)[K]> };
+
+/** A webhook body, `{event, data}`: narrow on `event` to get that event's `data`. */
+export type WebhookEvent<N extends EventName = EventName> = { [K in EventName]: FromSchema<(typeof webhookPayloads)[K]> }[N];
+
+// ---- The control plane's answers (/_payemu/) ----
+
+/** `GET /_payemu/clock`. */
+export type ClockView = FromSchema<typeof clockView>;
+/** `POST /_payemu/clock/advance`: where the clock went and how many jobs of each kind ran. */
+export type AdvanceResult = FromSchema<typeof advanceReport>;
+/** `POST /_payemu/reset`. */
+export type ResetResult = FromSchema<typeof resetReport>;
+/** `GET`/`PUT /_payemu/webhook-chaos`: the settings in force (`{}` when off). */
+export type WebhookChaosView = FromSchema<typeof webhookChaos>;
+/** One delivery attempt of an event. */
+export type AttemptView = FromSchema<typeof attempt>;
+/** An event of the control plane's log (`GET /_payemu/events`, `/_payemu/events/{id}`). */
+export type EventView = FromSchema<ClosedObject<Omit<EventProperties, 'payload'>, Exclude<keyof EventProperties & string, 'payload'>>> & {
+  payload: WebhookEvent;
+};
+// `payload` is a oneOf of 18 payloads, an array FromSchema does not read as a union: derived piecewise.
+type EventProperties = (typeof event)['properties'];
+/** `POST /_payemu/trigger`: the API calls the fixture made and the event that resulted. */
+export type TriggerReport = FromSchema<typeof triggerResult>;
+/** The control plane's view of a payment. */
+export type PaymentSummary = FromSchema<typeof paymentSummary>;
+/** `POST /_payemu/sessions/{id}/complete`: a checkout's payment, or a card update's outcome. */
+export type CompleteResult = FromSchema<typeof sessionCompleted>;
+/** The card a hosted page would be given (`POST /_payemu/sessions/{id}/complete` and the other pay endpoints). */
+export type CardAttempt = FromSchema<typeof cardAttemptBody>;
+/** `POST /_payemu/invoices/{id}/pay`. */
+export type InvoicePayResult = FromSchema<typeof invoicePaid>;
+/** `POST /_payemu/payment-links/{id}/pay`. */
+export type LinkPayResult = FromSchema<typeof linkPaid>;

@@ -1,7 +1,58 @@
 import fs from 'node:fs';
 import t from 'tap';
 import { EVENT_NAMES } from '../src/bus/events.js';
-import { COLLECTIONS, JOB_KINDS, ROUTES } from '../src/catalogue.js';
+import { COLLECTIONS, CONTROL_ROUTES, JOB_KINDS, MODULES, PAGE_ROUTES, ROUTES } from '../src/catalogue.js';
+
+/** The names of the things in `lists` that stand in more than one list, or twice in one. */
+function repeated(lists: readonly (readonly string[])[]): string[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const name of lists.flat()) (seen.has(name) ? twice : seen).add(name);
+  return [...twice];
+}
+
+t.test('the catalogue is a list of modules, each named once, one per resource folder', async (t) => {
+  t.same(repeated([MODULES.map((m) => m.name)]), [], 'module names are unique');
+  const folders = fs
+    .readdirSync(new URL('../src/resources/', import.meta.url), { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name !== 'shared')
+    .map((entry) => entry.name)
+    .sort();
+  for (const folder of folders) {
+    t.ok(fs.existsSync(new URL(`../src/resources/${folder}/index.ts`, import.meta.url)), `src/resources/${folder}/ exports its module from index.ts`);
+  }
+  const names = new Set(MODULES.map((m) => m.name));
+  t.same(
+    folders.filter((folder) => !names.has(folder)),
+    [],
+    'every resource folder is listed',
+  );
+});
+
+t.test('every collection, route, kind of due work and event belongs to exactly one module', async (t) => {
+  t.same(repeated(MODULES.map((m) => m.collections.map((c) => c.name))), [], 'no collection in two modules');
+  t.same(repeated(MODULES.map((m) => m.jobs.map((k) => k.kind))), [], 'no kind of due work in two modules');
+  t.same(repeated(MODULES.map((m) => m.events)), [], 'no event in two modules');
+  t.same(
+    repeated([MODULES.flatMap((m) => m.routes), CONTROL_ROUTES, PAGE_ROUTES].map((list) => list.map((r) => `${r.method} ${r.path}`))),
+    [],
+    'no route twice',
+  );
+  t.same([...MODULES.flatMap((m) => m.events)].sort(), [...EVENT_NAMES].sort(), 'the modules raise every event of the catalogue, and only those');
+  t.equal(COLLECTIONS.length, new Set(MODULES.flatMap((m) => m.collections)).size, "COLLECTIONS are the modules' collections");
+  t.equal(JOB_KINDS.length, new Set(MODULES.flatMap((m) => m.jobs)).size, "JOB_KINDS are the modules' kinds");
+  t.equal(
+    ROUTES.length,
+    MODULES.flatMap((m) => m.routes).length + CONTROL_ROUTES.length + PAGE_ROUTES.length,
+    "ROUTES are the modules', control and page routes",
+  );
+});
+
+t.test('each list serves its part: /v1 from the modules, /_payemu/ from control, pages from pages', async (t) => {
+  for (const m of MODULES) for (const r of m.routes) t.ok(r.path.startsWith('/v1/'), `${m.name}: ${r.method} ${r.path}`);
+  for (const r of CONTROL_ROUTES) t.ok(r.path.startsWith('/_payemu/'), `control: ${r.method} ${r.path}`);
+  for (const r of PAGE_ROUTES) t.ok(!r.path.startsWith('/v1/') && !r.path.startsWith('/_payemu/'), `page: ${r.method} ${r.path}`);
+});
 
 t.test('every route is declared once', async (t) => {
   const seen = new Set<string>();
@@ -26,9 +77,13 @@ t.test('every /v1 and control-plane route that takes a body has a schema; pages 
   }
 });
 
-t.test('timed jobs work on collections of the catalogue', async (t) => {
+t.test('timed jobs work on collections of their own module', async (t) => {
   const names = new Set(COLLECTIONS.map((c) => c.name));
-  for (const kind of JOB_KINDS as unknown as { kind: string; collection: { name: string } }[]) {
+  for (const m of MODULES) {
+    const own = new Set(m.collections.map((c) => c.name));
+    for (const kind of m.jobs) t.ok(own.has(kind.collection.name), `${m.name}: ${kind.kind} -> ${kind.collection.name}`);
+  }
+  for (const kind of JOB_KINDS) {
     t.ok(names.has(kind.collection.name), `${kind.kind} -> ${kind.collection.name}`);
   }
 });

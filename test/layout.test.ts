@@ -1,6 +1,7 @@
 // The layout of src/ holds: no import breaks a "never" pair of test/layout.json (a copy of the
 // parts and nevers of the architecture whiteboard, ../shared/architecture.json, which users do
-// not have), no engine part imports the composition root, and no file-level import circles.
+// not have), no engine part imports the composition root, no file-level import circles, and no
+// circles between the folders of src/resources/ (one module each).
 // Imports are read with TypeScript's parser: `import`, `import type`, `export ... from`, bare
 // `import './x.js'` and `import('./x.js')`, relative specifiers only (packages are not parts).
 import fs from 'node:fs';
@@ -13,6 +14,8 @@ interface Layout {
   parts: Record<string, string[]>;
   never: [from: string, to: string, reason: string][];
   root: { files: string[]; closedTo: string[]; reason: string };
+  /** Folders whose sub-folders may not import each other in a circle, even through different files. */
+  folderCircles: { under: string[]; reason: string };
 }
 
 /** One import of one file: `file` (repository-relative, / separators) says `specifier`, which is `target`. */
@@ -184,6 +187,27 @@ export function circles(edges: Edge[]): string[] {
     .sort();
 }
 
+/**
+ * The import circles between the sub-folders of `under` (src/resources/payments/ and
+ * src/resources/refunds/ importing each other through any of their files): each file stands for
+ * its sub-folder, a file directly in `under` for itself.
+ */
+export function folderCircles(edges: Edge[], under: string): string[] {
+  const folder = (file: string) => {
+    if (!file.startsWith(under)) return undefined;
+    const rest = file.slice(under.length);
+    const slash = rest.indexOf('/');
+    return slash === -1 ? file : `${under}${rest.slice(0, slash)}/`;
+  };
+  const between: Edge[] = [];
+  for (const edge of edges) {
+    const from = folder(edge.file);
+    const to = folder(edge.target);
+    if (from !== undefined && to !== undefined && from !== to) between.push({ ...edge, file: from, target: to });
+  }
+  return circles(between);
+}
+
 const exists = (file: string) => fs.existsSync(path.join(ROOT, file)) && fs.statSync(path.join(ROOT, file)).isFile();
 const files = new Map(sourceFiles('src').map((file) => [file, fs.readFileSync(path.join(ROOT, file), 'utf8')]));
 const { edges, unresolved } = edgesOf(files, exists);
@@ -214,6 +238,14 @@ t.test('no import circles in src/', async (t) => {
   if (found.length === 0) t.pass(`no circle among ${files.size} files`);
 });
 
+t.test('no import circles between the resource folders', async (t) => {
+  for (const under of LAYOUT.folderCircles.under) {
+    const found = folderCircles(edges, under);
+    for (const circle of found) t.fail(`folder circle: ${circle}: ${LAYOUT.folderCircles.reason}`);
+    if (found.length === 0) t.pass(`no circle between the folders of ${under}`);
+  }
+});
+
 t.test('the checks find what they look for', async (t) => {
   // A small made-up tree: the store reaching HTTP and the app, a type-only circle, a missing file.
   const fake = new Map([
@@ -237,14 +269,23 @@ t.test('the checks find what they look for', async (t) => {
     ['src/app.ts -> src/store/a.ts -> src/app.ts', 'src/http/b.ts -> src/http/c.ts -> src/http/b.ts'],
     'both circles, a type-only one too',
   );
+  const resources = new Map([
+    ['src/resources/a/x.ts', "import { y } from '../b/y.js';\n"],
+    ['src/resources/b/y.ts', 'export const y = 1;\n'],
+    ['src/resources/b/z.ts', "import type { X } from '../a/w.js';\n"],
+    ['src/resources/a/w.ts', 'export type X = 1;\n'],
+  ]);
+  const apart = edgesOf(resources, (file) => resources.has(file)).edges;
+  t.same(circles(apart), [], 'no file-level circle');
+  t.same(folderCircles(apart, 'src/resources/'), ['src/resources/a/ -> src/resources/b/ -> src/resources/a/'], 'a folder-level circle through different files');
   t.equal(partOf('src/clientele/x.ts', { parts: { Client: ['src/client/'] } }), undefined, 'a folder is matched whole');
   t.equal(partOf('src/bus/events.ts', LAYOUT), 'Bus');
   t.equal(partOf('src/lib/money.ts', LAYOUT), undefined, 'src/lib/ is shared');
 });
 
-/** Real-time waits are made in src/clock/ only (timers.ts), so `idle()` knows about them; src/ui/ is not moved yet. */
+/** Real-time waits are made in src/clock/ only (timers.ts), so `idle()` knows about them and a stop cancels them. */
 const TIMER_CALLS = new Set(['setTimeout', 'setInterval', 'setImmediate']);
-const MAY_WAIT = ['src/clock/', 'src/ui/'];
+const MAY_WAIT = ['src/clock/'];
 
 /** Where a source text names a real-time timer function (comments and strings are not read). */
 export function timerCalls(fileName: string, text: string): string[] {
@@ -260,10 +301,10 @@ export function timerCalls(fileName: string, text: string): string[] {
   return found;
 }
 
-t.test('no timer outside src/clock/ (src/ui/ for now): every real-time wait goes through Timers', async (t) => {
+t.test('no timer outside src/clock/: every real-time wait goes through Timers', async (t) => {
   const found = [...files].filter(([file]) => !MAY_WAIT.some((folder) => file.startsWith(folder))).flatMap(([file, text]) => timerCalls(file, text));
   for (const call of found) t.fail(`${call}: use the Timers of src/clock/timers.ts (app.timers)`);
-  if (found.length === 0) t.pass('no setTimeout, setInterval or setImmediate outside src/clock/ and src/ui/');
+  if (found.length === 0) t.pass('no setTimeout, setInterval or setImmediate outside src/clock/');
   t.same(
     timerCalls('src/x.ts', "// setTimeout(f)\nconst s = 'setImmediate(f)';\nglobalThis.setInterval(f, 1);\nsetTimeout(f, 0).unref();\n"),
     ['src/x.ts:3 setInterval', 'src/x.ts:4 setTimeout'],

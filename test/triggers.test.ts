@@ -52,6 +52,16 @@ t.test('unknown events and Sources are 422s that list the valid ones', async (t)
   t.equal((await e.globex.get(`/_payemu/events/${globex.body.event_id}`)).status, 200);
 });
 
+t.test('a data key the event never reads is a 422 naming it and the keys it takes, and nothing happens', async (t) => {
+  const e = await emulator(t);
+  const refused = await e.api.post('/_payemu/trigger', { event: 'payment.completed', data: { amout: 12, reference: 'typo-1' } });
+  assertError(t, refused, 422, /"amout".*Its keys: amount/);
+  t.ok(refused.body.errors[0].meta.errors['data.amout'], 'the field is named');
+  t.equal((await e.api.get('/v1/payments/typo-1')).status, 404, 'no payment was made');
+  const card = await e.api.post('/_payemu/trigger', { event: 'payment.completed', data: { cards: { nope: '4242424242424242' } } });
+  assertError(t, card, 422, /"cards\.nope"/);
+});
+
 t.test('parseSet', async (t) => {
   t.same(parseSet(['a=1', 'b=x', 'c.d=true', 'c.e="1"']), { a: 1, b: 'x', c: { d: true, e: '1' } });
   t.throws(() => parseSet(['nope']));

@@ -61,8 +61,9 @@ function cells(e: EventView): Cells {
     time: e.created_at.slice(0, 19).replace('T', ' '),
     event: e.event,
     reference: e.reference ?? '-',
-    amount: e.payload.data.amount !== undefined ? String(e.payload.data.amount) : '',
-    currency: e.payload.data.currency !== undefined ? String(e.payload.data.currency) : '',
+    // Invoice events have totals, not an amount.
+    amount: 'amount' in e.payload.data ? String(e.payload.data.amount) : '',
+    currency: e.payload.data.currency,
     state: delivered ? `delivered ${last?.status}` : `${e.delivery_status}${e.delivery_status === 'failed' ? '' : sending}`,
     tone: delivered ? 'good' : e.delivery_status === 'failed' ? 'bad' : 'waiting',
     id: e.id,

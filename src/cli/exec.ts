@@ -1,10 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
+import { parseDuration } from '../clock/duration.js';
 import { ConfigError, resolveConfigFile } from '../config/load.js';
 import { startEmulator } from '../emulator.js';
+import { uiHost } from '../ui/host.js';
 import { LogFileError, openFileLog } from '../ui/log.js';
 import { CliError, EXIT } from './errors.js';
 import { stopWhenOrphaned } from './orphan.js';
+import { describeUndelivered, EXIT_UNDELIVERED, undeliveredAfter } from './expect-delivered.js';
 import type { StartOptions } from './start.js';
 
 /**
@@ -16,7 +19,11 @@ import type { StartOptions } from './start.js';
  * exits 128 + n as a shell would (not 0: a CI step interrupted before its tests ran has not
  * passed). While payemu starts or closes, a second signal ends exec at once.
  */
-export async function exec(command: string[], options: Partial<StartOptions> & { port?: number; data?: string }, given: Set<string>): Promise<void> {
+export async function exec(
+  command: string[],
+  options: Partial<StartOptions> & { port?: number; data?: string; expectDelivered?: boolean; settle?: string },
+  given: Set<string>,
+): Promise<void> {
   // Handled from the first moment (see start.ts): a signal with no listener kills payemu outright.
   let child: ChildProcess | undefined;
   let interrupted: NodeJS.Signals | undefined;
@@ -50,18 +57,20 @@ export async function exec(command: string[], options: Partial<StartOptions> & {
       webhookUrl: options.webhookUrl,
       webhookBackoff: options.webhookBackoff,
       webhookTimeout: options.webhookTimeout,
+      webhookChaos: options.webhookChaos,
       strictWebhookUrls: options.strictWebhookUrls,
       rateLimit: options.rateLimit,
       clockStart: options.clockStart,
       freezeClock: options.freezeClock,
       import: options.import,
       exportOnExit: options.exportOnExit,
+      journalSize: options.journalSize,
     });
   } catch (error) {
     fileLog?.close();
     throw new CliError((error as Error).message, error instanceof ConfigError || error instanceof LogFileError ? EXIT.usage : EXIT.refused);
   }
-  fileLog?.attach(emulator);
+  fileLog?.attach(uiHost(emulator));
   if (interrupted) {
     await emulator.close();
     fileLog?.close();
@@ -79,7 +88,7 @@ export async function exec(command: string[], options: Partial<StartOptions> & {
     },
   });
   child = running;
-  const code = await new Promise<number>((resolve) => {
+  let code = await new Promise<number>((resolve) => {
     running.once('error', (error) => {
       process.stderr.write(`payemu: cannot run ${command[0]}: ${error.message}\n`);
       resolve(127);
@@ -87,6 +96,15 @@ export async function exec(command: string[], options: Partial<StartOptions> & {
     running.once('exit', (status, signal) => resolve(status ?? 128 + (signal ? constants.signals[signal] : 0)));
   });
   exitCode = code;
+  // --expect-delivered: a run whose command passed still fails when a webhook was never acknowledged.
+  if (code === 0 && options.expectDelivered) {
+    const settle = options.settle ?? '10s';
+    const undelivered = await undeliveredAfter(emulator, parseDuration(settle) ?? 10_000);
+    if (undelivered.length > 0) {
+      process.stderr.write(describeUndelivered(undelivered, settle));
+      code = EXIT_UNDELIVERED;
+    }
+  }
   await emulator.close();
   fileLog?.close();
   process.exit(code);

@@ -1,6 +1,8 @@
 import { Command, InvalidArgumentError, Option, type CommanderError } from 'commander';
 import { EVENT_NAMES } from '../bus/events.js';
+import { parseDuration } from '../clock/duration.js';
 import { readFileSync } from 'node:fs';
+import { parseChaosList } from '../webhooks/chaos.js';
 import { EXIT, toCliError } from './errors.js';
 
 /**
@@ -31,6 +33,8 @@ export function main(argv: string[]): void {
       'Start payemu, run a command with PAYEMU_URL, PAYEMU_API_KEY, PAYEMU_LIVE_API_KEY and PAYEMU_WEBHOOK_SECRET set, stop, and exit with its code.',
     )
     .argument('<command...>', 'the command to run, after --')
+    .option('--expect-delivered', 'once the command exits 0, exit 3 listing every webhook event not delivered (after waiting for pending ones)')
+    .option('--settle <duration>', 'with --expect-delivered: how long to wait for pending and retrying deliveries', duration, '10s')
     .passThroughOptions()
     .addHelpText('after', '\nExample: payemu exec -- npm test\nA free port and an in-memory store unless --port or --data say otherwise.')
     .action(async (command: string[], options, cmd: Command) => {
@@ -107,6 +111,67 @@ export function main(argv: string[]): void {
     .description("Replace a running emulator's state with a snapshot: the Source and mode it was taken of, or everything and the clock for an --all one.")
     .argument('<file>', 'a snapshot written by payemu export (or --export-on-exit)')
     .action(async (file: string, options) => (await import('./snapshot.js')).importState(file, options));
+  const chaos = program
+    .command('webhook-chaos')
+    .description('Show, set or clear the webhook chaos (duplicates, delays, stale timestamps, bad signatures) of a running emulator.');
+  client(chaos.command('show', { isDefault: true }).description("Show the webhook chaos of the key's Source and mode.")).action(async (options) =>
+    (await import('./webhook-chaos.js')).show(options),
+  );
+  client(chaos.command('set'))
+    .description("Replace the webhook chaos of the key's Source and mode.")
+    .argument('<list>', 'duplicate=P,delay=DURATION,stale_timestamp=P,bad_signature=P,seed=N (P from 0 to 1; each optional)')
+    .action(async (list: string, options) => (await import('./webhook-chaos.js')).set(list, options));
+  client(chaos.command('clear'))
+    .description("Turn the webhook chaos of the key's Source and mode off.")
+    .action(async (options) => (await import('./webhook-chaos.js')).clear(options));
+
+  program
+    .command('verify-handler')
+    .description(
+      'Grade a webhook receiver: signed deliveries of a real event (valid, wrong signature, stale t=, changed body, no signature, twice, an unhandled event); exit 0 only when every check passes.',
+    )
+    .argument('<url>', 'where the receiver listens, e.g. http://localhost:3000/webhooks')
+    .option('--secret <secret>', 'the webhook secret the receiver verifies with', 'whsec_payemu_acme')
+    .addOption(new Option('--event <name>', 'the event to deliver').choices([...EVENT_NAMES]).default('payment.completed'))
+    .option('--timeout <duration>', 'how long each answer may take', '10s')
+    .option('--json', 'print {"passed", "checks": [{"name", "passed", "detail"}]}')
+    .addHelpText('after', '\nExit codes: 0 every check passed; 1 a check failed; 2 bad usage; 3 nothing answers at the URL.')
+    .action(async (url: string, options) => (await import('./verify-handler.js')).verifyHandler(url, options));
+
+  const requests = client(program.command('requests'))
+    .description("List the /v1 requests the emulator received (the key's Source and mode), newest first; --follow prints new ones as they come.")
+    .option('--method <method>', 'only this method (GET, POST, ...)')
+    .option('--path <path>', 'only this path; * stands for one segment, ** for the rest: /v1/payments/*/refunds')
+    .option('--status <status>', 'only this status (422) or class (4xx)')
+    .option('--limit <n>', 'how many (default 100)')
+    .option('-f, --follow', 'print new requests as they come (Ctrl+C to stop)')
+    .action(async (options) => (await import('./requests.js')).list(options));
+  client(requests.command('clear'))
+    .description("Empty the request journal of the key's Source and mode.")
+    .action(async (options) => (await import('./requests.js')).clear(options));
+  const fault = program.command('fault').description("Make the key's Source and mode's /v1 requests fail: an error status, a delay, a dropped connection.");
+  client(fault.command('add'))
+    .description('Add a fault: matching requests wait --latency, then get --status (or --drop) instead of being run (with --apply: after being run).')
+    .requiredOption('--path <glob>', 'the /v1 paths it acts on: * one segment, ** the rest (/v1/payments/*/refunds)')
+    .option('--method <method>', 'only this method (GET, POST, PATCH, PUT, DELETE)')
+    .option('--status <code>', 'answer this status (400 to 599) in the error envelope')
+    .option('--latency <duration>', 'wait this long first (250ms, 2s; at most 60s)')
+    .option('--drop', 'close the connection unanswered')
+    .option('--apply', 'run the request for real, then replace its answer (the lost response)')
+    .option('--probability <p>', 'the chance (0 to 1) that it acts on a matching request (default 1)')
+    .option('--times <n>', 'act this many times, then retire')
+    .option('--seed <n>', 'the seed of its --probability draws (default 1)')
+    .action(async (options) => (await import('./fault.js')).add(options));
+  client(fault.command('list'))
+    .description('List the faults, in the order they are tried (the first that acts wins).')
+    .action(async (options) => (await import('./fault.js')).list(options));
+  client(fault.command('remove'))
+    .description('Remove one fault.')
+    .argument('<id>')
+    .action(async (id: string, options) => (await import('./fault.js')).remove(id, options));
+  client(fault.command('clear'))
+    .description('Remove every fault.')
+    .action(async (options) => (await import('./fault.js')).clear(options));
 
   client(program.command('reset'))
     .description(
@@ -207,12 +272,18 @@ function startOptions(command: Command, defaults: { port: number; data: string |
     .option('--webhook-backoff <list>', 'waits before retries 1, 2 and 3', '1s,5s,25s')
     .option('--webhook-timeout <duration>', 'how long a webhook delivery may take', '10s')
     .option('--strict-webhook-urls', 'refuse private and reserved webhook addresses, as the real service does')
+    .option(
+      '--webhook-chaos <list>',
+      'webhook chaos for every Source: duplicate=P,delay=DURATION,stale_timestamp=P,bad_signature=P,seed=N (see docs/chaos.md)',
+      chaosList,
+    )
     .option('--rate-limit', "answer 429 once a Source's rate_limit_per_minute is used up")
     .option('--clock-start <timestamp>', 'where the virtual clock starts (ISO 8601); a saved clock only moves forward to it')
     .option('--freeze-clock', 'the virtual clock moves only when advanced')
     .option('--log <file>', 'also write every request, event and webhook attempt to FILE as JSON lines (for CI to keep)')
     .option('--import <file>', 'start from a snapshot (payemu export): its Source and mode, or everything and the clock')
-    .option('--export-on-exit <file>', 'on stop (SIGINT, SIGTERM, q), write a snapshot of everything to FILE first');
+    .option('--export-on-exit <file>', 'on stop (SIGINT, SIGTERM, q), write a snapshot of everything to FILE first')
+    .option('--journal-size <n>', 'how many /v1 requests the request journal keeps per Source and mode (0: none)', count, 1000);
 }
 
 /** The options of commands that talk to a running emulator. */
@@ -223,8 +294,29 @@ function client(command: Command): Command {
     .option('--json', 'print JSON');
 }
 
+/** `--webhook-chaos`: checked here, so a wrong item is a usage error naming it; passed on as given. */
+function chaosList(value: string): string {
+  try {
+    parseChaosList(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+  return value;
+}
+
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+function duration(value: string): string {
+  if (parseDuration(value) === undefined) throw new InvalidArgumentError('must be a duration: 10s, 500ms, 2m.');
+  return value;
+}
+
+function count(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('must be a whole number, 0 or more.');
+  return n;
 }
 
 function port(value: string): number {

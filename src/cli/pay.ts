@@ -1,5 +1,5 @@
 import type { PayemuClient } from '../client/client.js';
-import type { Card, CompleteResult } from '../client/types.js';
+import type { Card, PaymentSummary } from '../client/types.js';
 import { connect } from './client.js';
 import { CliError, EXIT } from './errors.js';
 import { output } from './output.js';
@@ -13,7 +13,13 @@ export interface PayOptions {
 }
 
 /** The fields printed of the three answers (a session's, an invoice's, a payment link's): each has some of them. */
-type PayAnswer = Pick<CompleteResult, 'payment' | 'updated' | 'payment_method' | 'failure_code' | 'failure_message'>;
+interface PayAnswer {
+  payment?: PaymentSummary;
+  updated?: boolean;
+  payment_method?: { card_brand: string; card_last: string };
+  failure_code?: string;
+  failure_message?: string;
+}
 
 type Target = { pay: (client: PayemuClient, card: Card) => Promise<PayAnswer>; origin?: string };
 

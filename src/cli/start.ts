@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ConfigError, resolveConfigFile } from '../config/load.js';
 import { startEmulator, type Emulator } from '../emulator.js';
+import { uiHost } from '../ui/host.js';
 import { createLogger, LogFileError, openFileLog } from '../ui/log.js';
 import { inCi, wantsTerminalUi } from '../ui/mode.js';
 import { stopWhenOrphaned } from './orphan.js';
@@ -16,9 +17,11 @@ export interface StartOptions {
   webhookUrl?: string;
   webhookBackoff: string;
   webhookTimeout: string;
+  webhookChaos?: string;
   strictWebhookUrls?: boolean;
   clockStart?: string;
   freezeClock?: boolean;
+  journalSize?: number;
   ui: boolean;
   json?: boolean;
   log?: string;
@@ -68,18 +71,21 @@ export async function start(options: StartOptions): Promise<void> {
       webhookUrl: options.webhookUrl,
       webhookBackoff: options.webhookBackoff,
       webhookTimeout: options.webhookTimeout,
+      webhookChaos: options.webhookChaos,
       strictWebhookUrls: options.strictWebhookUrls,
       clockStart: options.clockStart,
       freezeClock: options.freezeClock,
       import: options.import,
       exportOnExit: options.exportOnExit,
+      journalSize: options.journalSize,
     });
   } catch (error) {
     fileLog?.close();
     process.stderr.write(`payemu: ${startError(error, options)}\n`);
     process.exit(error instanceof ConfigError || error instanceof LogFileError ? 2 : 1);
   }
-  fileLog?.attach(emulator);
+  const host = uiHost(emulator);
+  fileLog?.attach(host);
   if (stopWhenStarted) {
     // Stopped before it was ready: no readiness line, the store closed and its lock released.
     await emulator.close();
@@ -103,7 +109,7 @@ export async function start(options: StartOptions): Promise<void> {
     // render and keeps them all, so a UI redrawing under load for hours would grow without end.
     process.env.NODE_ENV = 'production';
     const { startTerminalUi } = await import('../ui/tui.js');
-    const view = startTerminalUi(emulator, { frozen: options.freezeClock === true, onQuit: () => void stop() });
+    const view = startTerminalUi(host, { frozen: options.freezeClock === true, onQuit: () => void stop() });
     output = {
       // The terminal is given back before closing: should closing hang, a second Ctrl+C is a
       // real SIGINT again (raw mode off) and stops at once.
@@ -112,7 +118,7 @@ export async function start(options: StartOptions): Promise<void> {
     };
   } else {
     const color = process.stdout.isTTY === true && !inCi(env) && env.TERM !== 'dumb' && env.NO_COLOR === undefined;
-    const logger = createLogger(emulator, { json: options.json === true, color });
+    const logger = createLogger(host, { json: options.json === true, color });
     logger.ready();
     output = logger;
   }

@@ -8,15 +8,20 @@ import type {
   CompleteResult,
   EventFilter,
   EventView,
+  FaultInput,
+  FaultView,
   InvoicePayResult,
   LinkPayResult,
   OutcomeScript,
   OutcomeScriptInput,
   Snapshot,
   SnapshotImport,
+  RequestFilter,
+  RequestList,
   ResetResult,
   StreamMessage,
   TriggerResult,
+  WebhookChaosView,
 } from './types.js';
 
 export interface ClientOptions {
@@ -87,10 +92,26 @@ export interface PayemuClient {
    * the stream or `signal` aborts it.
    */
   streamEvents(options?: { signal?: AbortSignal }): Promise<AsyncIterable<StreamMessage>>;
+  /** The key's Source and mode's webhook chaos (`{}` when off); `setWebhookChaos` replaces it. */
+  webhookChaos(): Promise<WebhookChaosView>;
+  setWebhookChaos(settings: WebhookChaosView): Promise<WebhookChaosView>;
+  clearWebhookChaos(): Promise<WebhookChaosView>;
+  /** The request journal of the key's Source and mode: its `/v1` requests, newest first. */
+  requests(filter?: RequestFilter): Promise<RequestList>;
+  /** Empties the request journal of the key's Source and mode. */
+  clearRequests(): Promise<{ removed: number }>;
   /** Pays a checkout session, or saves the card of a card-update session, as the hosted page would. */
   completeSession(id: string, card: Card): Promise<CompleteResult>;
   payInvoice(id: string, card: Card): Promise<InvoicePayResult>;
   payLink(id: string | number, card: Card): Promise<LinkPayResult>;
+  /** Adds a fault on the key's Source and mode's /v1 requests. */
+  addFault(fault: FaultInput): Promise<FaultView>;
+  /** The faults of the key's Source and mode, oldest first. */
+  faults(): Promise<FaultView[]>;
+  /** Removes one fault; resolves with it as it was. */
+  removeFault(id: string): Promise<FaultView>;
+  /** Removes every fault of the key's Source and mode; resolves with how many. */
+  clearFaults(): Promise<{ removed: number }>;
 }
 
 /**
@@ -156,11 +177,11 @@ export function createClient(options: ClientOptions): PayemuClient {
     trigger: (event, data, options = {}) =>
       call('POST', '/_payemu/trigger', { event, ...(data !== undefined ? { data } : {}), ...(options.source !== undefined ? { source: options.source } : {}) }),
     async events(filter = {}) {
-      const query = new URLSearchParams();
-      for (const [name, value] of Object.entries(filter)) if (value !== undefined && value !== '') query.set(name, String(value));
-      const answer = await call<{ events: EventView[] }>('GET', `/_payemu/events${query.size ? `?${query}` : ''}`);
+      const answer = await call<{ events: EventView[] }>('GET', `/_payemu/events${queryOf(filter)}`);
       return answer.events;
     },
+    requests: (filter = {}) => call('GET', `/_payemu/requests${queryOf(filter)}`),
+    clearRequests: () => call('DELETE', '/_payemu/requests'),
     event: (eventId) => call('GET', `/_payemu/events/${id(eventId)}`),
     resendEvent: (eventId) => call('POST', `/_payemu/events/${id(eventId)}/resend`, {}),
     async streamEvents(options = {}) {
@@ -171,10 +192,26 @@ export function createClient(options: ClientOptions): PayemuClient {
       }
       return res.body ? readEventStream(res.body) : empty();
     },
+    webhookChaos: () => call('GET', '/_payemu/webhook-chaos'),
+    setWebhookChaos: (settings) => call('PUT', '/_payemu/webhook-chaos', settings),
+    clearWebhookChaos: () => call('DELETE', '/_payemu/webhook-chaos'),
     completeSession: (sessionId, card) => call('POST', `/_payemu/sessions/${id(sessionId)}/complete`, card),
     payInvoice: (invoiceId, card) => call('POST', `/_payemu/invoices/${id(invoiceId)}/pay`, card),
     payLink: (linkId, card) => call('POST', `/_payemu/payment-links/${id(linkId)}/pay`, card),
+    addFault: (fault) => call('POST', '/_payemu/faults', fault),
+    async faults() {
+      return (await call<{ faults: FaultView[] }>('GET', '/_payemu/faults')).faults;
+    },
+    removeFault: (faultId) => call('DELETE', `/_payemu/faults/${id(faultId)}`),
+    clearFaults: () => call('DELETE', '/_payemu/faults'),
   };
+}
+
+/** `?name=value&...` of the filter's given values, or ''. */
+function queryOf(filter: object): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(filter)) if (value !== undefined && value !== '') query.set(name, String(value));
+  return query.size ? `?${query}` : '';
 }
 
 /** JSON when it is JSON; the text otherwise (an HTML page, a proxy's message, nothing). */

@@ -96,10 +96,10 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
 
   constructor(
     private readonly store: Store,
-    kinds: readonly JobKind<never, C>[],
+    kinds: readonly JobKind<StoredRecord, C>[],
     private readonly timers: Timers,
   ) {
-    for (const kind of kinds as unknown as JobKind<StoredRecord, C>[]) {
+    for (const kind of kinds) {
       const list = this.byCollection.get(kind.collection.name) ?? [];
       list.push(kind);
       this.byCollection.set(kind.collection.name, list);

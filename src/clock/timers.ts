@@ -53,13 +53,7 @@ export class Timers {
       Math.max(0, ms),
     );
     if (!options.ref) timer.unref();
-    const handle: TimerHandle = {
-      cancel: () => {
-        clearTimeout(timer);
-        this.handles.delete(handle);
-      },
-    };
-    this.handles.add(handle);
+    const handle = this.hold(() => clearTimeout(timer));
     return handle;
   }
 
@@ -67,9 +61,14 @@ export class Timers {
   every(ms: number, fn: () => void, options: TimerOptions = {}): TimerHandle {
     const timer = setInterval(() => this.run(fn), ms);
     if (!options.ref) timer.unref();
+    return this.hold(() => clearInterval(timer));
+  }
+
+  /** A handle on a pending timer, known to `cancelAll` until cancelled (or, for `after`, fired). */
+  private hold(clear: () => void): TimerHandle {
     const handle: TimerHandle = {
       cancel: () => {
-        clearInterval(timer);
+        clear();
         this.handles.delete(handle);
       },
     };

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ValidateFunction } from 'ajv';
+import { faultProblem } from '../lib/faults.js';
+import { precompiled } from '../lib/precompiled.js';
 import { createAjv, toFieldErrors } from '../lib/schemas.js';
 import { configSchema, newSourceDefaults, SOURCE_FIELDS_WITHOUT_DEFAULT, userConfigSchema } from './schema.js';
 import type { PayemuConfig, SourceConfig } from './types.js';
@@ -13,13 +15,14 @@ export class ConfigError extends Error {
 
 export const DEFAULT_CONFIG_FILE = fileURLToPath(new URL('../../fixtures/payemu.config.json', import.meta.url));
 
-// Compiled on first use: a run on the embedded defaults alone never validates anything, and
-// compiling these schemas would hold up start-up.
+// A build's validators (lib/precompiled.ts), else compiled on first use: a run on the embedded
+// defaults alone never validates anything, and compiling these schemas would hold up start-up.
 let validators: { user: ValidateFunction; full: ValidateFunction } | undefined;
 function configValidators(): { user: ValidateFunction; full: ValidateFunction } {
   if (!validators) {
-    const ajv = createAjv();
-    validators = { user: ajv.compile(userConfigSchema), full: ajv.compile(configSchema) };
+    let ajv: ReturnType<typeof createAjv> | undefined;
+    const get = (schema: object) => precompiled('config', schema) ?? (ajv ??= createAjv()).compile(schema);
+    validators = { user: get(userConfigSchema), full: get(configSchema) };
   }
   return validators;
 }
@@ -115,6 +118,10 @@ function checkUnique(config: PayemuConfig, label: string): void {
       if (seen.has(value)) throw new ConfigError(`invalid ${label}: sources.${i}.${field} repeats ${seen.get(value)}`);
       seen.set(value, `sources.${i}.${field}`);
     }
+    source.faults?.forEach((fault, j) => {
+      const problem = faultProblem(fault);
+      if (problem) throw new ConfigError(`invalid ${label}: sources.${i}.faults.${j}.${problem[0]} (Source "${source.slug}"): ${problem[1]}`);
+    });
     const ids = new Set<number>();
     source.products.forEach((product, j) => {
       if (ids.has(product.id)) throw new ConfigError(`invalid ${label}: sources.${i}.products.${j}.id repeats product id ${product.id}`);

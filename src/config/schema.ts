@@ -1,3 +1,4 @@
+import { faultSchema } from '../lib/faults.js';
 import type { SourceConfig } from './types.js';
 
 /** JSON Schema of payemu.config.json (after merging onto the defaults). */
@@ -72,6 +73,7 @@ export const sourceSchema = {
     webhook_url: { type: ['string', 'null'], format: 'url' },
     tax,
     products: { type: 'array', items: product },
+    faults: { type: 'array', items: faultSchema },
   },
 } as const;
 

@@ -1,3 +1,5 @@
+import type { FaultInput } from '../lib/faults.js';
+
 /** The config as validated by config/schema.ts. Money in the catalogue is in major units. */
 export interface TaxSettings {
   enabled: boolean;
@@ -26,6 +28,8 @@ export interface SourceConfig {
   webhook_url: string | null;
   tax: TaxSettings;
   products: Product[];
+  /** Faults on this Source's /v1 requests, in force from start (in test and live mode). */
+  faults?: FaultInput[];
 }
 
 export interface PayemuConfig {

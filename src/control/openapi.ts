@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
-import { EVENT_NAMES } from '../bus/events.js';
+import { EVENT_NAMES, type EventName } from '../bus/events.js';
 import { open, type MediaResponse, type OpenRoute, type Route } from '../http/route.js';
 import { errors, schemaName, type Schema } from '../http/wire.js';
 import { openApiDocument, webhookPayloads } from './responses.js';
@@ -82,7 +82,7 @@ export function buildOpenApi(routes: readonly Route[], version = packageVersion(
 const INFO = [
   "The `/v1` API and payemu's own control plane (`/_payemu/`). Hosted HTML pages (checkout, 3-D Secure, payment link, invoice, card update, manage) are not described here.",
   '',
-  'Every error is `{"errors": [{"status", "title", "detail", "meta"?}]}`. Besides the answers each operation lists, a path payemu does not serve is a 404 and a served path asked with another method is a 405 (with `Allow`), in the same envelope.',
+  'Every error is `{"errors": [{"status", "title", "detail", "meta"?}]}`. Besides the answers each operation lists, a path payemu does not serve is a 404 and a served path asked with another method is a 405 (with `Allow`), in the same envelope. A fault set through `/_payemu/faults` may answer a `/v1` operation with any status from 400 to 599 (the envelope, or a body the fault gives), or close the connection unanswered.',
   '',
   'Amounts in answers are decimal strings with two decimals unless said otherwise; timestamps are ISO 8601 UTC with microseconds. Webhooks are listed under `webhooks`, each with its body.',
 ].join('\n');
@@ -207,7 +207,7 @@ function isMedia(answer: object): answer is MediaResponse {
   return 'mediaType' in answer && typeof (answer as MediaResponse).mediaType === 'string';
 }
 
-function webhookOperation(name: string, components: Components) {
+function webhookOperation(name: EventName, components: Components) {
   return {
     operationId: `webhook${pascal(name)}`,
     summary: `The \`${name}\` webhook`,
@@ -229,7 +229,7 @@ function webhookOperation(name: string, components: Components) {
         schema: { type: 'string', format: 'uuid' },
       },
     ],
-    requestBody: { required: true, content: { 'application/json': { schema: components.schema(webhookPayloads[name]!) } } },
+    requestBody: { required: true, content: { 'application/json': { schema: components.schema(webhookPayloads[name]) } } },
     responses: { '2XX': { description: 'Received. Any other answer, or none within the timeout, is retried.' } },
   };
 }

@@ -5,7 +5,7 @@ import { control } from '../http/route.js';
 import { errors, integer, named, object, oneOfValues, string } from '../http/wire.js';
 import { newId } from '../lib/ids.js';
 import { scopeKey } from '../lib/scope-key.js';
-import { savedCard } from '../resources/recurring/service.js';
+import { savedCard } from '../resources/payment-methods/saved.js';
 import { Recurring, recurringId } from '../resources/recurring/records.js';
 import {
   OutcomeScripts,

@@ -1,10 +1,11 @@
 import { control } from '../http/route.js';
-import { cardAttemptBody, type CardAttemptBody } from '../resources/cards/schemas.js';
+import { cardAttemptBody, type CardAttemptBody } from '../resources/shared/card-schemas.js';
 import { payInvoice } from '../resources/invoices/pay.js';
 import { presentInvoice } from '../resources/invoices/present.js';
 import { presentLink } from '../resources/payment-links/present.js';
 import { PaymentLinks } from '../resources/payment-links/records.js';
-import { getLink, openCheckout } from '../resources/payment-links/service.js';
+import { getLink } from '../resources/payment-links/service.js';
+import { openCheckout } from '../resources/sessions/from-link.js';
 import { methodSessionStatus } from '../resources/payment-method-sessions/records.js';
 import { attemptMethodUpdate, getMethodSession, type MethodAttemptResult } from '../resources/payment-method-sessions/service.js';
 import { presentPaymentSummary } from '../resources/payments/present.js';

@@ -1,7 +1,9 @@
 import { formatTimestamp } from '../clock/format.js';
+import { installConfigFaults, putConfigFaults } from '../http/faults.js';
 import { control } from '../http/route.js';
 import { Meta } from '../resources/meta/records.js';
 import { INVOICE_COUNTER_PREFIX, invoiceCounter } from '../resources/invoices/records.js';
+import { WebhookChaos } from '../webhooks/chaos.js';
 import { resetReport } from './responses.js';
 import { inScope } from './scope-records.js';
 
@@ -10,6 +12,8 @@ import { inScope } from './scope-records.js';
  * `{"all": true}` empties everything and puts the virtual clock back to real time.
  * Payment and payment-link ids keep counting, so an id is never reused; invoice numbers start
  * again at INV-000001 in the emptied scope (its invoices are gone, so no number repeats).
+ * Webhook chaos stays (it is a setting, like the clock); `DELETE /_payemu/webhook-chaos` ends it.
+ * Faults are emptied too, and the config's faults of the emptied scope put back afresh.
  */
 export const resetRoutes = [
   control<{ all?: boolean }>({
@@ -22,6 +26,8 @@ export const resetRoutes = [
       const invoiceNumbers = `counter:${invoiceCounter(scope.source.slug, scope.mode)}`;
       let counters = 0;
       const cleared = app.store.clear((record, collection) => {
+        // Webhook chaos is how payemu behaves, not data: `--webhook-chaos` must outlive the resets of a test suite.
+        if (collection === WebhookChaos.name) return false;
         if (collection === Meta.name) {
           // The clock and the id counters stay; the invoice numbering of the scope restarts.
           const id = (record as { id: string }).id;
@@ -33,10 +39,16 @@ export const resetRoutes = [
         return inScope(record, scope.source.slug, scope.mode);
       });
       const removed = cleared - counters;
+      // The request journal (memory only) of the scope, or all of them, goes too.
+      app.requestJournal.clear(body.all ? undefined : { source: scope.source.slug, mode: scope.mode });
       if (body.all) {
         app.clock.restore({ offsetMs: 0, frozenAt: app.clock.frozen() ? app.clock.now() - app.clock.offsetMs() : null });
         app.store.transaction((tx) => tx.put(Meta, { id: 'clock', clock: app.clock.state() }));
       }
+      // The config's faults are in force from start: an emptied scope starts with them again.
+      const now = app.clock.now();
+      if (body.all) installConfigFaults(app.store, app.config(), now);
+      else app.store.transaction((tx) => putConfigFaults(tx, scope.source, [scope.mode], now));
       return {
         status: 200,
         json: { removed, scope: body.all ? 'all' : { source: scope.source.slug, mode: scope.mode }, now: formatTimestamp(app.clock.now()) },

@@ -1,5 +1,6 @@
-import { EVENT_NAMES } from '../bus/events.js';
-import { boolean, integer, named, nullable, object, oneOfValues, string, timestamp, type Schema } from '../http/wire.js';
+import { EVENT_NAMES, type EventName } from '../bus/events.js';
+import { CHAOS_KINDS } from '../webhooks/chaos.js';
+import { boolean, integer, named, nullable, number, object, oneOfValues, string, timestamp, type ClosedObject } from '../http/wire.js';
 import { invoiceAttributes, invoiceEventData } from '../resources/invoices/responses.js';
 import { linkAttributes } from '../resources/payment-links/responses.js';
 import { cardBrand, failureCode, paymentEventData, paymentSummary } from '../resources/payments/responses.js';
@@ -26,6 +27,54 @@ export const advanceReport = named(
 
 export const resetReport = named('Reset', object({ removed: integer, scope: { anyOf: [{ const: 'all' }, object({ source: string, mode })] }, now: timestamp }));
 
+/** A body the request journal kept: the JSON as sent or answered, a non-JSON or cut body as text, null when none. */
+const journaledBody = {
+  description: 'The JSON as sent or answered; a body that is not JSON, or was cut at 16 KiB (`…[cut: N bytes]` at its end), as text; null when there was none.',
+};
+
+export const requestEntry = named(
+  'JournaledRequest',
+  object({
+    id: string,
+    at: timestamp,
+    method: string,
+    path: string,
+    query: { type: 'object', description: 'The query string, parsed (a repeated parameter is an array).' },
+    status: { ...nullable(integer), description: 'null when the connection closed before an answer was sent.' },
+    duration_ms: integer,
+    idempotency_key: nullable(string),
+    replayed: boolean,
+    fault: nullable(string),
+    request_body: journaledBody,
+    response_body: journaledBody,
+  }),
+);
+
+export const requestList = named('RequestJournal', object({ requests: { type: 'array', items: requestEntry }, total: integer }));
+
+export const requestsCleared = named('RequestJournalCleared', object({ removed: integer }));
+export const faultView = named(
+  'Fault',
+  object({
+    id: { type: 'string', pattern: '^flt_[0-9A-Za-z]{24}$' },
+    method: { anyOf: [oneOfValues(['GET', 'POST', 'PATCH', 'PUT', 'DELETE']), { type: 'null' }], description: 'Only requests of this method; null: any.' },
+    path: { type: 'string', description: 'A glob of /v1 paths: `*` one segment, `**` the rest.' },
+    status: { ...nullable({ type: 'integer', minimum: 400, maximum: 599 }), description: "The answer's status; null: the real answer's." },
+    body: { description: 'The answer instead of the error envelope; null: the envelope.' },
+    latency_ms: integer,
+    drop: boolean,
+    apply: boolean,
+    probability: number,
+    times: { ...nullable(integer), description: 'Acts this many times, then leaves the list; null: never retires.' },
+    seed: integer,
+    hits: { type: 'integer', description: 'How many requests the fault acted on.' },
+  }),
+);
+
+export const faultList = named('FaultList', object({ faults: { type: 'array', items: faultView } }));
+
+export const faultRemoved = named('FaultsRemoved', object({ removed: integer }));
+
 export const triggerResult = named(
   'TriggerResult',
   object({
@@ -41,7 +90,7 @@ export const triggerResult = named(
 );
 
 /** Each event's webhook body, `{event, data}`, by name. */
-const eventData: Record<string, Schema> = { ...paymentEventData, ...recurringEventData, ...invoiceEventData };
+export const eventData = { ...paymentEventData, ...recurringEventData, ...invoiceEventData } satisfies Record<EventName, object>;
 
 const pascal = (name: string) =>
   name
@@ -50,11 +99,14 @@ const pascal = (name: string) =>
     .join('');
 
 /** The webhook body of each event (what the receiver gets, and `payload` of the event log). */
-export const webhookPayloads: Readonly<Record<string, Schema>> = Object.fromEntries(
-  EVENT_NAMES.map((name) => [name, named(`${pascal(name)}Payload`, object({ event: { const: name }, data: eventData[name]! }))]),
-);
+export const webhookPayloads = Object.fromEntries(
+  EVENT_NAMES.map((name) => [name, named(`${pascal(name)}Payload`, object({ event: { const: name }, data: eventData[name] }))]),
+) as { readonly [N in EventName]: WebhookPayloadSchema<N> };
 
-export const webhookPayload = named('WebhookPayload', { oneOf: EVENT_NAMES.map((name) => webhookPayloads[name]!) });
+/** The type of `webhookPayloads[name]`: what `object({event: {const: name}, data})` makes above. */
+type WebhookPayloadSchema<N extends EventName> = ClosedObject<{ event: { const: N }; data: (typeof eventData)[N] }, 'event' | 'data'>;
+
+export const webhookPayload = named('WebhookPayload', { oneOf: EVENT_NAMES.map((name) => webhookPayloads[name]) });
 
 export const attempt = named(
   'DeliveryAttempt',
@@ -66,7 +118,23 @@ export const attempt = named(
     at: timestamp,
     url: string,
     state: oneOfValues(['in_progress', 'interrupted', 'succeeded', 'failed']),
+    chaos: { ...nullable(oneOfValues(CHAOS_KINDS)), description: 'The webhook chaos the attempt carried, or null.' },
   }),
+);
+
+/** `GET`/`PUT /_payemu/webhook-chaos`: the settings in force (`{}` when off). */
+export const webhookChaos = named(
+  'WebhookChaos',
+  object(
+    {
+      duplicate: { type: 'number', minimum: 0, maximum: 1 },
+      delay: { type: 'string', description: 'A duration: each first attempt waits a random time up to it.' },
+      stale_timestamp: { type: 'number', minimum: 0, maximum: 1 },
+      bad_signature: { type: 'number', minimum: 0, maximum: 1 },
+      seed: integer,
+    },
+    ['duplicate', 'delay', 'stale_timestamp', 'bad_signature', 'seed'],
+  ),
 );
 
 const deliveryStatus = oneOfValues(['pending', 'retrying', 'delivered', 'failed', 'no_endpoint']);

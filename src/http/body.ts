@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
+import { captureOf } from './body-capture.js';
 import { BadRequest, PayloadTooLarge, Unprocessable, UnsupportedMediaType } from './errors.js';
 import { checkJsonText } from './text.js';
 
@@ -47,9 +48,17 @@ export async function readJson(req: IncomingMessage, limit = BODY_LIMIT): Promis
   const raw = await readRaw(req, limit);
   if (raw.length === 0) return undefined;
   const type = req.headers['content-type'];
-  if (!isJsonType(type)) throw new UnsupportedMediaType(type);
+  const json = isJsonType(type);
+  // The request journal keeps the body as sent, refused or not (http/request-journal.ts).
+  const capture = captureOf(req);
+  if (capture) {
+    capture.requestRaw = raw;
+    capture.requestJson = json;
+  }
+  if (!json) throw new UnsupportedMediaType(type);
   if (!isUtf8(raw)) throw new BadRequest('The request body is not valid UTF-8.');
   const text = raw.toString('utf8');
+  if (capture) capture.requestText = text;
   // (A body that starts with a visible ASCII character, `{` as a rule, is not blank: no trim.)
   const first = text.charCodeAt(0);
   if ((first <= 0x20 || first >= 0x7f) && text.trim() === '') return undefined;

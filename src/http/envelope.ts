@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { captureOf } from './body-capture.js';
 import { HttpError, InternalError } from './errors.js';
 
 /** What a route answers. */
@@ -25,6 +26,9 @@ export function send(res: ServerResponse, reply: Reply): void {
     res.end(reply.html);
   } else if (reply.raw !== undefined || reply.json !== undefined) {
     const body = reply.raw ?? JSON.stringify(reply.json);
+    // The request journal keeps the answer's body as written (http/request-journal.ts).
+    const capture = captureOf(res);
+    if (capture) capture.response = body;
     res.writeHead(reply.status, { 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body), 'X-Content-Type-Options': 'nosniff' });
     res.end(body);
   } else {

@@ -20,9 +20,11 @@ type ListPresenter<T> =
  * followed with `include`.
  */
 export function listRoute<T extends StoredRecord>(
-  options: { path: string; collection: Collection<T>; spec: ListSpec<T> } & Pick<RouteDoc, 'summary' | 'description' | 'responses'> & ListPresenter<T>,
+  path: string,
+  summary: string,
+  options: { collection: Collection<T>; spec: ListSpec<T> } & Pick<RouteDoc, 'description' | 'responses'> & ListPresenter<T>,
 ): ApiRoute {
-  const { path, collection, spec, summary, description, responses } = options;
+  const { collection, spec, description, responses } = options;
   return v1({
     method: 'GET',
     path,

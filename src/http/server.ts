@@ -5,11 +5,14 @@ import type { App } from '../app.js';
 import { stopwatch } from '../clock/clock.js';
 import type { Timers } from '../clock/timers.js';
 import { readJson } from './body.js';
-import { send, sendError } from './envelope.js';
+import { type Reply, send, sendError } from './envelope.js';
+import { type FaultRecord, faultFor, faultReply } from './faults.js';
 import { HttpError, MethodNotAllowed, NotFound } from './errors.js';
 import type { HostCheck } from './host-check.js';
 import { fingerprint, idempotencyKeyOf, runIdempotent } from './idempotency.js';
+import type { Scope } from './auth.js';
 import type { ApiContext, OpenContext, Route } from './route.js';
+import { noteOf } from './request-note.js';
 import { checkRequestTarget } from './text.js';
 import { check, compileBody, compileQuery } from './validation.js';
 
@@ -116,24 +119,78 @@ function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>, validators
   const querySchema = route.query;
   const validateBody = bodySchema ? lazily(() => compileBody(bodySchema), validators) : undefined;
   const validateQuery = querySchema ? lazily(() => compileQuery(querySchema), validators) : undefined;
-  return async (req: Req, res: http.ServerResponse) => {
-    logOnFinish(app, req, res);
-    const scope = app.keyring.authenticate(req, route.keyInQuery ? stringOrUndefined(req.query.key) : undefined);
-    (res as ScopedResponse).scope = scope;
-    if (route.rateLimited) {
-      for (const [name, value] of Object.entries(app.rateLimiter.take(scope))) res.setHeader(name, value);
-    }
+  // The request journal records /v1 requests once authenticated (a refusal before is not its
+  // scope's). A failure is answered here rather than by polka's onError, so that the entry has
+  // the answer; a connection closed unanswered is recorded with no status. Faults act on /v1
+  // requests only too, never on the control plane that sets them.
+  const v1 = route.path.startsWith('/v1/');
+  const answer = async (req: Req, res: http.ServerResponse, scope: Scope): Promise<Reply> => {
     const query = validateQuery ? check<Record<string, unknown>>(validateQuery(), { ...req.query }) : req.query;
     const raw = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJson(req, route.bodyLimit);
     const body = validateBody ? check<Record<string, unknown>>(validateBody(), raw ?? {}) : {};
     const ctx: ApiContext = { app, req, res, params: req.params, query, body, scope, now: app.clock.now() };
     const key = route.method === 'POST' && route.idempotent !== false ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
-    if (key === undefined) return send(res, await route.handle(ctx));
-    send(
-      res,
-      runIdempotent(app.store, scope, key, fingerprint(req.method, req.path, raw), ctx.now, () => route.handle(ctx)),
-    );
+    if (key === undefined) return route.handle(ctx);
+    return runIdempotent(app.store, scope, key, fingerprint(req.method, req.path, raw), ctx.now, () => route.handle(ctx));
   };
+  const serve = async (req: Req, res: http.ServerResponse, scope: Scope) => {
+    if (route.rateLimited) {
+      for (const [name, value] of Object.entries(app.rateLimiter.take(scope))) res.setHeader(name, value);
+    }
+    const fault = v1 ? faultFor(app.store, scope, req.method, req.path) : undefined;
+    if (fault === undefined) return send(res, await answer(req, res, scope));
+    await actOnFault(app, fault, req, res, () => answer(req, res, scope));
+  };
+  return async (req: Req, res: http.ServerResponse) => {
+    logOnFinish(app, req, res);
+    const scope = app.keyring.authenticate(req, route.keyInQuery ? stringOrUndefined(req.query.key) : undefined);
+    (res as ScopedResponse).scope = scope;
+    if (!v1) return serve(req, res, scope);
+    const recording = app.requestJournal.start(req, res, scope.source.slug, scope.mode, app.clock.now());
+    try {
+      await serve(req, res, scope);
+    } catch (error) {
+      fail(app, req, res, error);
+    } finally {
+      recording.end();
+    }
+  };
+}
+
+/**
+ * A fault acts: it waits its latency (real time), then answers its status without running the
+ * request, or closes the connection unanswered, or (`apply`) runs the request for real and
+ * replaces only its answer. A fault with neither status nor drop delays the real answer.
+ */
+async function actOnFault(app: App, fault: FaultRecord, req: Req, res: http.ServerResponse, answer: () => Promise<Reply>): Promise<void> {
+  noteOf(req).fault = fault.id;
+  if (fault.latency_ms > 0) await app.timers.track(wait(app, fault.latency_ms));
+  if (fault.status === null && !fault.drop) return send(res, await answer());
+  if (fault.apply) {
+    // The work is done (stored, webhooks sent, the Idempotency-Key's result saved); its answer is lost.
+    try {
+      await answer();
+    } catch (error) {
+      if (!(error instanceof HttpError)) report(app, req, error);
+    }
+  }
+  if (fault.drop) return void req.socket.destroy();
+  send(res, faultReply(fault));
+}
+
+/** Resolves after `ms` real milliseconds, or at once when payemu stops. */
+function wait(app: App, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      timer.cancel();
+      resolve();
+    };
+    const timer = app.timers.after(ms, () => {
+      app.shutdown.removeEventListener('abort', stop);
+      resolve();
+    });
+    app.shutdown.addEventListener('abort', stop, { once: true });
+  });
 }
 
 function openHandler(app: App, route: Extract<Route, { auth: 'none' }>, validators: (() => unknown)[]) {
@@ -148,11 +205,14 @@ function openHandler(app: App, route: Extract<Route, { auth: 'none' }>, validato
 }
 
 function fail(app: App, req: Req, res: http.ServerResponse, error: unknown): void {
-  if (!(error instanceof HttpError)) {
-    const failure = error instanceof Error ? error : new Error(String(error));
-    app.bus.emit('server.error', { method: req.method ?? '', path: req.path ?? req.url ?? '', error: failure.message, stack: failure.stack });
-  }
+  if (!(error instanceof HttpError)) report(app, req, error);
   sendError(res, error);
+}
+
+/** A crash inside a route, on the bus. */
+function report(app: App, req: Req, error: unknown): void {
+  const failure = error instanceof Error ? error : new Error(String(error));
+  app.bus.emit('server.error', { method: req.method ?? '', path: req.path ?? req.url ?? '', error: failure.message, stack: failure.stack });
 }
 
 type ScopedResponse = http.ServerResponse & { scope?: { source: { slug: string }; mode: string } };

@@ -1,24 +1,26 @@
 import type { ValidateFunction } from 'ajv';
+import { precompiled, type SchemaKind } from '../lib/precompiled.js';
 import { createAjv, toFieldErrors } from '../lib/schemas.js';
 import { Unprocessable } from './errors.js';
 
 // Compiled once per schema object, on first use (see http/server.ts); bodies as sent, queries
-// coerced from strings. The ajv instances are created with the first schema.
+// coerced from strings. A build's validators (lib/precompiled.ts) are used when they have the
+// schema; otherwise the ajv instances are created with the first schema to compile.
 let bodies: ReturnType<typeof createAjv> | undefined;
 let queries: ReturnType<typeof createAjv> | undefined;
 const cache = new WeakMap<object, ValidateFunction>();
 
 export function compileBody(schema: object): ValidateFunction {
-  return compile((bodies ??= createAjv()), schema);
+  return compile('body', () => (bodies ??= createAjv()), schema);
 }
 
 export function compileQuery(schema: object): ValidateFunction {
-  return compile((queries ??= createAjv({ coerceTypes: true })), schema);
+  return compile('query', () => (queries ??= createAjv({ coerceTypes: true })), schema);
 }
 
-function compile(ajv: ReturnType<typeof createAjv>, schema: object): ValidateFunction {
+function compile(kind: SchemaKind, ajv: () => ReturnType<typeof createAjv>, schema: object): ValidateFunction {
   let validate = cache.get(schema);
-  if (!validate) cache.set(schema, (validate = ajv.compile(schema)));
+  if (!validate) cache.set(schema, (validate = precompiled(kind, schema) ?? ajv().compile(schema)));
   return validate;
 }
 

@@ -14,10 +14,26 @@ import type { QueryParameterDoc } from './route.js';
  */
 export type Schema = Record<string, unknown>;
 
+/**
+ * The helpers below are typed to keep each schema's literal shape (`{type: 'string'}`, not
+ * `Record<string, unknown>`), so that `FromSchema` (json-schema-to-ts) derives the TypeScript
+ * type of an answer from the very schema the document and the drift guard use: see
+ * src/types.ts. Their values are unchanged by the types.
+ */
+type Properties = Readonly<Record<string, object>>;
+
+/** The type of `object(properties, optional)`: closed, `required` the keys not optional. */
+export type ClosedObject<P extends Properties, R extends string> = {
+  type: 'object';
+  properties: P;
+  required: R[];
+  additionalProperties: false;
+};
+
 const NAMES = new WeakMap<object, string>();
 
 /** Names a schema: the OpenAPI document holds it once, in `components.schemas`, and refers to it. */
-export function named<T extends object>(name: string, schema: T): T {
+export function named<const T extends object>(name: string, schema: T): T {
   NAMES.set(schema, name);
   return schema;
 }
@@ -55,56 +71,78 @@ export const integer = { type: 'integer' } as const;
 export const boolean = { type: 'boolean' } as const;
 export const number = { type: 'number' } as const;
 
-export const nullable = (schema: object): Schema => ({ anyOf: [schema, { type: 'null' }] });
+export const nullable = <const S extends object>(schema: S): { anyOf: [S, { type: 'null' }] } => ({ anyOf: [schema, { type: 'null' }] });
 
-export const oneOfValues = (values: readonly string[]): Schema => ({ type: 'string', enum: [...values] });
+export const oneOfValues = <const V extends string>(values: readonly V[]): { type: 'string'; enum: V[] } => ({ type: 'string', enum: [...values] });
 
 /** A closed object: every property required but those named in `optional`. */
-export function object(properties: Record<string, object>, optional: readonly string[] = []): Schema {
-  const required = Object.keys(properties).filter((name) => !optional.includes(name));
-  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+export function object<const P extends Properties, const O extends string = never>(
+  properties: P,
+  optional: readonly O[] = [],
+): ClosedObject<P, Exclude<keyof P & string, O>> {
+  const required = Object.keys(properties).filter((name) => !optional.includes(name as O));
+  return { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false } as ClosedObject<
+    P,
+    Exclude<keyof P & string, O>
+  >;
 }
 
 /**
  * Attributes a read may limit with `fields[<type>]`: the same properties, none required (an
  * asked attribute the resource does not have at the moment is null).
  */
-export function sparse(attributes: Schema): Schema {
+export function sparse<S extends { required?: unknown }>(attributes: S): Omit<S, 'required'> {
   const { required: _required, ...rest } = attributes;
   return rest;
 }
 
 /** The closed object of `attributes`' properties named in `keys`, all required. */
-export function pick(attributes: Schema, keys: readonly string[]): Schema {
-  const properties = attributes.properties as Record<string, object>;
-  return object(Object.fromEntries(keys.map((key) => [key, properties[key]!])));
+export function pick<P extends Properties, const K extends keyof P & string>(attributes: { properties: P }, keys: readonly K[]): ClosedObject<Pick<P, K>, K> {
+  const properties = attributes.properties;
+  return object(Object.fromEntries(keys.map((key) => [key, properties[key]!]))) as unknown as ClosedObject<Pick<P, K>, K>;
 }
 
 /** A relationship's linkage: `{data: [{type, id}]}`. */
-export const linkage = (type: string): Schema =>
+export const linkage = <const T extends string>(type: T) =>
   object({ data: { type: 'array', items: object({ type: { const: type }, id: { type: ['string', 'integer'] } }) } });
 
+/** The type of `resource(options)`: `links` when it names any, `relationships` optional. */
+export type ResourceSchema<T extends string, A extends object, I extends object, L extends string, R extends Properties | undefined> = ClosedObject<
+  { id: I; type: { const: T }; attributes: A } & ([L] extends [never] ? unknown : { links: ClosedObject<{ [K in L]: typeof uri }, L> }) &
+    (R extends Properties ? { relationships: ClosedObject<R, keyof R & string> } : unknown),
+  'id' | 'type' | 'attributes' | ([L] extends [never] ? never : 'links')
+>;
+
 /** A JSON:API resource object: `{id, type, attributes, relationships?, links}`. */
-export function resource(options: {
-  type: string;
-  attributes: object;
-  id?: object;
-  links?: readonly string[];
-  relationships?: Record<string, object>;
-}): Schema {
+export function resource<
+  const T extends string,
+  const A extends object,
+  const I extends object = typeof string,
+  const L extends string = 'self',
+  const R extends Properties | undefined = undefined,
+>(options: { type: T; attributes: A; id?: I; links?: readonly L[]; relationships?: R }): ResourceSchema<T, A, I, L, R> {
   const { type, attributes, id = string, links = ['self'], relationships } = options;
   const properties: Record<string, object> = { id, type: { const: type }, attributes };
   if (relationships) properties.relationships = object(relationships, Object.keys(relationships));
   if (links.length > 0) properties.links = object(Object.fromEntries(links.map((name) => [name, uri])));
-  return object(properties, relationships ? ['relationships'] : []);
+  return object(properties, relationships ? ['relationships'] : []) as unknown as ResourceSchema<T, A, I, L, R>;
 }
 
+/** The type of `document(data, options)`. */
+export type DocumentSchema<D extends object, M extends object | undefined, N extends object | undefined> = ClosedObject<
+  { data: D } & (M extends object ? { meta: M } : unknown) & (N extends object ? { included: { type: 'array'; items: N } } : unknown),
+  'data' | (M extends object ? 'meta' : never)
+>;
+
 /** `{data, meta?}` with the resource; `meta` required when given. */
-export function document(data: object, options: { meta?: object; included?: object } = {}): Schema {
+export function document<const D extends object, const M extends object | undefined = undefined, const N extends object | undefined = undefined>(
+  data: D,
+  options: { meta?: M; included?: N } = {},
+): DocumentSchema<D, M, N> {
   const properties: Record<string, object> = { data };
   if (options.meta) properties.meta = options.meta;
   if (options.included) properties.included = { type: 'array', items: options.included };
-  return object(properties, options.included ? ['included'] : []);
+  return object(properties, options.included ? ['included'] : []) as unknown as DocumentSchema<D, M, N>;
 }
 
 /** `meta.message` of mutation answers. */
@@ -112,15 +150,31 @@ export const messageMeta = object({ message: string });
 
 const pageLink = nullable(uri);
 
+/** The type of `listDocument(item, options)`. */
+export type ListDocumentSchema<I extends object, N extends object | undefined> = ClosedObject<
+  {
+    data: { type: 'array'; items: I };
+    links: ClosedObject<{ first: typeof uri; last: typeof uri; prev: typeof pageLink; next: typeof pageLink }, 'first' | 'last' | 'prev' | 'next'>;
+    meta: ClosedObject<
+      { current_page: typeof integer; last_page: typeof integer; per_page: typeof integer; total: typeof integer },
+      'current_page' | 'last_page' | 'per_page' | 'total'
+    >;
+  } & (N extends object ? { included: { type: 'array'; items: N } } : unknown),
+  'data' | 'links' | 'meta'
+>;
+
 /** A page of a list: `{data: [...], included?, links: {first, last, prev, next}, meta: {current_page, last_page, per_page, total}}`. */
-export function listDocument(item: object, options: { included?: object } = {}): Schema {
+export function listDocument<const I extends object, const N extends object | undefined = undefined>(
+  item: I,
+  options: { included?: N } = {},
+): ListDocumentSchema<I, N> {
   const properties: Record<string, object> = {
     data: { type: 'array', items: item },
     links: object({ first: uri, last: uri, prev: pageLink, next: pageLink }),
     meta: object({ current_page: integer, last_page: integer, per_page: integer, total: integer }),
   };
   if (options.included) properties.included = { type: 'array', items: options.included };
-  return object(properties, options.included ? ['included'] : []);
+  return object(properties, options.included ? ['included'] : []) as unknown as ListDocumentSchema<I, N>;
 }
 
 /** The one error envelope: `{errors: [{status, title, detail, meta?}]}`; a 422 of validation adds `meta.errors`. */

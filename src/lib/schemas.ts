@@ -5,15 +5,29 @@ import { CURRENCIES } from './currencies.js';
 
 // ajv and ajv-formats (CommonJS) are loaded by the first createAjv(), not when payemu starts:
 // loading them takes longer than the rest of start-up, and nothing is validated before the
-// server listens (see http/server.ts).
+// server listens (see http/server.ts). A build of payemu does not load them at all for the
+// schemas it ships: `npm run build` writes their validators as code (see precompiled.ts).
 const require = createRequire(import.meta.url);
-function loadAjv(): { Ajv: typeof Ajv; addFormats: (ajv: Ajv, formats: string[]) => Ajv } {
+type Codegen = typeof import('ajv/dist/compile/codegen/index.js');
+function loadAjv(): { Ajv: typeof Ajv; addFormats: (ajv: Ajv, formats: string[]) => Ajv; codegen: Codegen } {
   const formats = require('ajv-formats') as { default?: unknown };
   return {
     Ajv: (require('ajv') as typeof import('ajv')).Ajv,
     addFormats: (formats.default ?? formats) as (ajv: Ajv, formats: string[]) => Ajv,
+    codegen: require('ajv/dist/compile/codegen') as Codegen,
   };
 }
+
+/** The formats of payemu's schemas (ajv-formats' `email`, `uri`, `date`, `date-time`, and `url`). */
+export const FORMAT_NAMES = ['email', 'uri', 'date', 'date-time'] as const;
+
+/** The test behind each of payemu's keywords (the keyword's value is `true`). */
+export const KEYWORD_TESTS = {
+  money: (value: number) => hasAtMostTwoDecimals(value),
+  currency: (value: string) => CURRENCIES.has(value.toUpperCase()),
+  ipOrCidr: (value: string) => isIpOrCidr(value),
+} as const;
+const KEYWORD_TYPES = { money: 'number', currency: 'string', ipOrCidr: 'string' } as const;
 
 /**
  * The ajv instances, with payemu's keywords:
@@ -22,32 +36,38 @@ function loadAjv(): { Ajv: typeof Ajv; addFormats: (ajv: Ajv, formats: string[])
  *   ipOrCidr: true    an IP address or an IPv4/IPv6 CIDR block
  * and the format `url`: a URL a user gives payemu (see isSafeUrl), which the hosted pages redirect
  * to or webhooks are sent to. Request bodies are validated as sent; queries (always strings)
- * with type coercion.
+ * with type coercion. `source`: validators that can be written out as code (ajv's standalone
+ * code), where formats and keyword tests are named `formats.<name>` and `keywords.<name>`.
  */
-export function createAjv(options: { coerceTypes?: boolean } = {}): Ajv {
-  const { Ajv, addFormats } = loadAjv();
+export function createAjv(options: { coerceTypes?: boolean; source?: boolean } = {}): Ajv {
+  const { Ajv, addFormats, codegen } = loadAjv();
+  const { _, getProperty } = codegen;
   // verbose: errors carry their parentSchema, which holds a `patternMessage` (see describe()).
-  const ajv = new Ajv({ allErrors: true, coerceTypes: options.coerceTypes ?? false, strict: false, messages: false, verbose: true });
-  addFormats(ajv, ['email', 'uri', 'date', 'date-time']);
+  const ajv = new Ajv({
+    allErrors: true,
+    coerceTypes: options.coerceTypes ?? false,
+    strict: false,
+    messages: false,
+    verbose: true,
+    ...(options.source ? { code: { source: true, formats: _`formats` } } : {}),
+  });
+  addFormats(ajv, [...FORMAT_NAMES]);
   ajv.addFormat('url', { type: 'string', validate: isSafeUrl });
-  ajv.addKeyword({
-    keyword: 'money',
-    type: 'number',
-    schemaType: 'boolean',
-    validate: (enabled: boolean, value: number) => !enabled || hasAtMostTwoDecimals(value),
-  });
-  ajv.addKeyword({
-    keyword: 'currency',
-    type: 'string',
-    schemaType: 'boolean',
-    validate: (enabled: boolean, value: string) => !enabled || CURRENCIES.has(value.toUpperCase()),
-  });
-  ajv.addKeyword({
-    keyword: 'ipOrCidr',
-    type: 'string',
-    schemaType: 'boolean',
-    validate: (enabled: boolean, value: string) => !enabled || isIpOrCidr(value),
-  });
+  for (const keyword of Object.keys(KEYWORD_TESTS) as (keyof typeof KEYWORD_TESTS)[]) {
+    const test = KEYWORD_TESTS[keyword];
+    ajv.addKeyword({
+      keyword,
+      type: KEYWORD_TYPES[keyword],
+      schemaType: 'boolean',
+      // Code rather than a `validate` function: the test is referenced by name, so a
+      // validator using it can be written out as code.
+      code(cxt) {
+        if (cxt.schema !== true) return;
+        const fn = cxt.gen.scopeValue('keyword', { ref: test, code: _`keywords${getProperty(keyword)}` });
+        cxt.fail(_`!${fn}(${cxt.data})`);
+      },
+    });
+  }
   return ajv;
 }
 

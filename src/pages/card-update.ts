@@ -3,14 +3,17 @@ import type { Reply } from '../http/envelope.js';
 import { HttpError } from '../http/errors.js';
 import type { OpenContext } from '../http/route.js';
 import { formatMinor } from '../lib/money.js';
-import { evaluateCard } from '../resources/cards/test-cards.js';
+import { evaluateCard } from '../resources/shared/test-cards.js';
 import { MethodSessions, methodSessionStatus, type MethodSessionRecord } from '../resources/payment-method-sessions/records.js';
 import { attemptMethodUpdate, returnUrl } from '../resources/payment-method-sessions/service.js';
 import { PaymentMethods } from '../resources/payment-methods/records.js';
 import { Recurring } from '../resources/recurring/records.js';
 import { cardFields, challengePage, readCardForm, redirect, testCardHelp, type CardFormState } from './card-form.js';
-import { html, page, pageRoute } from './html.js';
+import { html, page } from './html.js';
+import { recordPages } from './record-pages.js';
 import { cardText, everyText } from './subscription.js';
+
+const pages = recordPages(withSession);
 
 /**
  * The hosted card-update page of a payment-method session: the customer enters a new card,
@@ -19,9 +22,9 @@ import { cardText, everyText } from './subscription.js';
  * (or shows the reason and the form again when there is no cancel_url).
  */
 export const cardUpdatePages = [
-  pageRoute({ method: 'GET', path: '/card-update/:id', handle: (ctx) => withSession(ctx, (session) => form(ctx, session, {})) }),
-  pageRoute({ method: 'POST', path: '/card-update/:id', handle: (ctx) => withSession(ctx, (session) => submit(ctx, session)) }),
-  pageRoute({ method: 'POST', path: '/card-update/:id/3ds', handle: (ctx) => withSession(ctx, (session) => submit(ctx, session)) }),
+  pages.get('/card-update/:id', (ctx, session) => form(ctx, session, {})),
+  pages.post('/card-update/:id', submit),
+  pages.post('/card-update/:id/3ds', submit),
 ];
 
 function withSession(ctx: OpenContext, render: (session: MethodSessionRecord) => Reply | Promise<Reply>): Reply | Promise<Reply> {

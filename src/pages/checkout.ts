@@ -6,15 +6,19 @@ import { HttpError } from '../http/errors.js';
 import type { OpenContext } from '../http/route.js';
 import { formatMinor } from '../lib/money.js';
 import { scopeKey } from '../lib/scope-key.js';
-import { evaluateCard } from '../resources/cards/test-cards.js';
+import { evaluateCard } from '../resources/shared/test-cards.js';
 import { PaymentLinks } from '../resources/payment-links/records.js';
-import { Payments } from '../resources/payments/records.js';
+import { Payments } from '../resources/shared/payment-records.js';
 import { Recurring } from '../resources/recurring/records.js';
-import { referenceKey, sessionStatus, Sessions, type SessionRecord } from '../resources/sessions/records.js';
+import { referenceKey } from '../resources/shared/references.js';
+import { sessionStatus, Sessions, type SessionRecord } from '../resources/sessions/records.js';
 import { attemptPayment } from '../resources/sessions/service.js';
 import { cardFields, challengePage, readCardForm, redirect, testCardHelp, type CardFormState } from './card-form.js';
-import { html, page, pageRoute } from './html.js';
+import { html, page } from './html.js';
+import { recordPages } from './record-pages.js';
 import { cardText, everyText, subscriptionTerms } from './subscription.js';
+
+const pages = recordPages(withSession);
 
 /**
  * The hosted sandbox checkout at a session's `checkout_url`: amount, description, a card form,
@@ -22,37 +26,19 @@ import { cardText, everyText, subscriptionTerms } from './subscription.js';
  * shows its reason and the form again; 4000 0027 6000 3184 goes through a 3-D Secure page.
  */
 export const checkoutPages = [
-  pageRoute({ method: 'GET', path: '/checkout/:id', handle: (ctx) => withSession(ctx, (session) => showForm(ctx, session, {})) }),
-  pageRoute({ method: 'POST', path: '/checkout/:id/pay', handle: (ctx) => withSession(ctx, (session) => pay(ctx, session)) }),
-  pageRoute({ method: 'POST', path: '/checkout/:id/3ds', handle: (ctx) => withSession(ctx, (session) => pay(ctx, session)) }),
-  pageRoute({
-    method: 'POST',
-    path: '/checkout/:id/cancel',
-    handle: (ctx) =>
-      withSession(ctx, async (session) => {
-        await readForm(ctx.req);
-        // Post/Redirect/Get: a reload shows the page again without posting.
-        return redirect(session.cancel_url ?? `/checkout/${session.id}/cancelled`);
-      }),
-  }),
-  pageRoute({
-    method: 'GET',
-    path: '/checkout/:id/cancelled',
-    handle: (ctx) =>
-      withSession(ctx, (session) => ({
-        status: 200,
-        html: page(
-          'Payment cancelled',
-          html`<h1>Payment cancelled</h1><p>You cancelled the payment; nothing was charged.</p><p><a href="/checkout/${session.id}">Return to the checkout</a></p>`,
-          session.mode,
-        ),
-      })),
-  }),
-  pageRoute({
-    method: 'GET',
-    path: '/checkout/:id/done',
-    handle: (ctx) => withSession(ctx, (session) => done(ctx.app, session)),
-  }),
+  pages.get('/checkout/:id', (ctx, session) => showForm(ctx, session, {})),
+  pages.post('/checkout/:id/pay', pay),
+  pages.post('/checkout/:id/3ds', pay),
+  pages.button('/checkout/:id/cancel', (_ctx, session) => redirect(session.cancel_url ?? `/checkout/${session.id}/cancelled`)),
+  pages.get('/checkout/:id/cancelled', (_ctx, session) => ({
+    status: 200,
+    html: page(
+      'Payment cancelled',
+      html`<h1>Payment cancelled</h1><p>You cancelled the payment; nothing was charged.</p><p><a href="/checkout/${session.id}">Return to the checkout</a></p>`,
+      session.mode,
+    ),
+  })),
+  pages.get('/checkout/:id/done', (ctx, session) => done(ctx.app, session)),
 ];
 
 interface FormState extends CardFormState {

@@ -4,18 +4,21 @@ import type { Reply } from '../http/envelope.js';
 import { HttpError } from '../http/errors.js';
 import type { OpenContext } from '../http/route.js';
 import { formatMinor } from '../lib/money.js';
-import { evaluateCard } from '../resources/cards/test-cards.js';
+import { evaluateCard } from '../resources/shared/test-cards.js';
 import { payInvoice } from '../resources/invoices/pay.js';
 import { Invoices, type InvoiceRecord } from '../resources/invoices/records.js';
 import { invoiceTotals } from '../resources/invoices/totals.js';
 import { cardFields, challengePage, readCardForm, redirect, testCardHelp, type CardFormState } from './card-form.js';
-import { html, page, pageRoute } from './html.js';
+import { html, page } from './html.js';
+import { recordPages } from './record-pages.js';
+
+const pages = recordPages(withInvoice);
 
 /** The hosted invoice at its `payment_url`: the items and totals, and a card form while it is payable. */
 export const invoicePages = [
-  pageRoute({ method: 'GET', path: '/invoices/:id', handle: (ctx) => withInvoice(ctx, (invoice) => show(ctx, invoice, {})) }),
-  pageRoute({ method: 'POST', path: '/invoices/:id/pay', handle: (ctx) => withInvoice(ctx, (invoice) => pay(ctx, invoice)) }),
-  pageRoute({ method: 'POST', path: '/invoices/:id/3ds', handle: (ctx) => withInvoice(ctx, (invoice) => pay(ctx, invoice)) }),
+  pages.get('/invoices/:id', (ctx, invoice) => show(ctx, invoice, {})),
+  pages.post('/invoices/:id/pay', pay),
+  pages.post('/invoices/:id/3ds', pay),
 ];
 
 function withInvoice(ctx: OpenContext, render: (invoice: InvoiceRecord) => Reply | Promise<Reply>): Reply | Promise<Reply> {

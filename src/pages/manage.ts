@@ -1,5 +1,4 @@
 import { formatDate } from '../clock/format.js';
-import { readForm } from '../http/body.js';
 import type { Reply } from '../http/envelope.js';
 import type { OpenContext } from '../http/route.js';
 import { formatMinor } from '../lib/money.js';
@@ -8,8 +7,11 @@ import { PaymentMethods } from '../resources/payment-methods/records.js';
 import { Recurring, type RecurringRecord } from '../resources/recurring/records.js';
 import { cancelRecurring } from '../resources/recurring/service.js';
 import { redirect } from './card-form.js';
-import { html, page, pageRoute } from './html.js';
+import { html, page } from './html.js';
+import { recordPages } from './record-pages.js';
 import { cardText, everyText } from './subscription.js';
+
+const pages = recordPages(withSchedule);
 
 /**
  * A schedule's `manage_url`: the customer sees the schedule and the card it charges, and can
@@ -17,32 +19,20 @@ import { cardText, everyText } from './subscription.js';
  * so a reload shows the page again without posting.
  */
 export const managePages = [
-  pageRoute({ method: 'GET', path: '/manage/:token', handle: (ctx) => withSchedule(ctx, (schedule) => show(ctx, schedule)) }),
-  pageRoute({
-    method: 'POST',
-    path: '/manage/:token/cancel',
-    handle: (ctx) =>
-      withSchedule(ctx, async (schedule) => {
-        await readForm(ctx.req);
-        if (schedule.status !== 'cancelled') ctx.app.store.transaction((tx) => cancelRecurring(tx, scopeOf(ctx, schedule), schedule.reference, ctx.now));
-        return redirect(`/manage/${schedule.manage_token}`);
-      }),
+  pages.get('/manage/:token', show),
+  pages.button('/manage/:token/cancel', (ctx, schedule) => {
+    if (schedule.status !== 'cancelled') ctx.app.store.transaction((tx) => cancelRecurring(tx, scopeOf(ctx, schedule), schedule.reference, ctx.now));
+    return redirect(`/manage/${schedule.manage_token}`);
   }),
-  pageRoute({
-    method: 'POST',
-    path: '/manage/:token/card',
-    handle: (ctx) =>
-      withSchedule(ctx, async (schedule) => {
-        await readForm(ctx.req);
-        if (!changeable(schedule)) return redirect(`/manage/${schedule.manage_token}`);
-        // A payment-method session, as the merchant's POST .../payment-method-session opens: its
-        // card-update page comes back here once the card is saved (a refused card shows the form
-        // again with the reason).
-        const session = ctx.app.store.transaction((tx) =>
-          createMethodSession(tx, scopeOf(ctx, schedule), schedule.reference, { success_url: `/manage/${schedule.manage_token}` }, ctx.now),
-        );
-        return redirect(`/card-update/${session.id}`);
-      }),
+  pages.button('/manage/:token/card', (ctx, schedule) => {
+    if (!changeable(schedule)) return redirect(`/manage/${schedule.manage_token}`);
+    // A payment-method session, as the merchant's POST .../payment-method-session opens: its
+    // card-update page comes back here once the card is saved (a refused card shows the form
+    // again with the reason).
+    const session = ctx.app.store.transaction((tx) =>
+      createMethodSession(tx, scopeOf(ctx, schedule), schedule.reference, { success_url: `/manage/${schedule.manage_token}` }, ctx.now),
+    );
+    return redirect(`/card-update/${session.id}`);
   }),
 ];
 

@@ -1,27 +1,23 @@
-import { readForm } from '../http/body.js';
 import type { Reply } from '../http/envelope.js';
 import type { OpenContext } from '../http/route.js';
 import { formatMinor } from '../lib/money.js';
 import { isUsable, PaymentLinks, type PaymentLinkRecord } from '../resources/payment-links/records.js';
-import { linkTotal, openCheckout } from '../resources/payment-links/service.js';
+import { linkTotal } from '../resources/payment-links/service.js';
+import { openCheckout } from '../resources/sessions/from-link.js';
 import { checkoutUrl } from '../resources/sessions/present.js';
 import { redirect } from './card-form.js';
-import { html, page, pageRoute } from './html.js';
+import { html, page } from './html.js';
+import { recordPages } from './record-pages.js';
 import { everyText, subscriptionTerms } from './subscription.js';
+
+const pages = recordPages(withLink);
 
 /** A link's `links.pay`: what it sells, and a button that opens a checkout for it. */
 export const paymentLinkPages = [
-  pageRoute({ method: 'GET', path: '/pay/:id', handle: (ctx) => withLink(ctx, (link) => show(ctx, link)) }),
-  pageRoute({
-    method: 'POST',
-    path: '/pay/:id',
-    handle: (ctx) =>
-      withLink(ctx, async (link) => {
-        await readForm(ctx.req);
-        const scope = scopeOf(ctx, link);
-        const session = ctx.app.store.transaction((tx) => openCheckout(tx, scope, link, ctx.now));
-        return redirect(checkoutUrl(ctx.app.baseUrl(), session));
-      }),
+  pages.get('/pay/:id', show),
+  pages.button('/pay/:id', (ctx, link) => {
+    const session = ctx.app.store.transaction((tx) => openCheckout(tx, scopeOf(ctx, link), link, ctx.now));
+    return redirect(checkoutUrl(ctx.app.baseUrl(), session));
   }),
 ];
 

@@ -60,7 +60,7 @@ export class Store {
     return this.map(def.name).values() as IterableIterator<T>;
   }
 
-  count(def: Collection<StoredRecord>): number {
+  count<T extends StoredRecord>(def: Collection<T>): number {
     return this.map(def.name).size;
   }
 

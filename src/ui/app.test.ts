@@ -2,9 +2,11 @@ import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import t, { type Test } from 'tap';
 import { Bus } from '../bus/bus.js';
+import { Timers } from '../clock/timers.js';
 import type { Attempt, EventRecord } from '../webhooks/records.js';
 import { App, type AppProps } from './app.js';
 import type { Control } from './control.js';
+import { driver } from './driver.test-support.js';
 import { createUiStore } from './store.js';
 
 // Component tests of the terminal UI with ink-testing-library: a real Bus feeds the store, keys
@@ -23,7 +25,8 @@ const HOOK = 'http://127.0.0.1:3000/webhooks';
 function setup(t: Test, options: { failing?: boolean } = {}) {
   const bus = new Bus();
   const urls: Record<string, string | null> = { acme: HOOK, globex: null };
-  const store = createUiStore(bus, { sources: ['acme', 'globex'], webhookUrl: (slug) => urls[slug] ?? null, batchMs: 0 });
+  const timers = new Timers();
+  const store = createUiStore(bus, { sources: ['acme', 'globex'], webhookUrl: (slug) => urls[slug] ?? null, batchMs: 0, timers });
   const calls: string[] = [];
   const answer = <T extends string | undefined>(call: string, text: T): Promise<T> => {
     calls.push(call);
@@ -45,25 +48,16 @@ function setup(t: Test, options: { failing?: boolean } = {}) {
     rows: 30,
     columns: 100,
     tickMs: 0,
+    timers,
   };
   const ui = render(createElement(App, props));
   t.teardown(() => {
     ui.unmount();
     store.close();
+    timers.cancelAll();
   });
   const frame = () => ui.lastFrame() ?? '';
-  /** Resolves once the frame satisfies `check`: renders follow input and bus events within a few turns of the event loop. */
-  const until = async (check: (frame: string) => boolean, what: string) => {
-    for (let i = 0; i < 500; i++) {
-      if (check(frame())) return frame();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    throw new Error(`the frame never showed ${what}:\n${frame()}`);
-  };
-  const press = async (key: string) => {
-    ui.stdin.write(key);
-    await new Promise((resolve) => setImmediate(resolve));
-  };
+  const { until, press } = driver(ui, frame);
   return { bus, urls, store, calls, frame, until, press, quits: () => quits };
 }
 
@@ -202,6 +196,20 @@ t.test('the detail shows an attempt cut off by a stop as interrupted, without a 
   t.match(detail, /1\s+10:00:05\s+interrupted\s+interrupted\n/);
   t.match(detail, /2\s+10:00:05\s+200\s+12 ms\s+\{"received":true\}/);
   t.match(ui.frame(), /answers \(200\)/, 'the endpoint answered the retry');
+});
+
+t.test('the delivery line and the attempts table say which webhook chaos each attempt carried', async (t) => {
+  const ui = setup(t);
+  raise(ui.bus, 'e1');
+  const stale: Attempt = { status: 400, response_body: 'too old', duration_ms: 3, error: 'HTTP 400', at: AT, url: HOOK, chaos: 'stale_timestamp' };
+  attempted(ui.bus, 'e1', 'delivered', [stale, ok(), { ...ok('again'), chaos: 'duplicate' }]);
+  await ui.until((f) => f.includes('delivered 200 [duplicate]'), 'the delivery line with its chaos');
+  await ui.press(KEYS.down);
+  await ui.press(KEYS.enter);
+  const detail = await ui.until((f) => f.includes('Payload'), 'the detail view');
+  t.match(detail, /1\s+10:00:05\s+400\s+3 ms\s+\[stale_timestamp\] too old/);
+  t.match(detail, /2\s+10:00:05\s+200\s+12 ms\s+\{"received":true\}/);
+  t.match(detail, /3\s+10:00:05\s+200\s+12 ms\s+\[duplicate\] again/);
 });
 
 t.test('PgDn and PgUp scroll a payload taller than the screen', async (t) => {

@@ -2,6 +2,7 @@ import { Box, useInput, useStdout } from 'ink';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { EVENT_NAMES } from '../bus/events.js';
 import type { Control } from './control.js';
+import type { UiTimers } from './host.js';
 import { LIMITS, selectedEvent } from './state.js';
 import type { UiStore } from './store.js';
 import { detailLayout, EventDetail } from './views/detail.js';
@@ -26,6 +27,7 @@ export interface AppProps {
   columns?: number;
   /** How often the header's clock redraws (default 1000 ms; 0: never). */
   tickMs?: number;
+  timers: UiTimers;
 }
 
 /** The live view of `payemu start` on a terminal: header, events, requests, notices, keys. */
@@ -33,7 +35,7 @@ export function App(props: AppProps) {
   const { store, control } = props;
   const state = useSyncExternalStore(store.subscribe, store.getState);
   const size = useTerminalSize();
-  useTick(props.tickMs ?? 1000);
+  useTick(props.timers, props.tickMs ?? 1000);
   const quitting = useRef(false);
 
   const rows = props.rows ?? size.rows;
@@ -140,11 +142,11 @@ function sizeOf(stdout: NodeJS.WriteStream): { rows: number; columns: number } {
   return { rows: stdout.rows || 30, columns: stdout.columns || 100 };
 }
 
-function useTick(ms: number): void {
+function useTick(timers: UiTimers, ms: number): void {
   const [, setTick] = useState(0);
   useEffect(() => {
     if (ms <= 0) return;
-    const timer = setInterval(() => setTick((n) => n + 1), ms);
-    return () => clearInterval(timer);
-  }, [ms]);
+    const timer = timers.every(ms, () => setTick((n) => n + 1));
+    return () => timer.cancel();
+  }, [timers, ms]);
 }

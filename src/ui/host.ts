@@ -1,4 +1,12 @@
 import type { Bus } from '../bus/bus.js';
+import { Timers } from '../clock/timers.js';
+
+/**
+ * The real-time waits of the outputs (a redraw batch, the header's clock tick, a log flush): a
+ * `Timers` of src/clock/, so that no output calls setTimeout or setInterval itself and a stop
+ * cancels them all at once.
+ */
+export type UiTimers = Pick<Timers, 'after' | 'every' | 'soon'>;
 
 /**
  * What the loggers and the terminal UI read of a running payemu. The object `startEmulator`
@@ -13,4 +21,12 @@ export interface UiHost {
   bus: Bus;
   /** Where a Source's webhooks go now, or null. */
   webhookUrl(slug: string): string | null;
+  /** A Source and mode's webhook chaos (`{}` when off): the banner says when it is on. */
+  webhookChaos?: { get(scope: { source: string; mode: 'test' | 'live' }): object };
+  timers: UiTimers;
+}
+
+/** The host the outputs of one run read: the emulator's public face, with real-time timers of their own. */
+export function uiHost(emulator: Omit<UiHost, 'timers'>, timers: UiTimers = new Timers()): UiHost {
+  return { ...emulator, timers };
 }

@@ -2,10 +2,12 @@ import { render } from 'ink-testing-library';
 import { createElement } from 'react';
 import t, { type Test } from 'tap';
 import { Bus } from '../bus/bus.js';
+import { Timers } from '../clock/timers.js';
 import { EVENT_NAMES } from '../bus/events.js';
 import type { Attempt, EventRecord } from '../webhooks/records.js';
 import { App } from './app.js';
 import { charWidth, clip, fitColumns, textWidth } from './format.js';
+import { driver } from './driver.test-support.js';
 import { createUiStore } from './store.js';
 
 // The terminal UI at the sizes people use (80×24, 100×30, a wide 160×48, and a narrow 50×16),
@@ -37,7 +39,8 @@ const SIZES = [
 /** The App on a fake terminal of the given size (Ink and the App both read it from stdout, as on a real one). */
 function mount(t: Test, size: { columns: number; rows: number }) {
   const bus = new Bus();
-  const store = createUiStore(bus, { sources: SOURCES.map((s) => s.slug), webhookUrl: (slug) => (slug === 'acme' ? HOOK : null), batchMs: 0 });
+  const timers = new Timers();
+  const store = createUiStore(bus, { sources: SOURCES.map((s) => s.slug), webhookUrl: (slug) => (slug === 'acme' ? HOOK : null), batchMs: 0, timers });
   const ui = render(
     createElement(App, {
       store,
@@ -47,6 +50,7 @@ function mount(t: Test, size: { columns: number; rows: number }) {
       clock: () => ({ now: AT, offsetMs: 400 * 86_400_000 + 3_600_000, frozen: true }),
       onQuit: () => {},
       tickMs: 0,
+      timers,
     }),
   );
   // ink-testing-library's terminal is 100 columns with no rows: resize it, as a terminal does.
@@ -56,20 +60,11 @@ function mount(t: Test, size: { columns: number; rows: number }) {
   t.teardown(() => {
     ui.unmount();
     store.close();
+    timers.cancelAll();
   });
   // biome-ignore lint/suspicious/noControlCharactersInRegex: strips the terminal's colour escapes.
   const frame = () => (ui.lastFrame() ?? '').replace(/\x1b\[[0-9;]*m/g, '');
-  const until = async (check: (frame: string) => boolean, what: string) => {
-    for (let i = 0; i < 500; i++) {
-      if (check(frame())) return frame();
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    throw new Error(`the frame never showed ${what}:\n${frame()}`);
-  };
-  const press = async (key: string) => {
-    ui.stdin.write(key);
-    await new Promise((resolve) => setImmediate(resolve));
-  };
+  const { until, press } = driver(ui, frame);
   return { bus, frame, until, press };
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Chalk } from 'chalk';
 import type { BusEvents } from '../bus/bus.js';
 import { formatTimestamp } from '../clock/format.js';
-import type { UiHost } from './host.js';
+import type { UiHost, UiTimers } from './host.js';
 
 /** What the loggers write a line for, in the order `payemu start --json` documents them. */
 const LOGGED = [
@@ -22,7 +22,10 @@ const LOGGED = [
  * line is the readiness contract scripts wait for: `payemu listening on http://HOST:PORT`.
  */
 export function createLogger(emulator: UiHost, options: { json: boolean; color: boolean }) {
-  const lines = batched((text) => process.stdout.write(text));
+  const lines = batched(
+    (text) => process.stdout.write(text),
+    () => emulator.timers,
+  );
   process.once('exit', lines.flush);
   const paint = palette(options.color);
   // The virtual clock's date and time (UTC), as `payemu events` shows them.
@@ -43,6 +46,11 @@ export function createLogger(emulator: UiHost, options: { json: boolean; color: 
           lines.write(
             `  ${''.padEnd(width)}webhooks ${target ? `-> ${target}` : paint.dim('go nowhere: set a URL with --webhook-url URL, or webhook_url in payemu.config.json')}`,
           );
+          // Chaos is stored and outlives a restart: a start that inherits it says so.
+          for (const mode of ['test', 'live'] as const) {
+            const chaos = Object.entries(emulator.webhookChaos?.get({ source: s.slug, mode }) ?? {});
+            if (chaos.length > 0) lines.write(`  ${''.padEnd(width)}webhook chaos (${mode}) ${chaos.map(([k, v]) => `${k}=${v}`).join(',')}`);
+          }
         }
       }
       for (const name of LOGGED) {
@@ -73,14 +81,19 @@ export function openFileLog(file: string): { attach(emulator: UiHost): void; clo
   } catch (error) {
     throw new LogFileError(`--log: cannot write ${target}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  const lines = batched((text) => {
-    if (fd !== undefined) fs.writeSync(fd, text);
-  });
+  let timers: UiTimers | undefined;
+  const lines = batched(
+    (text) => {
+      if (fd !== undefined) fs.writeSync(fd, text);
+    },
+    () => timers,
+  );
   const flushAtExit = () => lines.flush();
   process.once('exit', flushAtExit);
   const offs: (() => void)[] = [];
   return {
     attach(emulator) {
+      timers = emulator.timers;
       lines.write(listeningLine(emulator));
       for (const name of LOGGED) offs.push(emulator.bus.on(name, (e: BusEvents[typeof name]) => lines.queue(jsonLine(name, e))));
     },
@@ -114,9 +127,10 @@ export class LogFileError extends Error {
 /**
  * Lines gathered and written once per turn of the event loop: under load that is one write(2)
  * for many requests instead of one each (stdout on a pipe or file is synchronous). `write`
- * writes what is pending, then its line, at once (the readiness and stop lines).
+ * writes what is pending, then its line, at once (the readiness and stop lines). Without timers
+ * (not attached yet) a queued line is written at once.
  */
-function batched(write: (text: string) => void) {
+function batched(write: (text: string) => void, timers: () => UiTimers | undefined) {
   let pending = '';
   let scheduled = false;
   const flush = () => {
@@ -130,10 +144,11 @@ function batched(write: (text: string) => void) {
     flush,
     queue(line: string) {
       pending += `${line}\n`;
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      if (scheduled) return;
+      const soon = timers();
+      if (soon === undefined) return flush();
+      scheduled = true;
+      soon.soon(flush);
     },
     write(line: string) {
       pending += `${line}\n`;
@@ -164,7 +179,7 @@ function text<K extends (typeof LOGGED)[number]>(name: K, event: BusEvents[K], p
     case 'webhook.attempt': {
       const { event: record, attempt } = event as BusEvents['webhook.attempt'];
       return attempt
-        ? `${paint.dim('webhook')} ${record.event} -> ${attempt.url} ${attempt.status === null ? paint.error(attempt.error ?? 'failed') : paint.status(attempt.status)(String(attempt.status))} ${attempt.duration_ms}ms ${record.delivery_status}`
+        ? `${paint.dim('webhook')} ${record.event} -> ${attempt.url} ${attempt.status === null ? paint.error(attempt.error ?? 'failed') : paint.status(attempt.status)(String(attempt.status))} ${attempt.duration_ms}ms ${record.delivery_status}${attempt.chaos ? ` chaos=${attempt.chaos}` : ''}`
         : `${paint.dim('webhook')} ${record.event}: no webhook endpoint for ${record.source}`;
     }
     case 'clock.advanced': {

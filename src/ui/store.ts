@@ -1,5 +1,7 @@
 import type { Bus } from '../bus/bus.js';
+import type { TimerHandle } from '../clock/timers.js';
 import { clockDateTime } from './format.js';
+import type { UiTimers } from './host.js';
 import { initialState, reduce, type Action, type UiState } from './state.js';
 
 export interface UiStore {
@@ -22,6 +24,7 @@ export interface UiStoreOptions {
    * redraw per request would keep React busy for nothing a person could read. 0: at once.
    */
   batchMs?: number;
+  timers: UiTimers;
 }
 
 /**
@@ -32,17 +35,17 @@ export function createUiStore(bus: Bus, options: UiStoreOptions): UiStore {
   const urls = () => Object.fromEntries(options.sources.map((slug) => [slug, options.webhookUrl(slug)]));
   let state = initialState(urls());
   const listeners = new Set<() => void>();
-  let timer: NodeJS.Timeout | undefined;
+  let timer: TimerHandle | undefined;
 
   const notify = () => {
-    clearTimeout(timer);
+    timer?.cancel();
     timer = undefined;
     for (const listener of listeners) listener();
   };
   const fromBus = (action: Action) => {
     state = reduce(state, action);
     if (options.batchMs === 0) notify();
-    else timer ??= setTimeout(notify, options.batchMs ?? 50);
+    else timer ??= options.timers.after(options.batchMs ?? 50, notify);
   };
 
   const off = [
@@ -73,7 +76,7 @@ export function createUiStore(bus: Bus, options: UiStoreOptions): UiStore {
     },
     close() {
       for (const unsubscribe of off) unsubscribe();
-      clearTimeout(timer);
+      timer?.cancel();
       listeners.clear();
     },
   };

@@ -20,6 +20,7 @@ export function startTerminalUi(emulator: UiHost, options: { frozen: boolean; on
   const store = createUiStore(emulator.bus, {
     sources: emulator.sources.map((s) => s.slug),
     webhookUrl: (slug) => emulator.webhookUrl(slug),
+    timers: emulator.timers,
   });
   const clock = () => {
     const now = parseTimestamp(emulator.clock.now()) ?? 0;
@@ -34,6 +35,7 @@ export function startTerminalUi(emulator: UiHost, options: { frozen: boolean; on
       sources={emulator.sources}
       clock={clock}
       onQuit={options.onQuit}
+      timers={emulator.timers}
     />,
     // Ctrl+C arrives as a key in raw mode: the App stops payemu cleanly, as SIGINT does.
     { exitOnCtrlC: false },

@@ -1,6 +1,8 @@
 import { EVENT_NAMES } from '../../bus/events.js';
 import { Unprocessable } from '../../http/errors.js';
 import { control } from '../../http/route.js';
+import { loadFixtures } from './fixtures.js';
+import { unknownKeys } from './keys.js';
 import { runTrigger } from './run.js';
 import { errors } from '../../http/wire.js';
 import { triggerResult } from '../responses.js';
@@ -29,6 +31,15 @@ export const triggerRoutes = [
     handle: async ({ app, scope, body }) => {
       if (!(EVENT_NAMES as readonly string[]).includes(body.event)) {
         throw Unprocessable.field('event', `Unknown event "${body.event}". Events: ${EVENT_NAMES.join(', ')}.`);
+      }
+      const fixture = loadFixtures().fixtures.get(body.event);
+      const refused = fixture && body.data ? unknownKeys(fixture, body.data) : null;
+      if (refused) {
+        const [first] = refused.unknown;
+        throw Unprocessable.field(
+          `data.${first}`,
+          `${body.event} takes no data key${refused.unknown.length > 1 ? 's' : ''} ${refused.unknown.map((key) => `"${key}"`).join(', ')}. Its keys: ${refused.takes.join(', ')}.`,
+        );
       }
       // `source` runs the trigger as another Source of the merchant, in the key's mode.
       let as = scope;

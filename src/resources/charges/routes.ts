@@ -1,13 +1,13 @@
 import { formatTimestamp } from '../../clock/format.js';
-import { parseDocumentQuery, sparseResource, type ResourceShape } from '../../http/document-query.js';
-import { v1 } from '../../http/route.js';
+import { sparseResource, type ResourceShape } from '../../http/document-query.js';
+import { actionRoute, readRoute } from '../../http/resource-routes.js';
 import { formatMinor } from '../../lib/money.js';
 import { paymentUrl } from '../payments/present.js';
-import { isPaid, paymentDescription, Payments, type PaymentRecord } from '../payments/records.js';
+import { isPaid, paymentDescription, Payments, type PaymentRecord } from '../shared/payment-records.js';
 import type { ChargeRecord } from './records.js';
 import { createChargeBody, type CreateChargeBody } from './schemas.js';
 import { createCharge, getCharge } from './service.js';
-import { documentParameters, errors } from '../../http/wire.js';
+import { errors } from '../../http/wire.js';
 import { chargeDocument, chargeReadDocument } from './responses.js';
 
 export const chargeShape: ResourceShape = {
@@ -54,28 +54,21 @@ function presentCharge(charge: ChargeRecord, payment: PaymentRecord, base: strin
 }
 
 export const chargeRoutes = [
-  v1<CreateChargeBody>({
-    method: 'POST',
-    path: '/v1/charges',
-    summary: 'Charge a saved card',
+  actionRoute<CreateChargeBody>('POST', '/v1/charges', 'Charge a saved card', {
     body: createChargeBody,
     responses: { 201: chargeDocument, 409: errors, 422: errors },
-    handle: ({ app, scope, body, now }) => {
-      const { charge, payment } = app.store.transaction((tx) => createCharge(tx, scope, body, now));
-      return { status: 201, json: presentCharge(charge, payment, app.baseUrl()) };
+    run: (tx, { app, scope, body, now }) => {
+      const { charge, payment } = createCharge(tx, scope, body, now);
+      return presentCharge(charge, payment, app.baseUrl());
     },
   }),
-  v1({
-    method: 'GET',
-    path: '/v1/charges/:id',
-    summary: 'Retrieve a charge',
-    parameters: documentParameters(chargeShape),
-    responses: { 200: chargeReadDocument, 400: errors, 404: errors, 422: errors },
-    handle: ({ app, scope, params, query }) => {
-      const q = parseDocumentQuery(query, chargeShape);
+  readRoute('/v1/charges/:id', 'Retrieve a charge', {
+    shape: chargeShape,
+    document: chargeReadDocument,
+    read: ({ app, scope, params }, q) => {
       const charge = getCharge(app.store, scope, params.id!);
       const { data } = presentCharge(charge, app.store.get(Payments, charge.payment_id)!, app.baseUrl());
-      return { status: 200, json: { data: sparseResource(data, q, chargeShape) } };
+      return { data: sparseResource(data, q, chargeShape) };
     },
   }),
 ];

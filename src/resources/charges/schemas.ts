@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 export const createChargeBody = {
   type: 'object',
   required: ['payment_method', 'amount'],
@@ -11,11 +12,4 @@ export const createChargeBody = {
   },
 } as const;
 
-export interface CreateChargeBody {
-  payment_method: string;
-  amount: number;
-  currency?: string;
-  reference?: string;
-  description?: string;
-  metadata?: Record<string, unknown>;
-}
+export type CreateChargeBody = FromSchema<typeof createChargeBody>;

@@ -2,6 +2,7 @@ import type { EventName } from '../../bus/events.js';
 import { formatDate, formatTimestamp } from '../../clock/format.js';
 import { minorToNumber } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
+import type { EventData } from '../../types.js';
 import { raiseEvent } from '../../webhooks/raise.js';
 import type { InvoiceRecord } from './records.js';
 import { invoiceTotals } from './totals.js';
@@ -9,7 +10,8 @@ import { invoiceTotals } from './totals.js';
 /** `data` of the `invoice.*` webhooks (docs/webhooks.md). */
 export function invoiceEventData(invoice: InvoiceRecord, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const totals = invoiceTotals(invoice.items, invoice.discount, invoice.tax_rate);
-  return {
+  // What every `invoice.*` event carries (`invoice.created` is just that); `extra` is what an event adds.
+  const data: EventData<'invoice.created'> = {
     invoice_id: invoice.id,
     number: invoice.number,
     status: invoice.status,
@@ -24,8 +26,8 @@ export function invoiceEventData(invoice: InvoiceRecord, extra: Record<string, u
     metadata: invoice.metadata,
     ...(invoice.sent_at !== null ? { sent_at: formatTimestamp(invoice.sent_at) } : {}),
     ...(invoice.paid_at !== null ? { paid_at: formatTimestamp(invoice.paid_at) } : {}),
-    ...extra,
   };
+  return { ...data, ...extra };
 }
 
 export function emitInvoiceEvent(tx: Transaction, name: EventName, invoice: InvoiceRecord, at: number, extra: Record<string, unknown> = {}): void {

@@ -1,5 +1,6 @@
 import { formatDate, formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
+import type { InvoiceAttributes } from '../../types.js';
 import type { InvoiceRecord } from './records.js';
 import { invoiceTotals } from './totals.js';
 
@@ -8,7 +9,7 @@ export const invoicePageUrl = (base: string, invoice: InvoiceRecord) => `${base}
 const stamp = (ms: number | null) => (ms === null ? null : formatTimestamp(ms));
 
 /** Type `invoices`: every amount a two-decimal string, rates numbers. */
-export function invoiceAttributes(invoice: InvoiceRecord, base: string): Record<string, unknown> {
+export function invoiceAttributes(invoice: InvoiceRecord, base: string): InvoiceAttributes {
   const totals = invoiceTotals(invoice.items, invoice.discount, invoice.tax_rate);
   return {
     number: invoice.number,
@@ -69,7 +70,7 @@ export const INVOICE_ATTRIBUTES = [
 ] as const;
 
 export function presentInvoice(invoice: InvoiceRecord, base: string, fields?: readonly string[]) {
-  const all = invoiceAttributes(invoice, base);
+  const all: Record<string, unknown> = invoiceAttributes(invoice, base);
   const attributes = fields ? Object.fromEntries(fields.map((f) => [f, all[f] ?? null])) : all;
   return { id: invoice.id, type: 'invoices', attributes, links: { self: `${base}/v1/invoices/${invoice.id}`, pay: invoicePageUrl(base, invoice) } };
 }

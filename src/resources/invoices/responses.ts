@@ -19,8 +19,8 @@ import {
   string,
   timestamp,
   uri,
-  type Schema,
 } from '../../http/wire.js';
+import type { EventName } from '../../bus/events.js';
 
 /** JSON Schemas of the invoice answers and the `invoice.*` webhook payloads (see http/wire.ts). */
 export const invoiceStatus = named('InvoiceStatus', oneOfValues(['draft', 'sent', 'paid', 'overdue']));
@@ -54,7 +54,7 @@ export const invoiceAttributes = named(
   }),
 );
 
-const invoice = (attributes: object) => resource({ type: 'invoices', attributes, links: ['self', 'pay'] });
+const invoice = <const A extends object>(attributes: A) => resource({ type: 'invoices', attributes, links: ['self', 'pay'] });
 
 export const invoiceDocument = named('InvoiceDocument', document(invoice(invoiceAttributes)));
 /** PATCH and send: the invoice and `meta.message`. */
@@ -80,15 +80,16 @@ const eventBase = {
   sent_at: timestamp,
   paid_at: timestamp,
 };
-const base = (extra: Record<string, object> = {}, optional: readonly string[] = []) => object({ ...eventBase, ...extra }, ['sent_at', 'paid_at', ...optional]);
+const base = <const E extends Record<string, object> = Record<never, never>, const O extends string = never>(extra?: E, optional: readonly O[] = []) =>
+  object({ ...eventBase, ...(extra as E) }, ['sent_at', 'paid_at', ...optional]);
 
 /**
  * `data` of each `invoice.*` webhook: `sent_at` once sent, `paid_at` once paid; `invoice.paid`
  * names its payment (`payment_id`, `payment_reference`) unless the invoice was of 0.00.
  */
-export const invoiceEventData: Record<string, Schema> = {
+export const invoiceEventData = {
   'invoice.created': base(),
   'invoice.sent': base(),
   'invoice.paid': base({ payment_id: integer, payment_reference: string }, ['payment_id', 'payment_reference']),
   'invoice.overdue': base(),
-};
+} satisfies Record<Extract<EventName, `invoice.${string}`>, object>;

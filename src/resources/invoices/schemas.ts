@@ -1,5 +1,6 @@
+import type { FromSchema } from 'json-schema-to-ts';
 /** JSON Schemas of the invoice requests (the hosted API's field table). */
-const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
+const nullable = <const S extends object>(schema: S): { anyOf: [S, { type: 'null' }] } => ({ anyOf: [schema, { type: 'null' }] });
 const item = {
   type: 'object',
   required: ['description', 'quantity', 'unit_price'],
@@ -36,17 +37,5 @@ export const updateInvoiceBody = {
   properties: { ...fields, apply_tax: { not: {}, notMessage: 'The {field} field can only be set when the invoice is created.' } },
 } as const;
 
-export interface InvoiceBody {
-  customer_name?: string;
-  customer_email?: string;
-  customer_address?: string | null;
-  currency?: string;
-  due_date?: string;
-  notes?: string | null;
-  terms?: string | null;
-  discount?: number | null;
-  tax_rate?: number | null;
-  apply_tax?: boolean | null;
-  metadata?: Record<string, unknown>;
-  items?: { description: string; quantity: number; unit_price: number }[];
-}
+export type CreateInvoiceBody = FromSchema<typeof createInvoiceBody>;
+export type UpdateInvoiceBody = FromSchema<typeof updateInvoiceBody>;

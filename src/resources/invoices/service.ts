@@ -6,7 +6,7 @@ import { toMinor } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
 import { nextCounter } from '../meta/records.js';
 import { invoiceCounter, Invoices, type InvoiceRecord } from './records.js';
-import type { InvoiceBody } from './schemas.js';
+import type { CreateInvoiceBody, UpdateInvoiceBody } from './schemas.js';
 import { invoiceRate, invoiceTotals } from './totals.js';
 import { emitInvoiceEvent } from './events.js';
 
@@ -22,16 +22,10 @@ function dueDate(text: string, now: number): number {
   return date;
 }
 
-const items = (list: NonNullable<InvoiceBody['items']>) =>
-  list.map((i) => ({ description: i.description, quantity: i.quantity, unit_price: toMinor(i.unit_price) }));
+const items = (list: CreateInvoiceBody['items']) => list.map((i) => ({ description: i.description, quantity: i.quantity, unit_price: toMinor(i.unit_price) }));
 
 /** A created invoice is a draft; `invoice.created`. */
-export function createInvoice(
-  tx: Transaction,
-  scope: Scope,
-  body: Required<Pick<InvoiceBody, 'customer_name' | 'customer_email' | 'currency' | 'due_date' | 'items'>> & InvoiceBody,
-  now: number,
-): InvoiceRecord {
+export function createInvoice(tx: Transaction, scope: Scope, body: CreateInvoiceBody, now: number): InvoiceRecord {
   const invoice: InvoiceRecord = {
     id: newId('inv_'),
     source: scope.source.slug,
@@ -63,7 +57,7 @@ export function createInvoice(
 }
 
 /** PATCH: only a draft can be modified (else 422 "Only draft invoices can be modified"). */
-export function updateInvoice(tx: Transaction, scope: Scope, id: string, body: InvoiceBody, now: number): InvoiceRecord {
+export function updateInvoice(tx: Transaction, scope: Scope, id: string, body: UpdateInvoiceBody, now: number): InvoiceRecord {
   const invoice = getInvoice(tx, scope, id);
   if (invoice.status !== 'draft') throw new Unprocessable('Only draft invoices can be modified');
   const next: InvoiceRecord = {

@@ -1,11 +1,12 @@
 import { formatDate, formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
+import type { PaymentLinkAttributes } from '../../types.js';
 import { isUsable, linkKind, linkPrice, type PaymentLinkRecord } from './records.js';
 
 export const linkPayUrl = (base: string, link: PaymentLinkRecord) => `${base}/pay/${link.id}`;
 
 /** Type `payment-links`: the hosted API's create-response attributes. */
-export function linkAttributes(link: PaymentLinkRecord, base: string, now: number): Record<string, unknown> {
+export function linkAttributes(link: PaymentLinkRecord, base: string, now: number): PaymentLinkAttributes {
   return {
     url: linkPayUrl(base, link),
     title: link.title,
@@ -64,7 +65,7 @@ export const LINK_ATTRIBUTES = [
 ] as const;
 
 export function presentLink(link: PaymentLinkRecord, base: string, now: number, fields?: readonly string[]) {
-  const all = linkAttributes(link, base, now);
+  const all: Record<string, unknown> = linkAttributes(link, base, now);
   const attributes = fields ? Object.fromEntries(fields.map((f) => [f, all[f] ?? null])) : all;
   return { id: link.id, type: 'payment-links', attributes, links: { self: `${base}/v1/payment-links/${link.id}`, pay: linkPayUrl(base, link) } };
 }

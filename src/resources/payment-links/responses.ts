@@ -1,22 +1,5 @@
-import {
-  boolean,
-  currency,
-  date,
-  document,
-  integer,
-  listDocument,
-  metadata,
-  money,
-  named,
-  nullable,
-  object,
-  oneOfValues,
-  resource,
-  sparse,
-  string,
-  timestamp,
-  uri,
-} from '../../http/wire.js';
+import { boolean, currency, date, document, integer, listDocument, metadata, money, named, nullable, object, oneOfValues, resource } from '../../http/wire.js';
+import { sparse, string, timestamp, uri } from '../../http/wire.js';
 import { frequency } from '../recurring/responses.js';
 
 /** JSON Schemas of the payment-link answers (see http/wire.ts). */
@@ -46,7 +29,7 @@ export const linkAttributes = named(
   }),
 );
 
-const link = (attributes: object) => resource({ type: 'payment-links', attributes, links: ['self', 'pay'] });
+const link = <const A extends object>(attributes: A) => resource({ type: 'payment-links', attributes, links: ['self', 'pay'] });
 
 export const linkDocument = named('PaymentLinkDocument', document(link(linkAttributes)));
 /** A link in a read: `fields[payment-links]` may leave attributes out. */

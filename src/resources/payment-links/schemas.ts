@@ -1,7 +1,8 @@
+import type { FromSchema } from 'json-schema-to-ts';
 /** JSON Schemas of the payment-link requests (the hosted API's field table). */
-const nullable = (schema: object) => ({ anyOf: [schema, { type: 'null' }] });
+const nullable = <const S extends object>(schema: S): { anyOf: [S, { type: 'null' }] } => ({ anyOf: [schema, { type: 'null' }] });
 const url = nullable({ type: 'string', maxLength: 2048, format: 'url' });
-const createOnly = { not: {}, notMessage: 'The {field} field can only be set when the link is created.' };
+const createOnly = { not: {}, notMessage: 'The {field} field can only be set when the link is created.' } as const;
 
 const shared = {
   title: { type: 'string', minLength: 1, maxLength: 255 },
@@ -49,18 +50,5 @@ export const updateLinkBody = {
   properties: { ...shared, currency: createOnly, products: createOnly, active: { type: 'boolean' } },
 } as const;
 
-export interface LinkBody {
-  title?: string;
-  description?: string | null;
-  amount?: number | null;
-  currency?: string | null;
-  success_url?: string | null;
-  cancel_url?: string | null;
-  max_uses?: number | null;
-  expires_at?: string | null;
-  taxable?: boolean | null;
-  recurring?: { frequency: 'daily' | 'weekly' | 'monthly' | 'yearly'; interval_count?: number | null; end_date?: string | null } | null;
-  metadata?: Record<string, unknown>;
-  products?: { id: number; quantity?: number | null }[];
-  active?: boolean;
-}
+export type CreateLinkBody = FromSchema<typeof createLinkBody>;
+export type UpdateLinkBody = FromSchema<typeof updateLinkBody>;

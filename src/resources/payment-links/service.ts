@@ -1,14 +1,12 @@
 import { parseTimestamp, startOfDay } from '../../clock/format.js';
 import type { Scope } from '../../http/auth.js';
-import { Conflict, NotFound, Unprocessable } from '../../http/errors.js';
-import { minorToNumber, toMinor } from '../../lib/money.js';
+import { NotFound, Unprocessable } from '../../http/errors.js';
+import { toMinor } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
 import { nextCounter } from '../meta/records.js';
-import { createSession } from '../sessions/service.js';
-import type { SessionRecord } from '../sessions/records.js';
 import { calculateTax } from '../tax/calculate.js';
 import { isUsable, linkPrice, PaymentLinks, type LinkProduct, type PaymentLinkRecord } from './records.js';
-import type { LinkBody } from './schemas.js';
+import type { CreateLinkBody, UpdateLinkBody } from './schemas.js';
 
 export function getLink(reader: Pick<Transaction, 'get'>, scope: Scope, id: string): PaymentLinkRecord {
   const link = /^\d+$/.test(id) ? reader.get(PaymentLinks, String(Number(id))) : undefined;
@@ -23,7 +21,7 @@ function expiresAt(text: string, now: number): number {
   return at;
 }
 
-function recurringOf(value: NonNullable<LinkBody['recurring']>, now: number): PaymentLinkRecord['recurring'] {
+function recurringOf(value: NonNullable<CreateLinkBody['recurring']>, now: number): PaymentLinkRecord['recurring'] {
   let end: number | null = null;
   if (value.end_date) {
     end = parseTimestamp(value.end_date)!;
@@ -33,7 +31,7 @@ function recurringOf(value: NonNullable<LinkBody['recurring']>, now: number): Pa
 }
 
 /** Catalogue products of the Source, in the link's currency (an unknown id is a 422 naming the item). */
-function productsOf(scope: Scope, items: NonNullable<LinkBody['products']>, currency: string): LinkProduct[] {
+function productsOf(scope: Scope, items: NonNullable<CreateLinkBody['products']>, currency: string): LinkProduct[] {
   return items.map((item, i) => {
     const product = scope.source.products.find((p) => p.id === item.id);
     if (!product)
@@ -48,7 +46,7 @@ function productsOf(scope: Scope, items: NonNullable<LinkBody['products']>, curr
   });
 }
 
-export function createLink(tx: Transaction, scope: Scope, body: LinkBody & { title: string }, now: number): PaymentLinkRecord {
+export function createLink(tx: Transaction, scope: Scope, body: CreateLinkBody, now: number): PaymentLinkRecord {
   const hasAmount = body.amount !== undefined && body.amount !== null;
   if (hasAmount && body.products) throw Unprocessable.field('amount', 'Pass either amount or products, not both.');
   if (!hasAmount && !body.products) throw Unprocessable.field('amount', 'The amount field is required when products is not present.');
@@ -82,7 +80,7 @@ export function createLink(tx: Transaction, scope: Scope, body: LinkBody & { tit
  * PATCH: send only what changes. Turning a used-up or expired link back on is a 422 unless the
  * same PATCH raises `max_uses` or moves `expires_at`.
  */
-export function updateLink(tx: Transaction, scope: Scope, id: string, body: LinkBody, now: number): PaymentLinkRecord {
+export function updateLink(tx: Transaction, scope: Scope, id: string, body: UpdateLinkBody, now: number): PaymentLinkRecord {
   const link = getLink(tx, scope, id);
   const next: PaymentLinkRecord = { ...link, updated_at: now };
   if (body.title !== undefined) next.title = body.title;
@@ -113,25 +111,4 @@ export function linkTotal(link: PaymentLinkRecord, scope: Scope): number {
   const price = linkPrice(link);
   const tax = scope.source.tax;
   return link.taxable && tax.enabled ? calculateTax(price, tax.rate, false).total : price;
-}
-
-/** The hosted link page opens a checkout: a session for what the link sells, carrying its metadata. */
-export function openCheckout(tx: Transaction, scope: Scope, link: PaymentLinkRecord, now: number): SessionRecord {
-  if (!isUsable(link, now)) throw new Conflict('This payment link has been used up or turned off.');
-  return createSession(
-    tx,
-    scope,
-    {
-      amount: minorToNumber(linkTotal(link, scope)),
-      currency: link.currency,
-      description: link.title,
-      metadata: link.metadata,
-      ...(link.success_url ? { success_url: link.success_url } : {}),
-      ...(link.cancel_url ? { cancel_url: link.cancel_url } : {}),
-      // A recurring link bills the same card later: keep it.
-      save_payment_method: link.recurring !== null,
-    },
-    now,
-    { payment_link_id: link.id },
-  );
 }

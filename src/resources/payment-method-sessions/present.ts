@@ -1,10 +1,11 @@
 import { formatTimestamp } from '../../clock/format.js';
+import type { PaymentMethodSessionDocument } from '../../types.js';
 import type { MethodSessionRecord } from './records.js';
 
 export const methodCheckoutUrl = (base: string, session: MethodSessionRecord) => `${base}/card-update/${session.id}`;
 
 /** Type `payment-method-sessions`: `recurring_reference`, `checkout_url`, `expires_at`. */
-export function presentMethodSession(session: MethodSessionRecord, base: string) {
+export function presentMethodSession(session: MethodSessionRecord, base: string): PaymentMethodSessionDocument {
   const checkout = methodCheckoutUrl(base, session);
   return {
     data: {

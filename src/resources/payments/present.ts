@@ -3,12 +3,13 @@ import { urlSegment } from '../../lib/text.js';
 import { formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
 import { refundShape } from '../refunds/present.js';
-import { isPaid, paymentDescription, type PaymentRecord } from './records.js';
+import type { PaymentAttributes, PaymentSummary } from '../../types.js';
+import { isPaid, paymentDescription, type PaymentRecord } from '../shared/payment-records.js';
 
 export const paymentUrl = (base: string, payment: PaymentRecord) => `${base}/v1/payments/${urlSegment(payment.reference)}`;
 
 /** Every attribute a payment has; the single-payment answer shows them all. */
-export function paymentAttributes(payment: PaymentRecord): Record<string, unknown> {
+export function paymentAttributes(payment: PaymentRecord): PaymentAttributes {
   return {
     reference: payment.reference,
     amount: formatMinor(payment.amount),
@@ -68,7 +69,7 @@ export function presentPayment(payment: PaymentRecord, base: string, fields?: re
 }
 
 /** The control plane's plain-JSON view of a payment. */
-export function presentPaymentSummary(payment: PaymentRecord, base: string) {
+export function presentPaymentSummary(payment: PaymentRecord, base: string): PaymentSummary {
   return { id: Number(payment.id), ...paymentAttributes(payment), url: paymentUrl(base, payment) };
 }
 

@@ -19,10 +19,10 @@ import {
   string,
   timestamp,
   uri,
-  type Schema,
 } from '../../http/wire.js';
+import type { EventName } from '../../bus/events.js';
 import { refundResource } from '../refunds/responses.js';
-import { PAYMENT_STATUSES } from './records.js';
+import { PAYMENT_STATUSES } from '../shared/payment-records.js';
 
 /** JSON Schemas of the payment answers and of the `payment.*` webhook payloads (see http/wire.ts). */
 export const paymentStatus = named('PaymentStatus', oneOfValues(PAYMENT_STATUSES));
@@ -94,7 +94,7 @@ const eventBase = {
 };
 
 /** `data` of each `payment.*` webhook. */
-export const paymentEventData: Record<string, Schema> = {
+export const paymentEventData = {
   'payment.completed': object(eventBase),
   'payment.authorized': object(eventBase),
   'payment.captured': object({ ...eventBase, authorized_amount: number }),
@@ -108,4 +108,6 @@ export const paymentEventData: Record<string, Schema> = {
     reason: nullable(string),
   }),
   'payment.voided': object(eventBase),
-};
+} satisfies Record<PaymentEventName, object>;
+
+type PaymentEventName = Extract<EventName, `payment.${string}`>;

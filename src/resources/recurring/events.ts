@@ -2,12 +2,14 @@ import type { EventName } from '../../bus/events.js';
 import { formatDate, formatTimestamp } from '../../clock/format.js';
 import { minorToNumber } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
+import type { EventData } from '../../types.js';
 import { raiseEvent } from '../../webhooks/raise.js';
 import type { RecurringRecord } from './records.js';
 
 /** `data` of the `recurring.*` webhooks (docs/webhooks.md): the schedule, plus what happened. */
 export function recurringEventData(schedule: RecurringRecord, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
+  // What every `recurring.*` event carries (`recurring.suspended` is just that); `extra` is what an event adds.
+  const data: EventData<'recurring.suspended'> = {
     reference: schedule.reference,
     amount: minorToNumber(schedule.amount),
     currency: schedule.currency,
@@ -19,8 +21,8 @@ export function recurringEventData(schedule: RecurringRecord, extra: Record<stri
     customer_email: schedule.customer_email ?? null,
     metadata: schedule.metadata,
     ...(schedule.cancelled_at !== undefined ? { cancelled_at: formatTimestamp(schedule.cancelled_at) } : {}),
-    ...extra,
   };
+  return { ...data, ...extra };
 }
 
 export function emitRecurringEvent(tx: Transaction, name: EventName, schedule: RecurringRecord, at: number, extra: Record<string, unknown> = {}): void {

@@ -1,6 +1,7 @@
 import { urlSegment } from '../../lib/text.js';
 import { formatDate, formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
+import type { RecurringAttributes } from '../../types.js';
 import type { RecurringRecord } from './records.js';
 
 export const recurringUrl = (base: string, schedule: RecurringRecord) => `${base}/v1/recurring-payments/${urlSegment(schedule.reference)}`;
@@ -9,7 +10,7 @@ export const manageUrl = (base: string, schedule: RecurringRecord) => `${base}/m
 const date = (ms: number | null) => (ms === null ? null : formatDate(ms));
 
 /** The hosted API's read shape plus the creation fields payemu adds (docs/api.md). */
-export function recurringAttributes(schedule: RecurringRecord, base: string): Record<string, unknown> {
+export function recurringAttributes(schedule: RecurringRecord, base: string): RecurringAttributes {
   return {
     reference: schedule.reference,
     amount: formatMinor(schedule.amount),
@@ -56,7 +57,7 @@ export const RECURRING_ATTRIBUTES = [
 ] as const;
 
 export function presentRecurring(schedule: RecurringRecord, base: string, fields?: readonly string[]) {
-  const all = recurringAttributes(schedule, base);
+  const all: Record<string, unknown> = recurringAttributes(schedule, base);
   const attributes = fields ? Object.fromEntries(fields.map((f) => [f, all[f] ?? null])) : all;
   return { id: schedule.reference, type: 'recurring-payments', attributes, links: { self: recurringUrl(base, schedule) } };
 }

@@ -19,8 +19,8 @@ import {
   string,
   timestamp,
   uri,
-  type Schema,
 } from '../../http/wire.js';
+import type { EventName } from '../../bus/events.js';
 import { cardBrand, failureCode } from '../payments/responses.js';
 
 /** JSON Schemas of the recurring-payment answers and the `recurring.*` webhook payloads (see http/wire.ts). */
@@ -52,7 +52,7 @@ export const recurringAttributes = named(
   }),
 );
 
-const schedule = (attributes: object) => resource({ type: 'recurring-payments', attributes });
+const schedule = <const A extends object>(attributes: A) => resource({ type: 'recurring-payments', attributes });
 
 /** `POST /v1/recurring-payments`: the whole schedule. */
 export const recurringDocument = named('RecurringPaymentDocument', document(schedule(recurringAttributes)));
@@ -63,7 +63,8 @@ export const recurringReadDocument = named('RecurringPaymentReadDocument', docum
 export const recurringListDocument = named('RecurringPaymentListDocument', listDocument(recurringResource));
 
 /** The mutation answers: a few attributes and `meta.message`. */
-const mutation = (name: string, keys: readonly string[]) => named(name, document(schedule(pick(recurringAttributes, keys)), { meta: messageMeta }));
+const mutation = <const K extends keyof typeof recurringAttributes.properties>(name: string, keys: readonly K[]) =>
+  named(name, document(schedule(pick(recurringAttributes, keys)), { meta: messageMeta }));
 export const recurringUpdatedDocument = mutation('RecurringPaymentUpdated', ['reference', 'amount', 'frequency', 'status', 'next_billing_date']);
 export const recurringCancelledDocument = mutation('RecurringPaymentCancelled', ['reference', 'status', 'cancelled_at']);
 export const recurringPausedDocument = mutation('RecurringPaymentPaused', ['reference', 'status']);
@@ -82,11 +83,11 @@ const eventBase = {
   metadata,
   cancelled_at: timestamp,
 };
-const base = (extra: Record<string, object> = {}, optional: readonly string[] = []) => object({ ...eventBase, ...extra }, ['cancelled_at', ...optional]);
+const base = <const E extends Record<string, object> = Record<never, never>>(extra?: E) => object({ ...eventBase, ...(extra as E) }, ['cancelled_at']);
 const charge = { payment_reference: string, payment_id: integer };
 
 /** `data` of each `recurring.*` webhook; `cancelled_at` once the schedule is cancelled. */
-export const recurringEventData: Record<string, Schema> = {
+export const recurringEventData = {
   'recurring.charged': base(charge),
   'recurring.failed': base({ ...charge, failure_code: nullable(failureCode), failure_message: nullable(string) }),
   'recurring.suspended': base(),
@@ -95,4 +96,4 @@ export const recurringEventData: Record<string, Schema> = {
   'recurring.resumed': base(),
   'recurring.updated': base({ changed: { type: 'array', items: string } }),
   'recurring.payment_method_updated': base({ payment_method: string, card_brand: cardBrand, card_last: string }),
-};
+} satisfies Record<Extract<EventName, `recurring.${string}`>, object>;

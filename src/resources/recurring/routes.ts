@@ -1,15 +1,15 @@
-import { fieldsOf, parseDocumentQuery } from '../../http/document-query.js';
+import type { Scope } from '../../http/auth.js';
+import type { ApiContext } from '../../http/route.js';
+import type { Transaction } from '../../store/store.js';
+import { fieldsOf } from '../../http/document-query.js';
 import { listRoute } from '../../http/list-route.js';
-import { v1 } from '../../http/route.js';
-import { presentMethodSession } from '../payment-method-sessions/present.js';
-import { createMethodSession } from '../payment-method-sessions/service.js';
+import { actionRoute, readRoute } from '../../http/resource-routes.js';
+import { errors } from '../../http/wire.js';
 import { recurringList } from './list.js';
 import { presentMutation, presentRecurring } from './present.js';
-import { Recurring } from './records.js';
-import { createRecurringBody, paymentMethodSessionBody, updateRecurringBody, type CreateRecurringBody, type UpdateRecurringBody } from './schemas.js';
+import { Recurring, type RecurringRecord } from './records.js';
+import { createRecurringBody, updateRecurringBody, type CreateRecurringBody, type UpdateRecurringBody } from './schemas.js';
 import { cancelRecurring, createRecurring, getRecurring, pauseRecurring, resumeRecurring, updateRecurring } from './service.js';
-import { documentParameters, errors } from '../../http/wire.js';
-import { methodSessionDocument } from '../payment-method-sessions/responses.js';
 import {
   recurringCancelledDocument,
   recurringDocument,
@@ -22,92 +22,54 @@ import {
 
 const noBody = { type: 'object' } as const;
 
+/** The `run` of an action on one schedule (cancel, pause, resume): answered with some of its attributes and a message. */
+const onSchedule =
+  (change: (tx: Transaction, scope: Scope, reference: string, now: number) => RecurringRecord, fields: string[], message: string) =>
+  (tx: Transaction, { app, scope, params, now }: ApiContext) =>
+    presentMutation(change(tx, scope, params.reference!, now), app.baseUrl(), fields, message);
+
 export const recurringRoutes = [
-  v1<CreateRecurringBody>({
-    method: 'POST',
-    path: '/v1/recurring-payments',
-    summary: 'Create a recurring payment schedule on a saved card',
+  actionRoute<CreateRecurringBody>('POST', '/v1/recurring-payments', 'Create a recurring payment schedule on a saved card', {
     body: createRecurringBody,
     responses: { 201: recurringDocument, 409: errors, 422: errors },
-    handle: ({ app, scope, body, now }) => {
-      const schedule = app.store.transaction((tx) => createRecurring(tx, scope, body, now));
-      return { status: 201, json: { data: presentRecurring(schedule, app.baseUrl()) } };
-    },
+    run: (tx, { app, scope, body, now }) => ({ data: presentRecurring(createRecurring(tx, scope, body, now), app.baseUrl()) }),
   }),
-  listRoute({
-    path: '/v1/recurring-payments',
-    summary: 'List recurring payment schedules',
+  listRoute('/v1/recurring-payments', 'List recurring payment schedules', {
     responses: { 200: recurringListDocument, 400: errors, 422: errors },
     collection: Recurring,
     spec: recurringList,
     present: presentRecurring,
   }),
-  v1({
-    method: 'GET',
-    path: '/v1/recurring-payments/:reference',
-    summary: 'Retrieve a recurring payment schedule',
-    parameters: documentParameters(recurringList),
-    responses: { 200: recurringReadDocument, 400: errors, 404: errors, 422: errors },
-    handle: ({ app, scope, params, query }) => {
-      const fields = fieldsOf(parseDocumentQuery(query, recurringList), 'recurring-payments');
-      return { status: 200, json: { data: presentRecurring(getRecurring(app.store, scope, params.reference!), app.baseUrl(), fields) } };
-    },
+  readRoute('/v1/recurring-payments/:reference', 'Retrieve a recurring payment schedule', {
+    shape: recurringList,
+    document: recurringReadDocument,
+    read: ({ app, scope, params }, q) => ({
+      data: presentRecurring(getRecurring(app.store, scope, params.reference!), app.baseUrl(), fieldsOf(q, 'recurring-payments')),
+    }),
   }),
-  v1<UpdateRecurringBody>({
-    method: 'PATCH',
-    path: '/v1/recurring-payments/:reference',
-    summary: 'Update a recurring payment schedule',
+  actionRoute<UpdateRecurringBody>('PATCH', '/v1/recurring-payments/:reference', 'Update a recurring payment schedule', {
     body: updateRecurringBody,
     responses: { 200: recurringUpdatedDocument, 404: errors, 422: errors },
-    handle: ({ app, scope, params, body, now }) => {
-      const schedule = app.store.transaction((tx) => updateRecurring(tx, scope, params.reference!, body, now));
-      return {
-        status: 200,
-        json: presentMutation(schedule, app.baseUrl(), ['reference', 'amount', 'frequency', 'status', 'next_billing_date'], 'Recurring payment updated.'),
-      };
-    },
+    run: (tx, { app, scope, params, body, now }) =>
+      presentMutation(
+        updateRecurring(tx, scope, params.reference!, body, now),
+        app.baseUrl(),
+        ['reference', 'amount', 'frequency', 'status', 'next_billing_date'],
+        'Recurring payment updated.',
+      ),
   }),
-  v1({
-    method: 'DELETE',
-    path: '/v1/recurring-payments/:reference',
-    summary: 'Cancel a recurring payment schedule',
+  actionRoute('DELETE', '/v1/recurring-payments/:reference', 'Cancel a recurring payment schedule', {
     responses: { 200: recurringCancelledDocument, 404: errors, 422: errors },
-    handle: ({ app, scope, params, now }) => {
-      const schedule = app.store.transaction((tx) => cancelRecurring(tx, scope, params.reference!, now));
-      return { status: 200, json: presentMutation(schedule, app.baseUrl(), ['reference', 'status', 'cancelled_at'], 'Recurring payment cancelled.') };
-    },
+    run: onSchedule(cancelRecurring, ['reference', 'status', 'cancelled_at'], 'Recurring payment cancelled.'),
   }),
-  v1({
-    method: 'POST',
-    path: '/v1/recurring-payments/:reference/pause',
-    summary: 'Pause a recurring payment schedule',
+  actionRoute('POST', '/v1/recurring-payments/:reference/pause', 'Pause a recurring payment schedule', {
+    body: noBody,
     responses: { 200: recurringPausedDocument, 404: errors, 422: errors },
-    body: noBody,
-    handle: ({ app, scope, params, now }) => {
-      const schedule = app.store.transaction((tx) => pauseRecurring(tx, scope, params.reference!, now));
-      return { status: 200, json: presentMutation(schedule, app.baseUrl(), ['reference', 'status'], 'Recurring payment paused.') };
-    },
+    run: onSchedule(pauseRecurring, ['reference', 'status'], 'Recurring payment paused.'),
   }),
-  v1({
-    method: 'POST',
-    path: '/v1/recurring-payments/:reference/resume',
-    summary: 'Resume a paused recurring payment schedule',
+  actionRoute('POST', '/v1/recurring-payments/:reference/resume', 'Resume a paused recurring payment schedule', {
+    body: noBody,
     responses: { 200: recurringResumedDocument, 404: errors, 422: errors },
-    body: noBody,
-    handle: ({ app, scope, params, now }) => {
-      const schedule = app.store.transaction((tx) => resumeRecurring(tx, scope, params.reference!, now));
-      return { status: 200, json: presentMutation(schedule, app.baseUrl(), ['reference', 'status', 'next_billing_date'], 'Recurring payment resumed.') };
-    },
-  }),
-  v1<{ success_url?: string; cancel_url?: string }>({
-    method: 'POST',
-    path: '/v1/recurring-payments/:reference/payment-method-session',
-    summary: 'Open a hosted session where the customer replaces the card on file',
-    body: paymentMethodSessionBody,
-    responses: { 201: methodSessionDocument, 404: errors, 422: errors },
-    handle: ({ app, scope, params, body, now }) => {
-      const session = app.store.transaction((tx) => createMethodSession(tx, scope, params.reference!, body, now));
-      return { status: 201, json: presentMethodSession(session, app.baseUrl()) };
-    },
+    run: onSchedule(resumeRecurring, ['reference', 'status', 'next_billing_date'], 'Recurring payment resumed.'),
   }),
 ];

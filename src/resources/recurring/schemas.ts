@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 /** JSON Schemas of the recurring-payment requests (the hosted API's PATCH table; payemu's create). */
 const frequency = { type: 'string', enum: ['daily', 'weekly', 'monthly', 'yearly'] } as const;
 const interval = { type: 'integer', minimum: 1, maximum: 365 } as const;
@@ -46,22 +47,6 @@ export const paymentMethodSessionBody = {
   },
 } as const;
 
-export interface CreateRecurringBody {
-  payment_method: string;
-  amount: number;
-  frequency: 'daily' | 'weekly' | 'monthly' | 'yearly';
-  currency?: string;
-  interval_count?: number;
-  start_date?: string;
-  end_date?: string;
-  reference?: string;
-  customer_email?: string;
-  customer_name?: string;
-  metadata?: Record<string, unknown>;
-  apply_tax?: boolean;
-}
-
-export type UpdateRecurringBody = Partial<Omit<CreateRecurringBody, 'payment_method' | 'currency' | 'start_date' | 'reference' | 'end_date'>> & {
-  next_billing_date?: string;
-  end_date?: string | null;
-};
+export type CreateRecurringBody = FromSchema<typeof createRecurringBody>;
+export type UpdateRecurringBody = FromSchema<typeof updateRecurringBody>;
+export type PaymentMethodSessionBody = FromSchema<typeof paymentMethodSessionBody>;

@@ -4,7 +4,8 @@ import { Conflict, NotFound, Unprocessable } from '../../http/errors.js';
 import { base62, newId } from '../../lib/ids.js';
 import { toMinor } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
-import { PaymentMethods, type PaymentMethodRecord } from '../payment-methods/records.js';
+import type { PaymentMethodRecord } from '../payment-methods/records.js';
+import { savedCard } from '../payment-methods/saved.js';
 import { firstPeriodAfter, periodDate } from './dates.js';
 import { emitRecurringEvent } from './events.js';
 import { Recurring, recurringId, type RecurringRecord } from './records.js';
@@ -16,15 +17,6 @@ export function getRecurring(reader: Pick<Transaction, 'get'>, scope: Scope, ref
   const schedule = reader.get(Recurring, recurringId(scope.source.slug, scope.mode, reference));
   if (!schedule) throw new NotFound(`No recurring payment with reference "${reference}".`);
   return schedule;
-}
-
-/** A card saved by this Source in this mode, or a 422 naming the field. */
-export function savedCard(reader: Pick<Transaction, 'get'>, scope: Scope, id: string, field = 'payment_method'): PaymentMethodRecord {
-  const method = reader.get(PaymentMethods, id);
-  if (!method || method.source !== scope.source.slug || method.mode !== scope.mode) {
-    throw Unprocessable.field(field, `The ${field} "${id}" is not a card saved by this Source (save one with a session's save_payment_method: true).`);
-  }
-  return method;
 }
 
 /** A date field (YYYY-MM-DD) as 00:00 UTC, checked against today. */

@@ -1,7 +1,8 @@
 import { formatTimestamp } from '../../clock/format.js';
 import { pickAttributes, type ResourceShape } from '../../http/document-query.js';
 import { formatMinor } from '../../lib/money.js';
-import type { PaymentRecord } from '../payments/records.js';
+import type { PaymentRecord } from '../shared/payment-records.js';
+import type { RefundAttributes, RefundMeta } from '../../types.js';
 import type { RefundRecord } from './records.js';
 import { refundable } from './service.js';
 
@@ -12,7 +13,7 @@ export const refundShape: ResourceShape = { type: 'refunds', attributes: REFUND_
 
 /** A refund; `fields` (from `fields[refunds]`) keeps only those attributes. */
 export function presentRefund(refund: RefundRecord, fields?: readonly string[]) {
-  const attributes = {
+  const attributes: RefundAttributes = {
     amount: formatMinor(refund.amount),
     reason: refund.reason ?? null,
     status: refund.status,
@@ -22,7 +23,7 @@ export function presentRefund(refund: RefundRecord, fields?: readonly string[]) 
 }
 
 /** The `meta.payment` of refund answers: every amount a string. */
-export function refundMeta(payment: PaymentRecord) {
+export function refundMeta(payment: PaymentRecord): RefundMeta {
   return {
     payment: {
       reference: payment.reference,

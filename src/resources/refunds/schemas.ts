@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 export const createRefundBody = {
   type: 'object',
   required: ['amount'],
@@ -7,7 +8,4 @@ export const createRefundBody = {
   },
 } as const;
 
-export interface CreateRefundBody {
-  amount: number;
-  reason?: string;
-}
+export type CreateRefundBody = FromSchema<typeof createRefundBody>;

@@ -1,12 +1,13 @@
 import { formatTimestamp } from '../../clock/format.js';
 import type { ResourceShape } from '../../http/document-query.js';
 import { minorToNumber } from '../../lib/money.js';
+import type { CreatedSessionDocument, SessionDocument } from '../../types.js';
 import { sessionStatus, type SessionRecord } from './records.js';
 
 export const checkoutUrl = (base: string, session: SessionRecord) => `${base}/checkout/${session.id}`;
 
 /** The creation answer: exactly the hosted API's five attributes (`amount` is a number there). */
-export function presentCreatedSession(session: SessionRecord, base: string) {
+export function presentCreatedSession(session: SessionRecord, base: string): CreatedSessionDocument {
   const checkout = checkoutUrl(base, session);
   return {
     data: {
@@ -52,7 +53,7 @@ export const sessionShape: ResourceShape = {
 };
 
 /** `GET /v1/sessions/{id}`: the session's status and payment_status, plus the request's own fields. */
-export function presentSession(session: SessionRecord, base: string, now: number) {
+export function presentSession(session: SessionRecord, base: string, now: number): SessionDocument {
   const checkout = checkoutUrl(base, session);
   const number = (minor: number | undefined) => (minor === undefined ? null : minorToNumber(minor));
   return {

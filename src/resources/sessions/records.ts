@@ -1,6 +1,7 @@
-import type { Mode } from '../../config/types.js';
 import type { Minor } from '../../lib/money.js';
 import { collection } from '../../store/collection.js';
+import type { OwnedRecord } from '../shared/owned.js';
+import { referenceKey } from '../shared/references.js';
 
 export type SessionStatus = 'open' | 'complete' | 'expired';
 export type SessionPaymentStatus = 'unpaid' | 'paid' | 'authorized' | 'failed';
@@ -11,10 +12,7 @@ export interface TaxBreakdown {
 }
 
 /** A checkout session. Money in minor units, times in epoch ms; absent optionals are left out. */
-export interface SessionRecord {
-  id: string;
-  source: string;
-  mode: Mode;
+export interface SessionRecord extends OwnedRecord {
   reference: string;
   amount: Minor;
   currency: string;
@@ -40,9 +38,6 @@ export interface SessionRecord {
 }
 
 export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
-
-/** References are unique per mode across the merchant's Sources (test and live are separate). */
-export const referenceKey = (mode: Mode, reference: string) => `${mode}:${reference}`;
 
 export const Sessions = collection<SessionRecord>('sessions', {
   reference: (s) => referenceKey(s.mode, s.reference),

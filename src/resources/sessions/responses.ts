@@ -1,19 +1,5 @@
-import {
-  amountNumber,
-  boolean,
-  currency,
-  document,
-  metadata,
-  named,
-  nullable,
-  object,
-  oneOfValues,
-  resource,
-  sparse,
-  string,
-  timestamp,
-  uri,
-} from '../../http/wire.js';
+import { amountNumber, boolean, currency, document, metadata, named, nullable, object, oneOfValues, resource, sparse, string } from '../../http/wire.js';
+import { timestamp, uri } from '../../http/wire.js';
 
 /** JSON Schemas of the session answers (see http/wire.ts). */
 const created = object({ amount: amountNumber, currency, reference: string, checkout_url: uri, expires_at: timestamp });

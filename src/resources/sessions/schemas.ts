@@ -1,5 +1,6 @@
+import type { FromSchema } from 'json-schema-to-ts';
 /** JSON Schemas of the session requests (the hosted API's field table). */
-const money = (minimum: number, maximum?: number) => ({ type: 'number', minimum, ...(maximum ? { maximum } : {}), money: true });
+const money = (minimum: number, maximum?: number) => ({ type: 'number' as const, minimum, ...(maximum ? { maximum } : {}), money: true as const });
 
 export const createSessionBody = {
   type: 'object',
@@ -42,21 +43,4 @@ export const createSessionBody = {
   },
 } as const;
 
-export interface CreateSessionBody {
-  amount: number;
-  reference?: string;
-  currency?: string;
-  description?: string;
-  success_url?: string;
-  cancel_url?: string;
-  customer_email?: string;
-  customer_name?: string;
-  metadata?: Record<string, unknown>;
-  subtotal?: number;
-  discount?: number;
-  shipping?: number;
-  tax?: { amount: number; lines?: { name: string; rate?: number; amount: number }[] };
-  capture_method?: 'automatic' | 'manual';
-  save_payment_method?: boolean;
-  apply_tax?: boolean;
-}
+export type CreateSessionBody = FromSchema<typeof createSessionBody>;

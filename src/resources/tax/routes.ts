@@ -1,8 +1,9 @@
-import { parseDocumentQuery, sparseResource, type ResourceShape } from '../../http/document-query.js';
+import { sparseResource, type ResourceShape } from '../../http/document-query.js';
+import { readRoute } from '../../http/resource-routes.js';
 import { v1 } from '../../http/route.js';
 import { formatMinor, toMinor } from '../../lib/money.js';
 import { calculateTax } from './calculate.js';
-import { documentParameters, errors } from '../../http/wire.js';
+
 import { taxCalculationDocument, taxSettingsDocument } from './responses.js';
 
 export const calculateTaxBody = {
@@ -20,14 +21,10 @@ const taxSettingsShape: ResourceShape = { type: 'tax-settings', attributes: ['en
 
 /** Tax settings of the Source and a calculator (without a rate, the Source's). */
 export const taxRoutes = [
-  v1({
-    method: 'GET',
-    path: '/v1/tax/settings',
-    summary: "The Source's tax settings",
-    parameters: documentParameters(taxSettingsShape),
-    responses: { 200: taxSettingsDocument, 400: errors, 422: errors },
-    handle: ({ app, scope, query }) => {
-      const q = parseDocumentQuery(query, taxSettingsShape);
+  readRoute('/v1/tax/settings', "The Source's tax settings", {
+    shape: taxSettingsShape,
+    document: taxSettingsDocument,
+    read: ({ app, scope }, q) => {
       const { enabled, name, rate, inclusive } = scope.source.tax;
       const data = {
         id: scope.source.slug,
@@ -35,7 +32,7 @@ export const taxRoutes = [
         attributes: { enabled, name, rate, inclusive },
         links: { self: `${app.baseUrl()}/v1/tax/settings` },
       };
-      return { status: 200, json: { data: sparseResource(data, q, taxSettingsShape) } };
+      return { data: sparseResource(data, q, taxSettingsShape) };
     },
   }),
   v1<{ amount: number; currency?: string; inclusive?: boolean; rate?: number }>({

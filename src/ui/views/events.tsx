@@ -1,7 +1,7 @@
 import { Box } from 'ink';
 import { amountText, cell, clockTime, deliveryText, fitColumns, textWidth, type ColumnSpec } from '../format.js';
 import type { EventRow } from '../state.js';
-import { Line, type Span } from './line.js';
+import { Line, type Span, Title } from './line.js';
 
 type Column = 'mark' | 'time' | 'event' | 'source' | 'reference' | 'amount' | 'delivery';
 
@@ -60,13 +60,7 @@ export function EventList(props: { events: readonly EventRow[]; seen: number; se
   const kept = props.seen > events.length ? `, latest ${events.length} of ${props.seen}` : '';
   return (
     <Box flexDirection="column">
-      <Line
-        width={width}
-        spans={[
-          { text: 'Events ', style: 'bold' },
-          { text: `(${events.length === 0 ? 'none yet: trigger one with t' : `${events.length}${kept}`})`, style: 'dim' },
-        ]}
-      />
+      <Title width={width} title="Events" note={events.length === 0 ? 'none yet: trigger one with t' : `${events.length}${kept}`} />
       <Line width={width} spans={[{ text: columns.map((c) => cell(TITLES[c.key], c.width)).join(''), style: 'dim' }]} />
       {visible.map((row) => {
         const selected = row.id === props.selected;

@@ -54,3 +54,16 @@ function fitted(spans: readonly Span[], width: number): string {
   }
   return out + ' '.repeat(Math.max(0, room));
 }
+
+/** A panel's title line: its name in bold, then a dim note (a count, what the keys do). */
+export function Title(props: { title: string; note: string; width: number }) {
+  return (
+    <Line
+      width={props.width}
+      spans={[
+        { text: `${props.title} `, style: 'bold' },
+        { text: `(${props.note})`, style: 'dim' },
+      ]}
+    />
+  );
+}

@@ -1,7 +1,7 @@
 import { Box } from 'ink';
 import { cell, fitColumns, requestTone, textWidth, type ColumnSpec } from '../format.js';
 import type { RequestRow } from '../state.js';
-import { Line, type Span } from './line.js';
+import { Line, type Span, Title } from './line.js';
 
 type Column = 'indent' | 'status' | 'method' | 'path' | 'ms' | 'source';
 
@@ -31,13 +31,7 @@ export function RequestLog(props: { requests: readonly RequestRow[]; seen: numbe
   const kept = props.seen > props.requests.length ? `, latest ${props.requests.length} of ${props.seen}` : '';
   return (
     <Box flexDirection="column">
-      <Line
-        width={width}
-        spans={[
-          { text: 'Requests ', style: 'bold' },
-          { text: `(${props.requests.length === 0 ? 'none yet' : `${props.requests.length}${kept}`})`, style: 'dim' },
-        ]}
-      />
+      <Title width={width} title="Requests" note={props.requests.length === 0 ? 'none yet' : `${props.requests.length}${kept}`} />
       {visible.map((r) => {
         const text: Record<Column, string> = {
           indent: '',

@@ -1,6 +1,6 @@
 import { Box } from 'ink';
 import { EVENT_NAMES } from '../../bus/events.js';
-import { Line } from './line.js';
+import { Line, Title } from './line.js';
 
 /** The `t` menu: every event of the API's list, made to happen through real state changes. */
 export function TriggerMenu(props: { index: number; height: number; width: number; source: string }) {
@@ -9,13 +9,7 @@ export function TriggerMenu(props: { index: number; height: number; width: numbe
   const start = Math.min(Math.max(0, props.index - Math.floor(rows / 2)), Math.max(0, EVENT_NAMES.length - rows));
   return (
     <Box flexDirection="column">
-      <Line
-        width={width}
-        spans={[
-          { text: 'Trigger an event ', style: 'bold' },
-          { text: `(as ${props.source} in test mode; Enter triggers, Esc closes)`, style: 'dim' },
-        ]}
-      />
+      <Title width={width} title="Trigger an event" note={`as ${props.source} in test mode; Enter triggers, Esc closes`} />
       {EVENT_NAMES.slice(start, start + rows).map((name, i) => {
         const selected = start + i === props.index;
         return <Line key={name} width={width} inverse={selected} spans={[{ text: `${selected ? '› ' : '  '}${name}` }]} />;

@@ -1,15 +1,16 @@
 import type { EventName } from '../../bus/events.js';
 import { minorToNumber } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
+import type { EventData } from '../../types.js';
 import { raiseEvent } from '../../webhooks/raise.js';
-import type { PaymentRecord } from './records.js';
+import type { PaymentRecord } from './payment-records.js';
 
 /**
  * `data` of the `payment.*` webhooks. `payment.completed` is exactly the hosted API's shape
  * (payment_id, reference, amount as a number, currency, status, card_last, card_brand,
  * metadata); a failed payment adds failure_code and failure_message.
  */
-export function paymentEventData(payment: PaymentRecord): Record<string, unknown> {
+export function paymentEventData(payment: PaymentRecord): EventData<'payment.completed'> | EventData<'payment.failed'> {
   return {
     payment_id: Number(payment.id),
     reference: payment.reference,

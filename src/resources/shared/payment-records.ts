@@ -1,9 +1,9 @@
-import type { Mode } from '../../config/types.js';
 import type { Minor } from '../../lib/money.js';
 import { collection } from '../../store/collection.js';
-import type { CardBrand, FailureCode } from '../cards/test-cards.js';
-import { referenceKey } from '../sessions/records.js';
+import type { CardBrand, FailureCode } from './test-cards.js';
+import { referenceKey } from './references.js';
 import { scopeKey } from '../../lib/scope-key.js';
+import type { OwnedRecord } from './owned.js';
 
 export const PAYMENT_STATUSES = ['PAID', 'FAILED', 'AUTHORIZED', 'VOIDED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'EXPIRED'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
@@ -12,10 +12,7 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 export const SETTLED_STATUSES: ReadonlySet<PaymentStatus> = new Set(['PAID', 'AUTHORIZED', 'PARTIALLY_REFUNDED', 'REFUNDED']);
 
 /** One payment per reference; `id` is the integer payment id as a string. */
-export interface PaymentRecord {
-  id: string;
-  source: string;
-  mode: Mode;
+export interface PaymentRecord extends OwnedRecord {
   reference: string;
   amount: Minor;
   currency: string;

@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 /** What a hosted page submits for a card, as the control plane takes it: `{card_number, three_ds?}`. */
 export const cardAttemptBody = {
   type: 'object',
@@ -8,7 +9,4 @@ export const cardAttemptBody = {
   },
 } as const;
 
-export interface CardAttemptBody {
-  card_number: string;
-  three_ds?: 'pass' | 'fail';
-}
+export type CardAttemptBody = FromSchema<typeof cardAttemptBody>;

@@ -1,0 +1,84 @@
+import { parseDuration } from '../clock/duration.js';
+import type { FaultInput, FaultView } from '../client/types.js';
+import { connect } from './client.js';
+import { CliError, EXIT } from './errors.js';
+import { output } from './output.js';
+
+interface Options {
+  url?: string;
+  key?: string;
+  json?: boolean;
+}
+
+export interface AddOptions extends Options {
+  path: string;
+  method?: string;
+  status?: string;
+  latency?: string;
+  drop?: boolean;
+  apply?: boolean;
+  probability?: string;
+  times?: string;
+  seed?: string;
+}
+
+/** `payemu fault add --path P ...`: a fault on the key's Source and mode's /v1 requests. */
+export async function add(options: AddOptions): Promise<void> {
+  const fault: FaultInput = { path: options.path };
+  if (options.method !== undefined) fault.method = options.method.toUpperCase() as FaultInput['method'];
+  if (options.status !== undefined) fault.status = number('--status', options.status);
+  if (options.latency !== undefined) {
+    const ms = parseDuration(options.latency);
+    if (ms === undefined) throw new CliError(`--latency: not a duration: ${options.latency} (e.g. 250ms, 2s)`, EXIT.usage);
+    fault.latency_ms = ms;
+  }
+  if (options.drop) fault.drop = true;
+  if (options.apply) fault.apply = true;
+  if (options.probability !== undefined) fault.probability = number('--probability', options.probability);
+  if (options.times !== undefined) fault.times = number('--times', options.times);
+  if (options.seed !== undefined) fault.seed = number('--seed', options.seed);
+  const out = output(options);
+  const added = await connect(options).addFault(fault);
+  out.result(added, () => `added ${describe(added)}`);
+}
+
+/** `payemu fault list`: the faults of the key's Source and mode, oldest (first to act) first. */
+export async function list(options: Options): Promise<void> {
+  const out = output(options);
+  const faults = await connect(options).faults();
+  if (out.json) return out.line(JSON.stringify(faults));
+  if (faults.length === 0) return out.line('no faults');
+  for (const fault of faults) out.line(describe(fault));
+}
+
+/** `payemu fault remove ID`. */
+export async function remove(id: string, options: Options): Promise<void> {
+  const out = output(options);
+  const removed = await connect(options).removeFault(id);
+  out.result(removed, () => `removed ${removed.id}`);
+}
+
+/** `payemu fault clear`: every fault of the key's Source and mode. */
+export async function clear(options: Options): Promise<void> {
+  const out = output(options);
+  const result = await connect(options).clearFaults();
+  out.result(result, () => `removed ${result.removed} fault${result.removed === 1 ? '' : 's'}`);
+}
+
+function number(flag: string, value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n)) throw new CliError(`${flag}: not a number: ${value}`, EXIT.usage);
+  return n;
+}
+
+/** `flt_...  POST /v1/payments/*\/refunds  wait 2000 ms, 503, applied  hits 1/2  probability 1, seed 7`. */
+function describe(f: FaultView): string {
+  const effect = [
+    ...(f.latency_ms > 0 ? [`wait ${f.latency_ms} ms`] : []),
+    ...(f.drop ? ['drop the connection'] : []),
+    ...(f.status !== null ? [`answer ${f.status}${f.body !== null ? ' (own body)' : ''}`] : []),
+    ...(f.apply ? ['after running the request'] : []),
+  ].join(', ');
+  const hits = f.times === null ? `hits ${f.hits}` : `hits ${f.hits}/${f.times}`;
+  return `${f.id}  ${f.method ?? 'any'} ${f.path}  ${effect}  ${hits}  probability ${f.probability}, seed ${f.seed}`;
+}

@@ -1,0 +1,61 @@
+import type { Transaction } from '../store/store.js';
+import { type DocumentQuery, parseDocumentQuery, type ResourceShape } from './document-query.js';
+import { type ApiContext, type ApiRoute, type Method, type RouteDoc, v1 } from './route.js';
+import { documentParameters, errors } from './wire.js';
+
+/**
+ * The two shapes of a resource's `/v1` routes besides a list (`listRoute`): a read of one
+ * document, and an action that changes records in one transaction and answers with them. Each
+ * route still says its path, summary and answers; these write the rest once.
+ */
+
+/**
+ * `GET path`: one document of `shape`'s type, its `fields[...]` (and `include`) checked and
+ * parsed. The answers: `document`, 400 and 422 of the query, and 404 where the path names a
+ * record (`:id`, `:reference`).
+ */
+export function readRoute(
+  path: string,
+  summary: string,
+  options: { shape: ResourceShape; document: object; read(ctx: ApiContext, query: DocumentQuery): object },
+): ApiRoute {
+  const { shape, document, read } = options;
+  const responses: NonNullable<RouteDoc['responses']> = path.includes('/:')
+    ? { 200: document, 400: errors, 404: errors, 422: errors }
+    : { 200: document, 400: errors, 422: errors };
+  return v1({
+    method: 'GET',
+    path,
+    summary,
+    parameters: documentParameters(shape),
+    responses,
+    handle: (ctx) => ({ status: 200, json: read(ctx, parseDocumentQuery(ctx.query, shape)) }),
+  });
+}
+
+/**
+ * `method path` with a body of `body`: `run` does the work in one store transaction (a throw
+ * changes nothing) and returns the JSON of the route's success status (the one 2xx of
+ * `responses`).
+ */
+export function actionRoute<B = Record<string, unknown>>(
+  method: Method,
+  path: string,
+  summary: string,
+  options: {
+    body?: object;
+    responses: NonNullable<RouteDoc['responses']>;
+    run(tx: Transaction, ctx: ApiContext<B>): unknown;
+  },
+): ApiRoute {
+  const { body, responses, run } = options;
+  const status = Number(Object.keys(responses).find((code) => code.startsWith('2')));
+  return v1<B>({
+    method,
+    path,
+    summary,
+    ...(body ? { body } : {}),
+    responses,
+    handle: (ctx) => ({ status, json: ctx.app.store.transaction((tx) => run(tx, ctx)) }),
+  });
+}

@@ -1,0 +1,47 @@
+import type { App } from '../app.js';
+import type { EventName } from '../bus/events.js';
+import type { JobKind } from '../clock/scheduler.js';
+import type { Route } from '../http/route.js';
+import type { Collection, StoredRecord } from '../store/collection.js';
+
+/**
+ * What one part of payemu contributes to the catalogue: a resource folder's `index.ts` exports
+ * one, and src/catalogue.ts lists them. Each collection, route, kind of due work and event
+ * belongs to exactly one module (test/catalogue.test.ts checks it).
+ */
+export interface ResourceModule {
+  /** The folder's name: `payments` for src/resources/payments/. */
+  readonly name: string;
+  /** The collections its records live in. */
+  readonly collections: readonly Collection<StoredRecord>[];
+  /** Its `/v1` routes. */
+  readonly routes: readonly Route[];
+  /** Its kinds of time-based work (expiries, billing runs). */
+  readonly jobs: readonly JobKind<StoredRecord, App>[];
+  /** The webhook events it raises (names of src/bus/events.ts). */
+  readonly events: readonly EventName[];
+}
+
+/** A module from its name and the lists it has (the others are empty). */
+export function resourceModule(name: string, parts: Partial<Omit<ResourceModule, 'name'>>): ResourceModule {
+  return { name, collections: [], routes: [], jobs: [], events: [], ...parts };
+}
+
+/**
+ * A collection as the store lists it, its record type forgotten. Sound: the store hands a
+ * collection's index functions only the records stored in that collection, which have its type;
+ * the type parameter cannot say so, since index functions take a record and the phantom field
+ * gives one back (a collection of payments is not a collection of any record).
+ */
+export function storedCollection<T extends StoredRecord>(collection: Collection<T>): Collection<StoredRecord> {
+  return collection as unknown as Collection<StoredRecord>;
+}
+
+/**
+ * A kind of due work as the scheduler lists it, its record type forgotten. Sound for the same
+ * reason: the scheduler calls `dueAt`, `since` and `run` only with records of `kind.collection`.
+ * A kind that needs no context (`JobKind<T>`) takes the app too.
+ */
+export function storedJob<T extends StoredRecord>(kind: JobKind<T, App> | JobKind<T>): JobKind<StoredRecord, App> {
+  return kind as unknown as JobKind<StoredRecord, App>;
+}

@@ -1,0 +1,13 @@
+import { EVENT_NAMES } from '../../bus/events.js';
+import { resourceModule, storedCollection, storedJob } from '../module.js';
+import { Payments } from '../shared/payment-records.js';
+import { authorizationExpiry } from './jobs.js';
+import { paymentRoutes } from './routes.js';
+
+/** Payments: read, captured and voided over the API; recorded by checkouts, charges, recurring billing and invoices (src/resources/shared/ holds their record, which those share). */
+export const paymentsModule = resourceModule('payments', {
+  collections: [storedCollection(Payments)],
+  routes: paymentRoutes,
+  jobs: [storedJob(authorizationExpiry)],
+  events: EVENT_NAMES.filter((event) => event.startsWith('payment.')),
+});
