@@ -3,13 +3,16 @@ import { installConfigFaults, putConfigFaults } from '../http/faults.js';
 import { control } from '../http/route.js';
 import { Meta } from '../resources/meta/records.js';
 import { INVOICE_COUNTER_PREFIX, invoiceCounter } from '../resources/invoices/records.js';
+import { WebhookChaos } from '../webhooks/chaos.js';
 import { resetReport } from './responses.js';
+import { inScope } from './scope-records.js';
 
 /**
  * `POST /_payemu/reset` (docs/control-plane.md): empties the key's Source in the key's mode;
  * `{"all": true}` empties everything and puts the virtual clock back to real time.
  * Payment and payment-link ids keep counting, so an id is never reused; invoice numbers start
  * again at INV-000001 in the emptied scope (its invoices are gone, so no number repeats).
+ * Webhook chaos stays (it is a setting, like the clock); `DELETE /_payemu/webhook-chaos` ends it.
  * Faults are emptied too, and the config's faults of the emptied scope put back afresh.
  */
 export const resetRoutes = [
@@ -20,10 +23,11 @@ export const resetRoutes = [
     responses: { 200: resetReport },
     body: { type: 'object', properties: { all: { type: 'boolean' } } },
     handle: ({ app, scope, body }) => {
-      const prefix = `${scope.source.slug}:${scope.mode}:`;
       const invoiceNumbers = `counter:${invoiceCounter(scope.source.slug, scope.mode)}`;
       let counters = 0;
       const cleared = app.store.clear((record, collection) => {
+        // Webhook chaos is how payemu behaves, not data: `--webhook-chaos` must outlive the resets of a test suite.
+        if (collection === WebhookChaos.name) return false;
         if (collection === Meta.name) {
           // The clock and the id counters stay; the invoice numbering of the scope restarts.
           const id = (record as { id: string }).id;
@@ -32,9 +36,7 @@ export const resetRoutes = [
           return restart;
         }
         if (body.all) return true;
-        const r = record as { source?: string; mode?: string; id: string };
-        // Records without their own source field are keyed `source:mode:...`.
-        return r.source !== undefined ? r.source === scope.source.slug && r.mode === scope.mode : r.id.startsWith(prefix);
+        return inScope(record, scope.source.slug, scope.mode);
       });
       const removed = cleared - counters;
       // The request journal (memory only) of the scope, or all of them, goes too.
