@@ -30,9 +30,14 @@ import { sessionsModule } from './resources/sessions/index.js';
 import { taxModule } from './resources/tax/index.js';
 import type { Collection, StoredRecord } from './store/collection.js';
 import { Events } from './webhooks/records.js';
+import { WebhookChaos } from './webhooks/chaos.js';
+import { webhookChaosRoutes } from './control/webhook-chaos.js';
 import { requestRoutes } from './control/requests.js';
 import { faultRoutes } from './control/faults.js';
 import { Faults } from './http/faults.js';
+import { outcomeRoutes } from './control/outcomes.js';
+import { snapshotRoutes } from './control/snapshot.js';
+import { outcomesModule } from './resources/outcomes/index.js';
 
 /**
  * The one catalogue of what payemu serves. A resource joins payemu by being listed in MODULES
@@ -57,7 +62,9 @@ export const MODULES: readonly ResourceModule[] = [
   taxModule,
   invoicesModule,
   paymentLinksModule,
+  outcomesModule,
   resourceModule('faults', { collections: [storedCollection(Faults)] }),
+  resourceModule('webhook-chaos', { collections: [storedCollection(WebhookChaos)] }),
 ];
 
 /** The `/_payemu/` control plane (src/control/). */
@@ -68,8 +75,11 @@ export const CONTROL_ROUTES: readonly Route[] = [
   ...triggerRoutes,
   ...payRoutes,
   ...resetRoutes,
+  ...webhookChaosRoutes,
   ...requestRoutes,
   ...faultRoutes,
+  ...outcomeRoutes,
+  ...snapshotRoutes(() => COLLECTIONS),
   ...openApiRoutes(() => ROUTES),
 ];
 

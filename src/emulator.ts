@@ -19,7 +19,10 @@ import { Timers } from './clock/timers.js';
 import { buildConfig, ConfigError, loadConfig } from './config/load.js';
 import type { PayemuConfig } from './config/types.js';
 import { configVersion, watchConfigCreation, watchConfigSoon } from './config/watch.js';
-import { Keyring } from './http/auth.js';
+import { Keyring, type Scope } from './http/auth.js';
+import { addScript, clearScripts, listScripts, type OutcomeScriptView, type ScriptBody } from './control/outcomes.js';
+import type { ScriptStep } from './resources/outcomes/records.js';
+import { exportSnapshot, importSnapshot, type ImportReport, type SnapshotDocument } from './control/snapshot.js';
 import { hostCheck, normalizeAllowedHost, type HostCheck } from './http/host-check.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { DEFAULT_JOURNAL_SIZE, parseRequestFilter, RequestJournal, type RequestEntryView } from './http/request-journal.js';
@@ -38,6 +41,8 @@ import { isSafeUrl } from './lib/schemas.js';
 import { DEFAULT_BACKOFF_MS, DEFAULT_TIMEOUT_MS, parseBackoff } from './webhooks/backoff.js';
 import { Dispatcher, type DispatcherOptions } from './webhooks/dispatcher.js';
 import { keepRecentEvents } from './webhooks/retention.js';
+import { checkChaos, parseChaosList, WebhookChaos, type WebhookChaosSettings } from './webhooks/chaos.js';
+import { scopeKey } from './lib/scope-key.js';
 
 export interface EmulatorOptions {
   /** Default 0: a free port. */
@@ -76,11 +81,33 @@ export interface EmulatorOptions {
   webhookTimeout?: string | number;
   /** Refuse private and reserved webhook addresses, as the real service does. */
   strictWebhookUrls?: boolean;
+  /**
+   * A snapshot to start from (a file written by `payemu export` or `exportOnExit`, or the
+   * document): an `all` snapshot replaces everything and sets the clock, one of a Source and
+   * mode replaces that scope.
+   */
+  import?: string | SnapshotDocument;
+  /** On `close()`, write a snapshot of everything (`all`) to this file first. */
+  exportOnExit?: string;
+  /**
+   * Webhook chaos for every Source, in both modes (docs/chaos.md): settings, or a list as
+   * `--webhook-chaos` takes it (`"duplicate=0.2,delay=5s,seed=7"`). Stored, replacing what each
+   * Source had; it outlives a restart without the option (clear it with `webhookChaos.clear`).
+   */
+  webhookChaos?: WebhookChaosSettings | string;
   /** How many `/v1` requests the request journal keeps per Source and mode (default 1,000; 0 keeps none). */
   journalSize?: number;
   /** @internal Routes added to the catalogue's, for tests of the HTTP layer itself. */
   extraRoutes?: readonly Route[];
 }
+
+/** Which Source and mode a library call acts as: the first Source in test mode by default. */
+export interface ScopeOption {
+  source?: string;
+  mode?: Mode;
+}
+
+export type OutcomeScriptInput = ({ payment_method: string } | { schedule: string } | { reference: string }) & { sequence: ScriptStep[] };
 
 export interface Emulator {
   /** `http://HOST:PORT` */
@@ -115,6 +142,37 @@ export interface Emulator {
     resend(id: string): ReturnType<typeof presentEvent> | undefined;
     /** Calls `listener` with each domain event once it is stored; returns the unsubscribe. */
     on(listener: (event: BusEvents['domain']) => void): () => void;
+  };
+  /**
+   * Scripted outcomes: the next card payment attempts on a saved card (`payment_method`), a
+   * schedule (`schedule`, its reference) or a payment `reference` take the outcomes of
+   * `sequence` in order (`approved` or a failure code). As the first Source in test mode unless
+   * `source`/`mode` say otherwise. A bad script throws (the 422's message) and changes nothing.
+   */
+  outcomes: {
+    add(script: OutcomeScriptInput, options?: ScopeOption): OutcomeScriptView;
+    list(options?: ScopeOption): OutcomeScriptView[];
+    /** Removes every script of the scope; returns how many there were. */
+    clear(options?: ScopeOption): number;
+  };
+  /**
+   * Snapshots: the whole state of a Source and mode (`all: true`: of everything, with the
+   * clock) as one JSON document, and back. `import` replaces the scope the document names
+   * (`all`: everything and the clock); a malformed one throws (the 422's message) and changes nothing.
+   */
+  snapshot: {
+    export(options?: ScopeOption & { all?: boolean }): SnapshotDocument;
+    import(document: SnapshotDocument): ImportReport;
+  };
+  /**
+   * A Source and mode's webhook chaos (`PUT`/`GET`/`DELETE /_payemu/webhook-chaos`): the first
+   * Source in test mode unless `scope` says otherwise. `set` replaces it (a RangeError names a
+   * wrong field), `get` answers `{}` when it is off.
+   */
+  webhookChaos: {
+    set(settings: WebhookChaosSettings, scope?: { source?: string; mode?: Mode }): WebhookChaosSettings;
+    get(scope?: { source?: string; mode?: Mode }): WebhookChaosSettings;
+    clear(scope?: { source?: string; mode?: Mode }): void;
   };
   /**
    * The request journal, as `GET /_payemu/requests` shows it: the `/v1` requests of the Source
@@ -187,6 +245,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const inMemory = options.inMemory ?? true;
   const dataDir = inMemory ? undefined : path.resolve(options.dataDir ?? '.payemu');
   const dispatcherOptions = webhookOptions(options); // checked before the store creates anything
+  const startChaos = chaosOption(options.webhookChaos);
   const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
   if (!Number.isSafeInteger(journalSize) || journalSize < 0)
     throw new ConfigError(`--journal-size: not a number of requests (0 or more): ${options.journalSize}`);
@@ -218,7 +277,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   scheduler.rebuild();
   const keyring = new Keyring(config);
   const shutdown = new AbortController();
-  const webhooks = new Dispatcher(store, clock, bus, () => config, dispatcherOptions, timers);
+  if (startChaos) {
+    store.transaction((tx) => {
+      for (const source of config.sources) {
+        for (const mode of ['test', 'live'] as const)
+          tx.put(WebhookChaos, { id: scopeKey(source.slug, mode), source: source.slug, mode, settings: startChaos });
+      }
+    });
+  }
+  const chaosOf = (source: string, mode: Mode) => store.get(WebhookChaos, scopeKey(source, mode))?.settings;
+  const webhooks = new Dispatcher(store, clock, bus, () => config, { ...dispatcherOptions, chaos: chaosOf }, timers);
   keepRecentEvents(store);
   let baseUrl = '';
   const app: App = {
@@ -238,6 +306,24 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   store.onCommit((_changes, events) => {
     for (const event of events) bus.emit('domain', event);
   });
+  // Where each snapshot goes: the scope it names (everything, or one Source and mode).
+  const importAs = (document: SnapshotDocument): ImportReport => {
+    const named = (document as { scope?: unknown } | null)?.scope;
+    if (named === 'all' || named === null || typeof named !== 'object') return importSnapshot(app, COLLECTIONS, document, 'all');
+    const { source: slug, mode } = named as { source?: unknown; mode?: unknown };
+    const source = config.sources.find((s) => s.slug === slug);
+    if (!source) throw new TypeError(`the snapshot is of the Source ${JSON.stringify(slug)}, which the config does not have`);
+    return importSnapshot(app, COLLECTIONS, document, { source, mode: mode as Mode });
+  };
+  if (options.import !== undefined) {
+    try {
+      importAs(typeof options.import === 'string' ? readSnapshotFile(options.import) : options.import);
+    } catch (error) {
+      timers.cancelAll();
+      await abandon();
+      throw error instanceof ConfigError ? error : new ConfigError(`--import: ${(error as Error).message}`);
+    }
+  }
 
   let checkHost: HostCheck | undefined; // set once the bound address is known
   const server = createServer(app, [...ROUTES, ...(options.extraRoutes ?? [])], { checkHost: (req) => checkHost?.(req) });
@@ -281,6 +367,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       : undefined;
 
   const first = config.sources[0]!;
+  const scopeOf = (options: ScopeOption = {}): Scope => {
+    const source = options.source === undefined ? config.sources[0]! : config.sources.find((s) => s.slug === options.source);
+    if (!source) throw new TypeError(`unknown Source: ${options.source}`);
+    return { source, mode: options.mode ?? 'test' };
+  };
+  const chaosScope = (scope: { source?: string; mode?: Mode }) => {
+    const source = scope.source ?? config.sources[0]!.slug;
+    if (!config.sources.some((s) => s.slug === source)) throw new TypeError(`unknown Source: ${source}`);
+    return { source, mode: scope.mode ?? 'test' };
+  };
   const scopeOfKey = (key: string | undefined) => {
     const scope = keyring.lookup(key ?? config.sources[0]!.test_key);
     if (!scope) throw new TypeError('requests(): that key opens no Source (give a test or live key of the config)');
@@ -308,6 +404,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         return { now: formatTimestamp(report.now), ran: report.ran };
       },
     },
+    outcomes: {
+      add: (script, options) => addScript(app, scopeOf(options), script as ScriptBody, clock.now()),
+      list: (options) => listScripts(app, scopeOf(options)),
+      clear: (options) => clearScripts(app, scopeOf(options)),
+    },
+    snapshot: {
+      export: (options = {}) => exportSnapshot(app, COLLECTIONS, options.all ? 'all' : scopeOf(options)),
+      import: (document) => importAs(document),
+    },
     trigger: (event, options = {}) => {
       const source = options.source ? config.sources.find((s) => s.slug === options.source) : config.sources[0];
       if (!source) return Promise.reject(new TypeError(`unknown Source: ${options.source}`));
@@ -334,6 +439,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         return event && presentEvent(event);
       },
       on: (listener) => bus.on('domain', listener),
+    },
+    webhookChaos: {
+      set(settings, scope = {}) {
+        const { source, mode } = chaosScope(scope);
+        const checked = checkChaos(settings);
+        if ('field' in checked) throw new RangeError(`webhookChaos.set: ${checked.field}: ${checked.message}`);
+        store.transaction((tx) => tx.put(WebhookChaos, { id: scopeKey(source, mode), source, mode, settings: checked.settings }));
+        return { ...checked.settings };
+      },
+      get: (scope = {}) => {
+        const { source, mode } = chaosScope(scope);
+        return { ...chaosOf(source, mode) };
+      },
+      clear(scope = {}) {
+        const { source, mode } = chaosScope(scope);
+        if (chaosOf(source, mode)) store.transaction((tx) => tx.delete(WebhookChaos, scopeKey(source, mode)));
+      },
     },
     requests: Object.assign(
       (filter: RequestsFilter = {}) => {
@@ -365,6 +487,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     idle: () => timers.idle(),
     close: () =>
       (closing ??= (async () => {
+        let exportError: unknown;
+        if (options.exportOnExit !== undefined) {
+          try {
+            writeSnapshotFile(options.exportOnExit, exportSnapshot(app, COLLECTIONS, 'all'));
+          } catch (error) {
+            exportError = error; // payemu still stops; the caller hears why the file is missing
+          }
+        }
         scheduler.stop();
         shutdown.abort();
         await stopWatching?.();
@@ -378,6 +508,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         await webhooks.close();
         timers.cancelAll();
         await store.close();
+        if (exportError !== undefined) throw new Error(`--export-on-exit: ${(exportError as Error).message}`);
       })()),
   };
 }
@@ -403,6 +534,21 @@ function webhookOptions(options: EmulatorOptions): DispatcherOptions {
   return { webhookUrl: options.webhookUrl, backoffMs, timeoutMs: timeout, strictUrls: options.strictWebhookUrls === true };
 }
 
+/** `webhookChaos` checked: the settings for every Source, or a ConfigError naming what is wrong. */
+function chaosOption(value: WebhookChaosSettings | string | undefined): WebhookChaosSettings | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') {
+    try {
+      return parseChaosList(value);
+    } catch (error) {
+      throw new ConfigError(`--webhook-chaos: ${(error as Error).message}`);
+    }
+  }
+  const checked = checkChaos(value);
+  if ('field' in checked) throw new ConfigError(`--webhook-chaos: ${checked.field}: ${checked.message}`);
+  return checked.settings;
+}
+
 /** A saved clock wins (a restart continues where it stopped); the options shape a new one. */
 function restoreClock(store: Store, options: EmulatorOptions): Clock {
   let start: number | undefined;
@@ -422,4 +568,27 @@ function restoreClock(store: Store, options: EmulatorOptions): Clock {
   }
   store.transaction((tx) => tx.put(Meta, { id: 'clock', clock: clock.state() }));
   return clock;
+}
+
+/** A snapshot file as written by `payemu export`: JSON, else an error saying what the file is not. */
+function readSnapshotFile(file: string): SnapshotDocument {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`--import: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text) as SnapshotDocument;
+  } catch (error) {
+    throw new ConfigError(`--import: ${file} is not JSON: ${(error as Error).message}`);
+  }
+}
+
+/** Written whole to a temporary file, then renamed over FILE: a crash never leaves half a snapshot. */
+export function writeSnapshotFile(file: string, snapshot: SnapshotDocument): void {
+  const target = path.resolve(file);
+  const temporary = `${target}.${process.pid}.tmp`;
+  fs.writeFileSync(temporary, JSON.stringify(snapshot));
+  fs.renameSync(temporary, target);
 }

@@ -6,4 +6,5 @@ export type { BusEvents } from './bus/bus.js';
 export type { PayemuConfig, SourceConfig } from './config/types.js';
 export type { TriggerResult } from './control/triggers/run.js';
 export { verifyWebhook, WebhookVerificationError, type VerifyOptions, type WebhookVerificationReason } from './webhooks/signature.js';
+export type { WebhookChaosSettings } from './webhooks/chaos.js';
 export type * from './types.js';

@@ -22,6 +22,7 @@ import type {
   resetReport,
   sessionCompleted,
   triggerResult,
+  webhookChaos,
   webhookPayloads,
 } from './control/responses.js';
 import type { ClosedObject, errors, ListDocumentSchema } from './http/wire.js';
@@ -145,6 +146,8 @@ export type ClockView = FromSchema<typeof clockView>;
 export type AdvanceResult = FromSchema<typeof advanceReport>;
 /** `POST /_payemu/reset`. */
 export type ResetResult = FromSchema<typeof resetReport>;
+/** `GET`/`PUT /_payemu/webhook-chaos`: the settings in force (`{}` when off). */
+export type WebhookChaosView = FromSchema<typeof webhookChaos>;
 /** One delivery attempt of an event. */
 export type AttemptView = FromSchema<typeof attempt>;
 /** An event of the control plane's log (`GET /_payemu/events`, `/_payemu/events/{id}`). */

@@ -611,6 +611,8 @@ function generate(fx: Fixture): Case[] {
     post('nested 10,000 mixed, broken at the end', `${'[{"a":'.repeat(10_000)}1`, 400);
 
     // Over 1 MiB: declared, chunked, and a document that would be valid if it were smaller.
+    // (A snapshot import takes far more: its own limit, not tried here.)
+    if (route.bodyLimit !== undefined) continue;
     const big = (bytes: number) => `{"amount": 10, "card_number": "4242424242424242", "description": "${'x'.repeat(bytes)}"}`;
     post('1 MiB + 1 byte', big(1024 * 1024), 413);
     add({

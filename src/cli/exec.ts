@@ -57,10 +57,13 @@ export async function exec(
       webhookUrl: options.webhookUrl,
       webhookBackoff: options.webhookBackoff,
       webhookTimeout: options.webhookTimeout,
+      webhookChaos: options.webhookChaos,
       strictWebhookUrls: options.strictWebhookUrls,
       rateLimit: options.rateLimit,
       clockStart: options.clockStart,
       freezeClock: options.freezeClock,
+      import: options.import,
+      exportOnExit: options.exportOnExit,
       journalSize: options.journalSize,
     });
   } catch (error) {

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option, type CommanderError } from 'comm
 import { EVENT_NAMES } from '../bus/events.js';
 import { parseDuration } from '../clock/duration.js';
 import { readFileSync } from 'node:fs';
+import { parseChaosList } from '../webhooks/chaos.js';
 import { EXIT, toCliError } from './errors.js';
 
 /**
@@ -82,6 +83,60 @@ export function main(argv: string[]): void {
     .description('Deliver an event again, with the same event id.')
     .argument('<id>')
     .action(async (id: string, options) => (await import('./events.js')).resend(id, options));
+
+  const outcome = program.command('outcome').description('Script the outcomes of the next card payment attempts (a card, a schedule, a reference).');
+  client(outcome.command('add'))
+    .description('Make the next payment attempts on one target take these outcomes in order, then the card decides again.')
+    .option('--payment-method <pm>', 'a saved card (pm_...): its charges, recurring or not')
+    .option('--schedule <reference>', "a recurring payment's charges")
+    .option('--reference <reference>', 'the attempts at one payment reference (checkout, charge, invoice id)')
+    .requiredOption(
+      '--sequence <list>',
+      'comma-separated: approved, insufficient_funds, card_declined, expired_card, incorrect_cvc, authentication_failed, card_not_supported',
+    )
+    .action(async (options) => (await import('./outcome.js')).add(options));
+  client(outcome.command('list'))
+    .description('List the scripted outcomes and the steps left.')
+    .action(async (options) => (await import('./outcome.js')).list(options));
+  client(outcome.command('clear'))
+    .description('Remove every scripted outcome.')
+    .action(async (options) => (await import('./outcome.js')).clear(options));
+
+  client(program.command('export'))
+    .description("Export a running emulator's state as a snapshot (the key's Source and mode, or everything): JSON on stdout, or to --out FILE.")
+    .option('--all', 'every Source and mode, and the clock')
+    .option('--out <file>', 'write the snapshot to FILE instead of stdout')
+    .action(async (options) => (await import('./snapshot.js')).exportState(options));
+  client(program.command('import'))
+    .description("Replace a running emulator's state with a snapshot: the Source and mode it was taken of, or everything and the clock for an --all one.")
+    .argument('<file>', 'a snapshot written by payemu export (or --export-on-exit)')
+    .action(async (file: string, options) => (await import('./snapshot.js')).importState(file, options));
+  const chaos = program
+    .command('webhook-chaos')
+    .description('Show, set or clear the webhook chaos (duplicates, delays, stale timestamps, bad signatures) of a running emulator.');
+  client(chaos.command('show', { isDefault: true }).description("Show the webhook chaos of the key's Source and mode.")).action(async (options) =>
+    (await import('./webhook-chaos.js')).show(options),
+  );
+  client(chaos.command('set'))
+    .description("Replace the webhook chaos of the key's Source and mode.")
+    .argument('<list>', 'duplicate=P,delay=DURATION,stale_timestamp=P,bad_signature=P,seed=N (P from 0 to 1; each optional)')
+    .action(async (list: string, options) => (await import('./webhook-chaos.js')).set(list, options));
+  client(chaos.command('clear'))
+    .description("Turn the webhook chaos of the key's Source and mode off.")
+    .action(async (options) => (await import('./webhook-chaos.js')).clear(options));
+
+  program
+    .command('verify-handler')
+    .description(
+      'Grade a webhook receiver: signed deliveries of a real event (valid, wrong signature, stale t=, changed body, no signature, twice, an unhandled event); exit 0 only when every check passes.',
+    )
+    .argument('<url>', 'where the receiver listens, e.g. http://localhost:3000/webhooks')
+    .option('--secret <secret>', 'the webhook secret the receiver verifies with', 'whsec_payemu_acme')
+    .addOption(new Option('--event <name>', 'the event to deliver').choices([...EVENT_NAMES]).default('payment.completed'))
+    .option('--timeout <duration>', 'how long each answer may take', '10s')
+    .option('--json', 'print {"passed", "checks": [{"name", "passed", "detail"}]}')
+    .addHelpText('after', '\nExit codes: 0 every check passed; 1 a check failed; 2 bad usage; 3 nothing answers at the URL.')
+    .action(async (url: string, options) => (await import('./verify-handler.js')).verifyHandler(url, options));
 
   const requests = client(program.command('requests'))
     .description("List the /v1 requests the emulator received (the key's Source and mode), newest first; --follow prints new ones as they come.")
@@ -217,10 +272,17 @@ function startOptions(command: Command, defaults: { port: number; data: string |
     .option('--webhook-backoff <list>', 'waits before retries 1, 2 and 3', '1s,5s,25s')
     .option('--webhook-timeout <duration>', 'how long a webhook delivery may take', '10s')
     .option('--strict-webhook-urls', 'refuse private and reserved webhook addresses, as the real service does')
+    .option(
+      '--webhook-chaos <list>',
+      'webhook chaos for every Source: duplicate=P,delay=DURATION,stale_timestamp=P,bad_signature=P,seed=N (see docs/chaos.md)',
+      chaosList,
+    )
     .option('--rate-limit', "answer 429 once a Source's rate_limit_per_minute is used up")
     .option('--clock-start <timestamp>', 'where the virtual clock starts (ISO 8601); a saved clock only moves forward to it')
     .option('--freeze-clock', 'the virtual clock moves only when advanced')
     .option('--log <file>', 'also write every request, event and webhook attempt to FILE as JSON lines (for CI to keep)')
+    .option('--import <file>', 'start from a snapshot (payemu export): its Source and mode, or everything and the clock')
+    .option('--export-on-exit <file>', 'on stop (SIGINT, SIGTERM, q), write a snapshot of everything to FILE first')
     .option('--journal-size <n>', 'how many /v1 requests the request journal keeps per Source and mode (0: none)', count, 1000);
 }
 
@@ -230,6 +292,16 @@ function client(command: Command): Command {
     .option('--url <url>', 'where the emulator is (default: $PAYEMU_URL or http://127.0.0.1:4242)')
     .option('--key <key>', 'API key (default: $PAYEMU_API_KEY or sk_test_payemu_acme)')
     .option('--json', 'print JSON');
+}
+
+/** `--webhook-chaos`: checked here, so a wrong item is a usage error naming it; passed on as given. */
+function chaosList(value: string): string {
+  try {
+    parseChaosList(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+  return value;
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -17,6 +17,7 @@ export interface StartOptions {
   webhookUrl?: string;
   webhookBackoff: string;
   webhookTimeout: string;
+  webhookChaos?: string;
   strictWebhookUrls?: boolean;
   clockStart?: string;
   freezeClock?: boolean;
@@ -24,6 +25,8 @@ export interface StartOptions {
   ui: boolean;
   json?: boolean;
   log?: string;
+  import?: string;
+  exportOnExit?: string;
 }
 
 /** `payemu start`: wiring only. */
@@ -68,9 +71,12 @@ export async function start(options: StartOptions): Promise<void> {
       webhookUrl: options.webhookUrl,
       webhookBackoff: options.webhookBackoff,
       webhookTimeout: options.webhookTimeout,
+      webhookChaos: options.webhookChaos,
       strictWebhookUrls: options.strictWebhookUrls,
       clockStart: options.clockStart,
       freezeClock: options.freezeClock,
+      import: options.import,
+      exportOnExit: options.exportOnExit,
       journalSize: options.journalSize,
     });
   } catch (error) {
@@ -121,10 +127,16 @@ export async function start(options: StartOptions): Promise<void> {
     if (stopping) return process.exit(1); // a second Ctrl+C: stop now
     stopping = true;
     output.stopping?.();
-    await emulator.close();
+    let code = 0;
+    try {
+      await emulator.close();
+    } catch (error) {
+      process.stderr.write(`payemu: ${(error as Error).message}\n`);
+      code = 1;
+    }
     fileLog?.close();
     output.stopped();
-    process.exit(0);
+    process.exit(code);
   };
   onSignal = () => void stop();
   if (stopWhenStarted) void stop(); // a signal while the terminal UI was loading

@@ -12,11 +12,16 @@ import type {
   FaultView,
   InvoicePayResult,
   LinkPayResult,
+  OutcomeScript,
+  OutcomeScriptInput,
+  Snapshot,
+  SnapshotImport,
   RequestFilter,
   RequestList,
   ResetResult,
   StreamMessage,
   TriggerResult,
+  WebhookChaosView,
 } from './types.js';
 
 export interface ClientOptions {
@@ -62,6 +67,18 @@ export interface PayemuClient {
   advanceClock(by: AdvanceBy): Promise<AdvanceResult>;
   /** Empties the key's Source and mode; `{all: true}` everything, and puts the clock back. */
   reset(options?: { all?: boolean }): Promise<ResetResult>;
+  /** Scripts the outcomes of the next card payment attempts on a saved card, a schedule or a reference. */
+  addOutcome(script: OutcomeScriptInput): Promise<OutcomeScript>;
+  /** The scripted outcomes of the key's Source and mode. */
+  outcomes(): Promise<OutcomeScript[]>;
+  clearOutcomes(): Promise<{ removed: number }>;
+  /** The key's Source and mode as a snapshot; `{all: true}` everything and the clock. */
+  exportSnapshot(options?: { all?: boolean }): Promise<Snapshot>;
+  /**
+   * Replaces the key's Source and mode with a snapshot (a document, or its JSON text as read
+   * from a file); `{all: true}` (for an `all` snapshot) replaces everything and the clock.
+   */
+  importSnapshot(snapshot: Snapshot | string, options?: { all?: boolean }): Promise<SnapshotImport>;
   /** Makes `event` happen through real API calls; `source` runs it as another Source of the merchant. */
   trigger(event: string, data?: Record<string, unknown>, options?: { source?: string }): Promise<TriggerResult>;
   /** The event log of the key's Source and mode, newest first. */
@@ -75,6 +92,10 @@ export interface PayemuClient {
    * the stream or `signal` aborts it.
    */
   streamEvents(options?: { signal?: AbortSignal }): Promise<AsyncIterable<StreamMessage>>;
+  /** The key's Source and mode's webhook chaos (`{}` when off); `setWebhookChaos` replaces it. */
+  webhookChaos(): Promise<WebhookChaosView>;
+  setWebhookChaos(settings: WebhookChaosView): Promise<WebhookChaosView>;
+  clearWebhookChaos(): Promise<WebhookChaosView>;
   /** The request journal of the key's Source and mode: its `/v1` requests, newest first. */
   requests(filter?: RequestFilter): Promise<RequestList>;
   /** Empties the request journal of the key's Source and mode. */
@@ -148,6 +169,11 @@ export function createClient(options: ClientOptions): PayemuClient {
     clock: () => call('GET', '/_payemu/clock'),
     advanceClock: (by) => call('POST', '/_payemu/clock/advance', by),
     reset: (options = {}) => call('POST', '/_payemu/reset', options.all ? { all: true } : {}),
+    addOutcome: (script) => call('POST', '/_payemu/outcomes', script),
+    outcomes: async () => (await call<{ outcomes: OutcomeScript[] }>('GET', '/_payemu/outcomes')).outcomes,
+    clearOutcomes: () => call('DELETE', '/_payemu/outcomes'),
+    exportSnapshot: (options = {}) => call('GET', `/_payemu/snapshot${options.all ? '?all=true' : ''}`),
+    importSnapshot: (snapshot, options = {}) => call('POST', `/_payemu/snapshot${options.all ? '?all=true' : ''}`, snapshot),
     trigger: (event, data, options = {}) =>
       call('POST', '/_payemu/trigger', { event, ...(data !== undefined ? { data } : {}), ...(options.source !== undefined ? { source: options.source } : {}) }),
     async events(filter = {}) {
@@ -166,6 +192,9 @@ export function createClient(options: ClientOptions): PayemuClient {
       }
       return res.body ? readEventStream(res.body) : empty();
     },
+    webhookChaos: () => call('GET', '/_payemu/webhook-chaos'),
+    setWebhookChaos: (settings) => call('PUT', '/_payemu/webhook-chaos', settings),
+    clearWebhookChaos: () => call('DELETE', '/_payemu/webhook-chaos'),
     completeSession: (sessionId, card) => call('POST', `/_payemu/sessions/${id(sessionId)}/complete`, card),
     payInvoice: (invoiceId, card) => call('POST', `/_payemu/invoices/${id(invoiceId)}/pay`, card),
     payLink: (linkId, card) => call('POST', `/_payemu/payment-links/${id(linkId)}/pay`, card),

@@ -15,13 +15,43 @@ export type {
   PaymentSummary,
   ResetResult,
   TriggerReport as TriggerResult,
+  WebhookChaosView,
 } from '../types.js';
-import type { AttemptView, EventView } from '../types.js';
+import type { AttemptView, ClockView, EventView } from '../types.js';
 
 export type Mode = 'test' | 'live';
 
 /** Either a duration (`"30d"`, `"12h"`, or seconds) or a timestamp to move to. */
 export type AdvanceBy = { by: string | number; to?: never } | { to: string; by?: never };
+
+/** A scripted outcome (`POST`/`GET /_payemu/outcomes`): one target, its sequence, the steps left. */
+export interface OutcomeScript {
+  id: string;
+  payment_method?: string;
+  schedule?: string;
+  reference?: string;
+  sequence: string[];
+  remaining: number;
+}
+
+/** `POST /_payemu/outcomes`: one target and the outcomes (`approved` or a failure code) in order. */
+export type OutcomeScriptInput = ({ payment_method: string } | { schedule: string } | { reference: string }) & { sequence: string[] };
+
+/** `GET /_payemu/snapshot`: a Source and mode's (or, with `all`, everything's) whole state. */
+export interface Snapshot {
+  payemu_snapshot: number;
+  scope: 'all' | { source: string; mode: Mode };
+  clock: ClockView;
+  data: Record<string, { id: string }[]>;
+}
+
+/** `POST /_payemu/snapshot`: what was replaced and written. */
+export interface SnapshotImport {
+  scope: 'all' | { source: string; mode: Mode };
+  removed: number;
+  counts: Record<string, number>;
+  now: string;
+}
 
 /** What `GET /_payemu/events` filters on. */
 export interface EventFilter {

@@ -5,13 +5,16 @@ import { installConfigFaults, putConfigFaults } from '../http/faults.js';
 import { control } from '../http/route.js';
 import { Meta } from '../resources/meta/records.js';
 import { INVOICE_COUNTER_PREFIX, invoiceCounter } from '../resources/invoices/records.js';
+import { WebhookChaos } from '../webhooks/chaos.js';
 import { resetReport } from './responses.js';
+import { inScope } from './scope-records.js';
 
 /**
  * `POST /_payemu/reset` (docs/control-plane.md): empties the key's Source in the key's mode;
  * `{"all": true}` empties everything and puts the virtual clock back to real time.
  * Payment and payment-link ids keep counting, so an id is never reused; invoice numbers start
  * again at INV-000001 in the emptied scope (its invoices are gone, so no number repeats).
+ * Webhook chaos stays (it is a setting, like the clock); `DELETE /_payemu/webhook-chaos` ends it.
  * Faults are emptied too, and the config's faults of the emptied scope put back afresh.
  */
 export const resetRoutes = [
@@ -27,10 +30,11 @@ export const resetRoutes = [
 
 /** Empties one Source and mode (or everything and the clock, with `all`); the dashboard's reset does the same. */
 export function resetScope(app: App, scope: { source: string; mode: Mode }, all: boolean) {
-  const prefix = `${scope.source}:${scope.mode}:`;
   const invoiceNumbers = `counter:${invoiceCounter(scope.source, scope.mode)}`;
   let counters = 0;
   const cleared = app.store.clear((record, collection) => {
+    // Webhook chaos is how payemu behaves, not data: `--webhook-chaos` must outlive the resets of a test suite.
+    if (collection === WebhookChaos.name) return false;
     if (collection === Meta.name) {
       // The clock and the id counters stay; the invoice numbering of the scope restarts.
       const id = (record as { id: string }).id;
@@ -39,9 +43,7 @@ export function resetScope(app: App, scope: { source: string; mode: Mode }, all:
       return restart;
     }
     if (all) return true;
-    const r = record as { source?: string; mode?: string; id: string };
-    // Records without their own source field are keyed `source:mode:...`.
-    return r.source !== undefined ? r.source === scope.source && r.mode === scope.mode : r.id.startsWith(prefix);
+    return inScope(record, scope.source, scope.mode);
   });
   const removed = cleared - counters;
   // The request journal (memory only) of the scope, or all of them, goes too.

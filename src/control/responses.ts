@@ -1,4 +1,5 @@
 import { EVENT_NAMES, type EventName } from '../bus/events.js';
+import { CHAOS_KINDS } from '../webhooks/chaos.js';
 import { boolean, integer, named, nullable, number, object, oneOfValues, string, timestamp, type ClosedObject } from '../http/wire.js';
 import { invoiceAttributes, invoiceEventData } from '../resources/invoices/responses.js';
 import { linkAttributes } from '../resources/payment-links/responses.js';
@@ -117,7 +118,23 @@ export const attempt = named(
     at: timestamp,
     url: string,
     state: oneOfValues(['in_progress', 'interrupted', 'succeeded', 'failed']),
+    chaos: { ...nullable(oneOfValues(CHAOS_KINDS)), description: 'The webhook chaos the attempt carried, or null.' },
   }),
+);
+
+/** `GET`/`PUT /_payemu/webhook-chaos`: the settings in force (`{}` when off). */
+export const webhookChaos = named(
+  'WebhookChaos',
+  object(
+    {
+      duplicate: { type: 'number', minimum: 0, maximum: 1 },
+      delay: { type: 'string', description: 'A duration: each first attempt waits a random time up to it.' },
+      stale_timestamp: { type: 'number', minimum: 0, maximum: 1 },
+      bad_signature: { type: 'number', minimum: 0, maximum: 1 },
+      seed: integer,
+    },
+    ['duplicate', 'delay', 'stale_timestamp', 'bad_signature', 'seed'],
+  ),
 );
 
 const deliveryStatus = oneOfValues(['pending', 'retrying', 'delivered', 'failed', 'no_endpoint']);

@@ -44,8 +44,8 @@ export function readRaw(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buffe
  * one onto an object's prototype, and so are strings that are not well-formed Unicode (422
  * naming the field), which no record may hold.
  */
-export async function readJson(req: IncomingMessage): Promise<unknown> {
-  const raw = await readRaw(req);
+export async function readJson(req: IncomingMessage, limit = BODY_LIMIT): Promise<unknown> {
+  const raw = await readRaw(req, limit);
   if (raw.length === 0) return undefined;
   const type = req.headers['content-type'];
   const json = isJsonType(type);

@@ -68,6 +68,8 @@ export interface ApiRoute extends RouteBase {
   auth: 'key';
   /** JSON Schema of the body; without one, a body is still parsed (400/415) but ignored. */
   body?: object;
+  /** The largest body taken, in bytes (default 1 MiB): a snapshot import takes more. */
+  bodyLimit?: number;
   /** Counted against the rate limit: /v1 yes, /_payemu no. */
   rateLimited: boolean;
   /** false: `Idempotency-Key` is ignored (a route whose work spans awaits, such as a trigger,

@@ -126,7 +126,7 @@ function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>, validators
   const v1 = route.path.startsWith('/v1/');
   const answer = async (req: Req, res: http.ServerResponse, scope: Scope): Promise<Reply> => {
     const query = validateQuery ? check<Record<string, unknown>>(validateQuery(), { ...req.query }) : req.query;
-    const raw = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJson(req);
+    const raw = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJson(req, route.bodyLimit);
     const body = validateBody ? check<Record<string, unknown>>(validateBody(), raw ?? {}) : {};
     const ctx: ApiContext = { app, req, res, params: req.params, query, body, scope, now: app.clock.now() };
     const key = route.method === 'POST' && route.idempotent !== false ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;

@@ -198,6 +198,20 @@ t.test('the detail shows an attempt cut off by a stop as interrupted, without a 
   t.match(ui.frame(), /answers \(200\)/, 'the endpoint answered the retry');
 });
 
+t.test('the delivery line and the attempts table say which webhook chaos each attempt carried', async (t) => {
+  const ui = setup(t);
+  raise(ui.bus, 'e1');
+  const stale: Attempt = { status: 400, response_body: 'too old', duration_ms: 3, error: 'HTTP 400', at: AT, url: HOOK, chaos: 'stale_timestamp' };
+  attempted(ui.bus, 'e1', 'delivered', [stale, ok(), { ...ok('again'), chaos: 'duplicate' }]);
+  await ui.until((f) => f.includes('delivered 200 [duplicate]'), 'the delivery line with its chaos');
+  await ui.press(KEYS.down);
+  await ui.press(KEYS.enter);
+  const detail = await ui.until((f) => f.includes('Payload'), 'the detail view');
+  t.match(detail, /1\s+10:00:05\s+400\s+3 ms\s+\[stale_timestamp\] too old/);
+  t.match(detail, /2\s+10:00:05\s+200\s+12 ms\s+\{"received":true\}/);
+  t.match(detail, /3\s+10:00:05\s+200\s+12 ms\s+\[duplicate\] again/);
+});
+
 t.test('PgDn and PgUp scroll a payload taller than the screen', async (t) => {
   const ui = setup(t);
   const metadata = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`key${i}`, `value${i}`]));

@@ -59,9 +59,23 @@ export function durationText(attempt: Pick<Attempt, 'state' | 'duration_ms'>): s
   return attempt.state ? '' : `${attempt.duration_ms} ms`;
 }
 
-/** The delivery column: pending, delivered with status, retrying with attempt count, failed. */
+/** The webhook chaos an attempt carried, as a tag (`[stale_timestamp]`), or empty. */
+export function chaosTag(attempt: Pick<Attempt, 'chaos'> | undefined): string {
+  return attempt?.chaos ? `[${attempt.chaos}]` : '';
+}
+
+/**
+ * The delivery column: pending, delivered with status, retrying with attempt count, failed;
+ * with the webhook chaos the last attempt carried (`delivered 200 [duplicate]`).
+ */
 export function deliveryText(row: Pick<EventRow, 'delivery' | 'attempts' | 'cycleAttempts'>): { text: string; tone: Tone } {
   const last = row.attempts[row.attempts.length - 1];
+  const plain = deliveryState(row, last);
+  const tag = chaosTag(last);
+  return tag ? { text: `${plain.text} ${tag}`, tone: plain.tone } : plain;
+}
+
+function deliveryState(row: Pick<EventRow, 'delivery' | 'cycleAttempts'>, last: Attempt | undefined): { text: string; tone: Tone } {
   switch (row.delivery) {
     case 'pending':
       return { text: last?.state === 'in_progress' ? 'sending' : 'pending', tone: 'dim' };

@@ -21,6 +21,8 @@ export interface UiHost {
   bus: Bus;
   /** Where a Source's webhooks go now, or null. */
   webhookUrl(slug: string): string | null;
+  /** A Source and mode's webhook chaos (`{}` when off): the banner says when it is on. */
+  webhookChaos?: { get(scope: { source: string; mode: 'test' | 'live' }): object };
   timers: UiTimers;
 }
 

@@ -47,6 +47,11 @@ export function createLogger(emulator: UiHost, options: { json: boolean; color: 
           lines.write(
             `  ${''.padEnd(width)}webhooks ${target ? `-> ${target}` : paint.dim('go nowhere: set a URL with --webhook-url URL, or webhook_url in payemu.config.json')}`,
           );
+          // Chaos is stored and outlives a restart: a start that inherits it says so.
+          for (const mode of ['test', 'live'] as const) {
+            const chaos = Object.entries(emulator.webhookChaos?.get({ source: s.slug, mode }) ?? {});
+            if (chaos.length > 0) lines.write(`  ${''.padEnd(width)}webhook chaos (${mode}) ${chaos.map(([k, v]) => `${k}=${v}`).join(',')}`);
+          }
         }
       }
       for (const name of LOGGED) {
@@ -182,7 +187,7 @@ function text<K extends (typeof LOGGED)[number]>(name: K, event: BusEvents[K], p
     case 'webhook.attempt': {
       const { event: record, attempt } = event as BusEvents['webhook.attempt'];
       return attempt
-        ? `${paint.dim('webhook')} ${record.event} -> ${attempt.url} ${attempt.status === null ? paint.error(attempt.error ?? 'failed') : paint.status(attempt.status)(String(attempt.status))} ${attempt.duration_ms}ms ${record.delivery_status}`
+        ? `${paint.dim('webhook')} ${record.event} -> ${attempt.url} ${attempt.status === null ? paint.error(attempt.error ?? 'failed') : paint.status(attempt.status)(String(attempt.status))} ${attempt.duration_ms}ms ${record.delivery_status}${attempt.chaos ? ` chaos=${attempt.chaos}` : ''}`
         : `${paint.dim('webhook')} ${record.event}: no webhook endpoint for ${record.source}`;
     }
     case 'clock.advanced': {

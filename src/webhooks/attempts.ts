@@ -1,3 +1,4 @@
+import type { ChaosKind } from './chaos.js';
 import { attemptState, type Attempt, type EventRecord } from './records.js';
 
 /**
@@ -7,9 +8,21 @@ import { attemptState, type Attempt, type EventRecord } from './records.js';
  * stopped or crashed, is marked interrupted at the next start and counts as a failure.
  */
 
-/** An attempt as logged when it starts. */
-export function startedAttempt(url: string, at: number): Attempt {
-  return { status: null, response_body: null, duration_ms: 0, error: null, at, url, state: 'in_progress' };
+/** An attempt as logged when it starts, with the webhook chaos it carries. */
+export function startedAttempt(url: string, at: number, chaos: ChaosKind | null = null): Attempt {
+  return { status: null, response_body: null, duration_ms: 0, error: null, at, url, state: 'in_progress', chaos };
+}
+
+/**
+ * The event once the second copy of a duplicated delivery (webhook chaos) has ended as `ended`:
+ * logged in place of its in-progress entry, and nothing else. The copy's answer does not change
+ * the delivery's status, and it is never retried: the delivery itself was its first attempt.
+ */
+export function settleCopy(event: EventRecord, ended: Attempt): EventRecord {
+  const attempts = event.attempts.slice();
+  if (inProgress(event)) attempts[attempts.length - 1] = ended;
+  else attempts.push(ended);
+  return { ...event, attempts };
 }
 
 /** The event with `started` logged as its newest attempt; its delivery state is unchanged. */

@@ -5,7 +5,8 @@ import type { AsyncDueWork } from '../clock/scheduler.js';
 import type { TimerHandle, Timers } from '../clock/timers.js';
 import type { PayemuConfig } from '../config/types.js';
 import type { Store } from '../store/store.js';
-import { inProgress, interrupted, settle, startedAttempt, withStarted } from './attempts.js';
+import { inProgress, interrupted, settle, settleCopy, startedAttempt, withStarted } from './attempts.js';
+import { ChaosPlanner, STALE_SECONDS, WRONG_SECRET, type ChaosPlan, type ChaosSettingsOf } from './chaos.js';
 import { Events, type Attempt, type EventRecord } from './records.js';
 import { sendWebhook } from './send.js';
 
@@ -16,6 +17,8 @@ export interface DispatcherOptions {
   backoffMs: number[];
   timeoutMs: number;
   strictUrls: boolean;
+  /** Each Source and mode's webhook chaos (docs/chaos.md); none without. */
+  chaos?: ChaosSettingsOf;
 }
 
 /**
@@ -75,6 +78,10 @@ export class Dispatcher {
   private readonly lanes = new Map<string, Lane>();
   private closed = false;
   private unsubscribe: (() => void)[] = [];
+  /** Webhook chaos: the plans drawn for first attempts not made yet, and those waiting out a delay. */
+  private readonly planner: ChaosPlanner | undefined;
+  private readonly plans = new Map<string, ChaosPlan>();
+  private readonly delayed = new Map<string, TimerHandle>();
 
   constructor(
     private readonly store: Store,
@@ -84,6 +91,7 @@ export class Dispatcher {
     private readonly options: DispatcherOptions,
     private readonly timers: Timers,
   ) {
+    this.planner = options.chaos && new ChaosPlanner(options.chaos);
     timers.due(() => this.dueNow());
     // An event raised for a Source without an endpoint is settled in its own transaction (one
     // journal line), not by a second write when its delivery would start.
@@ -112,16 +120,33 @@ export class Dispatcher {
   }
 
   /**
+   * Reads what is pending from the store again after records were replaced wholesale (a
+   * snapshot imported): deliveries of events gone are dropped, pending and retrying ones are
+   * timed from their `next_attempt_at`, and attempts recorded as in progress that this run has
+   * not got out are interrupted (as after a restart).
+   */
+  reload(): void {
+    if (this.closed) return;
+    for (const id of [...this.due.keys()]) if (!this.store.get(Events, id)) this.cancel(id);
+    this.closeInterrupted();
+    for (const event of this.store.all(Events)) if (event.next_attempt_at !== null && !this.inFlight.has(event.id)) this.schedule(event);
+  }
+
+  /**
    * An attempt still in progress in the store was cut off: the receiver may or may not have
    * got it. It counts as a failed attempt (shown as `interrupted`), and the delivery goes on by
    * the backoff like after any failure. One transaction for all of them.
    */
   private closeInterrupted(): void {
     const cut: EventRecord[] = [];
-    for (const event of this.store.all(Events)) if (inProgress(event)) cut.push(event);
+    for (const event of this.store.all(Events)) if (inProgress(event) && !this.inFlight.has(event.id)) cut.push(event);
     if (cut.length === 0) return;
     this.store.transaction((tx) => {
-      for (const event of cut) tx.put(Events, settle(event, interrupted(inProgress(event)!), this.options.backoffMs, this.clock.now()));
+      for (const event of cut) {
+        const attempt = interrupted(inProgress(event)!);
+        // A duplicate's second copy is not the delivery: the delivery's status stands.
+        tx.put(Events, attempt.chaos === 'duplicate' ? settleCopy(event, attempt) : settle(event, attempt, this.options.backoffMs, this.clock.now()));
+      }
     });
   }
 
@@ -138,8 +163,38 @@ export class Dispatcher {
     if (this.firstAttempts.push(id) === 1) queueMicrotask(() => this.drainFirstAttempts());
   }
 
+  /**
+   * Starts the queued first attempts, in event order; with webhook chaos each draws its plan
+   * here (so the same seed gives the same pattern), and a delayed one waits its real time first.
+   */
   private drainFirstAttempts(): void {
-    for (const id of this.firstAttempts.splice(0)) void this.attempt(id);
+    for (const id of this.firstAttempts.splice(0)) {
+      const plan = this.planFor(id);
+      if (!plan) {
+        void this.attempt(id);
+        continue;
+      }
+      this.plans.set(id, plan);
+      if (plan.delayMs <= 0) {
+        void this.attempt(id);
+        continue;
+      }
+      this.delayed.set(
+        id,
+        this.timers.after(plan.delayMs, () => {
+          this.delayed.delete(id);
+          void this.attempt(id);
+        }),
+      );
+    }
+  }
+
+  /** The chaos of an event's first attempt, if its Source and mode have any and it has somewhere to go. */
+  private planFor(id: string): ChaosPlan | undefined {
+    if (!this.planner) return undefined;
+    const event = this.store.get(Events, id);
+    if (!event || event.attempts.length > 0 || event.next_attempt_at === null) return undefined;
+    return this.planner.plan(event.source, event.mode);
   }
 
   /** Delivers the event again, as a new cycle of attempts with the same event id. */
@@ -168,6 +223,10 @@ export class Dispatcher {
     for (const off of this.unsubscribe) off();
     for (const timer of this.retryTimers.values()) timer.cancel();
     this.retryTimers.clear();
+    // A first attempt waiting out its chaos delay stays pending in the store: the next start sends it.
+    for (const timer of this.delayed.values()) timer.cancel();
+    this.delayed.clear();
+    this.plans.clear();
     this.due.clear();
     this.dueOrder.clear();
     // Retries an advance waits to run are let go: they see the dispatcher closed and end at once.
@@ -229,7 +288,7 @@ export class Dispatcher {
    */
   private dueNow(): boolean {
     if (this.closed) return false;
-    if (this.firstAttempts.length > 0 || this.inFlight.size > 0) return true;
+    if (this.firstAttempts.length > 0 || this.inFlight.size > 0 || this.delayed.size > 0) return true;
     for (const lane of this.lanes.values()) if (lane.urgent.length > 0 || lane.head < lane.waiting.length) return true;
     const next = this.nextScheduled();
     return next !== undefined && next.at <= this.clock.now();
@@ -290,7 +349,10 @@ export class Dispatcher {
    */
   private async attempt(id: string, forAdvance = false): Promise<number | undefined> {
     const target = this.target(id);
-    if (!target) return undefined;
+    if (!target) {
+      this.plans.delete(id);
+      return undefined;
+    }
     const lane = this.lane(target.source.slug);
     if (lane.active < MAX_IN_FLIGHT_PER_SOURCE) {
       lane.active++;
@@ -333,18 +395,28 @@ export class Dispatcher {
       return undefined;
     }
     const { event, source, url } = target;
+    // Chaos touches the first attempt only: a retry (or a resend) carries none.
+    const plan = event.attempts.length === 0 ? this.plans.get(id) : undefined;
+    this.plans.delete(id);
     const abort = new AbortController();
     let finish = () => {};
     const done = this.timers.track(new Promise<void>((resolve) => (finish = resolve)));
     this.inFlight.set(id, { abort, done });
     try {
       // Logged (a journal line: write(2) before this returns) before the request can go out.
-      const started = startedAttempt(url, this.clock.now());
+      const started = startedAttempt(url, this.clock.now(), plan?.label ?? null);
       this.store.transaction((tx) => tx.put(Events, withStarted(event, started)));
       const elapsed = stopwatch();
-      const outcome = await sendWebhook(event, url, source.webhook_secret, abort.signal, this.options);
+      const signing =
+        plan?.signature === 'bad_signature'
+          ? { secret: WRONG_SECRET }
+          : { secret: source.webhook_secret, ageSeconds: plan?.signature === 'stale_timestamp' ? STALE_SECONDS : 0 };
+      const outcome = await sendWebhook(event, url, signing, abort.signal, this.options);
       if (abort.signal.aborted) return undefined;
-      this.record(id, { ...outcome, duration_ms: Math.round(elapsed()), at: started.at, url });
+      let updated = this.record(id, { ...outcome, duration_ms: Math.round(elapsed()), at: started.at, url, chaos: started.chaos });
+      if (plan?.duplicate && updated) updated = await this.sendCopy(updated, url, source.webhook_secret, abort.signal);
+      // Scheduled once the copy is done: a retry must not find the event still in flight.
+      if (updated && updated.next_attempt_at !== null) this.schedule(updated);
       return started.at;
     } finally {
       this.inFlight.delete(id);
@@ -386,12 +458,31 @@ export class Dispatcher {
     }
   }
 
-  /** The attempt has ended: it takes the place of its in-progress entry. */
-  private record(id: string, attempt: Attempt): void {
+  /** The attempt has ended: it takes the place of its in-progress entry. The caller schedules what comes next. */
+  private record(id: string, attempt: Attempt): EventRecord | undefined {
     const current = this.store.get(Events, id);
-    if (!current) return; // reset while the attempt ran
+    if (!current) return undefined; // reset while the attempt ran
     const updated = this.store.transaction((tx) => tx.put(Events, settle(current, attempt, this.options.backoffMs, this.clock.now())));
     this.bus.emit('webhook.attempt', { event: updated, attempt });
-    if (updated.next_attempt_at !== null) this.schedule(updated);
+    return updated;
+  }
+
+  /**
+   * Webhook chaos's duplicate: the same event, the same body, sent again right after the
+   * delivery's first attempt, correctly signed, and logged as an attempt with `chaos:
+   * "duplicate"` that leaves the delivery's status as it is.
+   */
+  private async sendCopy(event: EventRecord, url: string, secret: string, signal: AbortSignal): Promise<EventRecord | undefined> {
+    const started = startedAttempt(url, this.clock.now(), 'duplicate');
+    this.store.transaction((tx) => tx.put(Events, withStarted(event, started)));
+    const elapsed = stopwatch();
+    const outcome = await sendWebhook(event, url, { secret }, signal, this.options);
+    if (signal.aborted) return undefined;
+    const current = this.store.get(Events, event.id);
+    if (!current) return undefined;
+    const attempt: Attempt = { ...outcome, duration_ms: Math.round(elapsed()), at: started.at, url, chaos: 'duplicate' };
+    const updated = this.store.transaction((tx) => tx.put(Events, settleCopy(current, attempt)));
+    this.bus.emit('webhook.attempt', { event: updated, attempt });
+    return updated;
   }
 }

@@ -20,7 +20,7 @@ export function presentEvent(event: EventRecord) {
 /**
  * One attempt: `state` is `in_progress`, `interrupted` (payemu stopped or crashed while it was
  * out: the receiver may have got it), `succeeded` or `failed`. `duration_ms` is null unless the
- * attempt ended (succeeded or failed).
+ * attempt ended (succeeded or failed). `chaos` is the webhook chaos it carried, or null.
  */
 export function presentAttempt(attempt: Attempt) {
   const state = attemptState(attempt);
@@ -32,5 +32,6 @@ export function presentAttempt(attempt: Attempt) {
     at: formatTimestamp(attempt.at),
     url: attempt.url,
     state,
+    chaos: attempt.chaos ?? null,
   };
 }

@@ -1,5 +1,6 @@
 import type { EventName } from '../bus/events.js';
 import type { Mode } from '../config/types.js';
+import type { ChaosKind } from './chaos.js';
 import { collection } from '../store/collection.js';
 import { scopeKey } from '../lib/scope-key.js';
 
@@ -27,6 +28,11 @@ export interface Attempt {
    * An ended attempt has none: its status and error say how it went.
    */
   state?: 'in_progress' | 'interrupted';
+  /**
+   * The webhook chaos the attempt carried (docs/chaos.md): only a first attempt, or the second
+   * copy of a duplicated delivery (`duplicate`). Absent on attempts logged before chaos existed.
+   */
+  chaos?: ChaosKind | null;
 }
 
 /** How an attempt stands, as the control plane and the terminal UI show it. */

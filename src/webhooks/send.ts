@@ -20,35 +20,55 @@ export interface SendOptions {
   strictUrls: boolean;
 }
 
+/** How an attempt is signed: normally with the Source's secret at the time it is sent. */
+export interface Signing {
+  secret: string;
+  /** Seconds taken off `t=` (webhook chaos's stale timestamp). */
+  ageSeconds?: number;
+}
+
 /**
- * One delivery attempt's request: the event's payload POSTed to `url`, signed with `secret` at
- * wall-clock time (receivers check `t=` against their own clock), with got's own retries off
- * (the dispatcher's are the retries) and redirects not followed. Never throws: a refused
- * connection or a timeout is an outcome like an HTTP status.
+ * One delivery attempt's request: the event's payload POSTed to `url`, signed with the secret
+ * at wall-clock time when it is sent (receivers check `t=` against their own clock), with got's
+ * own retries off (the dispatcher's are the retries) and redirects not followed. Never throws:
+ * a refused connection or a timeout is an outcome like an HTTP status.
  */
-export async function sendWebhook(event: EventRecord, url: string, secret: string, signal: AbortSignal, options: SendOptions): Promise<Outcome> {
+export async function sendWebhook(event: EventRecord, url: string, signing: Signing, signal: AbortSignal, options: SendOptions): Promise<Outcome> {
   if (options.strictUrls) {
     const refusal = await strictRefusal(url);
     if (refusal) return { status: null, response_body: null, error: refusal };
   }
   const body = JSON.stringify(event.payload);
+  const t = Math.floor(wallClock.now() / 1000) - (signing.ageSeconds ?? 0);
+  return postWebhook(
+    url,
+    body,
+    { 'X-Webhook-Signature': signatureHeader(signing.secret, body, t), 'X-Webhook-Event': event.event, 'X-Webhook-Event-Id': event.id },
+    { timeoutMs: options.timeoutMs, signal },
+  );
+}
+
+/**
+ * POSTs a webhook body with the given headers (besides Content-Type and User-Agent): the one
+ * request of a delivery attempt, and of each check `payemu verify-handler` makes. Never throws.
+ */
+export async function postWebhook(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  options: { timeoutMs: number; signal?: AbortSignal },
+): Promise<Outcome> {
   const got = await loadGot();
   try {
     const response = await got.post(url, {
       body,
-      headers: {
-        'Content-Type': 'application/json',
-        'User-Agent': 'payemu-webhooks',
-        'X-Webhook-Signature': signatureHeader(secret, body, Math.floor(wallClock.now() / 1000)),
-        'X-Webhook-Event': event.event,
-        'X-Webhook-Event-Id': event.id,
-      },
+      headers: { 'Content-Type': 'application/json', 'User-Agent': 'payemu-webhooks', ...headers },
       timeout: { request: options.timeoutMs },
       retry: { limit: 0 },
       throwHttpErrors: false,
       followRedirect: false,
       responseType: 'buffer',
-      signal,
+      signal: options.signal,
     });
     const text = response.body.subarray(0, RESPONSE_LIMIT).toString('utf8');
     const ok = response.statusCode >= 200 && response.statusCode < 300;

@@ -143,3 +143,97 @@ t.test('a reset restarts invoice numbering for that Source and mode (INV-000001)
   t.equal((await create(e, { currency: 'EUR' }, e.globex)).attributes.number, 'INV-000001');
   t.equal((await pay(e, { amount: 1, reference: 'after-all' })).completed.body.payment.id, 4, 'and payment ids still increase');
 });
+
+t.test(
+  'Invoices: type invoices, attributes number, status, the request fields, items with their amount, subtotal, discount, tax_rate, tax_amount, total, payment_url, sent_at, paid_at, created_at, updated_at; a created invoice is a draft',
+  async (t) => {
+    const { e } = await setup(t);
+    const res = await e.api.post('/v1/invoices', body({ customer_address: '1 Analytical Way', notes: 'Thanks', terms: 'Net 10', metadata: { po: '7' } }));
+    t.equal(res.status, 201);
+    t.equal(res.body.data.type, 'invoices');
+    t.match(res.body.data.attributes, {
+      number: 'INV-000001',
+      status: 'draft',
+      customer_name: 'Ada Lovelace',
+      customer_email: 'ada@example.com',
+      customer_address: '1 Analytical Way',
+      currency: 'USD',
+      due_date: '2027-02-10',
+      notes: 'Thanks',
+      terms: 'Net 10',
+      metadata: { po: '7' },
+      items: [
+        { description: 'Consulting', quantity: 2, unit_price: '50.00', amount: '100.00' },
+        { description: 'Travel', quantity: 1, unit_price: '0.50', amount: '0.50' },
+      ],
+      subtotal: '100.50',
+      discount: '0.00',
+      tax_amount: '0.00',
+      total: '100.50',
+      payment_url: /^http:\/\//,
+      sent_at: null,
+      paid_at: null,
+      created_at: '2027-02-01T10:00:00.000000Z',
+      updated_at: '2027-02-01T10:00:00.000000Z',
+    });
+  },
+);
+
+t.test('Create request rules: customer_name, customer_email, currency, due_date (today or later) and items (at least 1) are required', async (t) => {
+  const { e } = await setup(t);
+  for (const field of ['customer_name', 'customer_email', 'currency', 'due_date', 'items']) {
+    const res = await e.api.post('/v1/invoices', body({ [field]: undefined }));
+    assertError(t, res, 422);
+    t.ok(res.body.errors[0].meta.errors[field], `${field} is required`);
+  }
+  const past = await e.api.post('/v1/invoices', body({ due_date: '2027-01-31' }));
+  t.ok(past.body.errors[0].meta.errors.due_date, 'a due date before today is refused');
+  t.equal((await e.api.post('/v1/invoices', body({ due_date: '2027-02-01' }))).status, 201, 'today is allowed');
+  t.ok((await e.api.post('/v1/invoices', body({ items: [] }))).body.errors[0].meta.errors.items, 'at least one item');
+});
+
+t.test(
+  'Update request: all fields optional with the same rules; when items is present it needs at least 1 entry, each with description, quantity and unit_price',
+  async (t) => {
+    const { e } = await setup(t);
+    const { id } = await create(e);
+    const patched = await e.api.request('PATCH', `/v1/invoices/${id}`, { notes: 'Updated', items: [{ description: 'One', quantity: 1, unit_price: 9.99 }] });
+    t.equal(patched.status, 200);
+    t.match(patched.body.data.attributes, { notes: 'Updated', subtotal: '9.99', total: '9.99', customer_name: 'Ada Lovelace' });
+    assertError(t, await e.api.request('PATCH', `/v1/invoices/${id}`, { items: [] }), 422);
+    const partial = await e.api.request('PATCH', `/v1/invoices/${id}`, { items: [{ description: 'x', quantity: 1 }] });
+    assertError(t, partial, 422);
+    t.ok(partial.body.errors[0].meta.errors['items.0.unit_price']);
+  },
+);
+
+t.test(
+  'Overdue from 00:00 UTC on the day after due_date: the clock turns a sent, unpaid invoice into overdue (invoice.overdue); an overdue invoice can be paid',
+  async (t) => {
+    const { e, events } = await setup(t);
+    const { id } = await create(e, { due_date: '2027-02-03' });
+    const draft = await create(e, { due_date: '2027-02-03' });
+    await e.api.post(`/v1/invoices/${id}/send`);
+    await e.api.post('/_payemu/clock/advance', { to: '2027-02-03T23:59:59Z' });
+    t.equal((await e.api.get(`/v1/invoices/${id}`)).body.data.attributes.status, 'sent', 'the due date itself is not overdue');
+    const res = await e.api.post('/_payemu/clock/advance', { to: '2027-02-04T00:00:00Z' });
+    t.equal(res.body.ran['invoice.overdue'], 1);
+    t.equal((await e.api.get(`/v1/invoices/${id}`)).body.data.attributes.status, 'overdue');
+    t.equal((await e.api.get(`/v1/invoices/${draft.id}`)).body.data.attributes.status, 'draft', 'a draft never turns overdue');
+    t.match(events.at(-1), { name: 'invoice.overdue', data: { invoice_id: id, status: 'overdue' } });
+    t.equal((await e.api.post(`/_payemu/invoices/${id}/pay`, { card_number: '4242424242424242' })).body.invoice.status, 'paid');
+  },
+);
+
+t.test('List: filters status, customer_email; paginated', async (t) => {
+  const { e } = await setup(t);
+  const a = await create(e, { customer_email: 'a@example.com' });
+  await create(e, { customer_email: 'b@example.com' });
+  await e.api.post(`/v1/invoices/${a.id}/send`);
+  const ids = async (query: string) => (await e.api.get(`/v1/invoices?${query}`)).body.data.map((x: { id: string }) => x.id);
+  t.same(await ids('filter[status]=sent'), [a.id]);
+  t.same(await ids('filter[customer_email]=a@example.com'), [a.id]);
+  const page = await e.api.get('/v1/invoices?page[size]=1&page[number]=2');
+  t.same(page.body.meta, { current_page: 2, last_page: 2, per_page: 1, total: 2 });
+  assertError(t, await e.api.get('/v1/invoices/inv_nope'), 404);
+});

@@ -7,12 +7,16 @@ import { raiseEvent } from '../../webhooks/raise.js';
 import type { InvoiceRecord } from './records.js';
 import { invoiceTotals } from './totals.js';
 
-/** `data` of the `invoice.*` webhooks (docs/webhooks.md). */
+/**
+ * `data` of the `invoice.*` webhooks (docs/webhooks.md). `reference` is the invoice id: the
+ * reference its payment gets, so every event payload names a reference to look it up by.
+ */
 export function invoiceEventData(invoice: InvoiceRecord, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const totals = invoiceTotals(invoice.items, invoice.discount, invoice.tax_rate);
   // What every `invoice.*` event carries (`invoice.created` is just that); `extra` is what an event adds.
   const data: EventData<'invoice.created'> = {
     invoice_id: invoice.id,
+    reference: invoice.id,
     number: invoice.number,
     status: invoice.status,
     customer_email: invoice.customer_email,

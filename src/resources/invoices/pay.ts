@@ -1,6 +1,7 @@
 import { Conflict, NotFound, Unprocessable } from '../../http/errors.js';
 import type { Transaction } from '../../store/store.js';
 import { presentCard, type CardOutcome } from '../shared/test-cards.js';
+import { takeScriptedStep, withScriptedStep } from '../outcomes/service.js';
 import { recordPayment } from '../payments/record.js';
 import type { PaymentRecord } from '../shared/payment-records.js';
 import { emitInvoiceEvent } from './events.js';
@@ -23,7 +24,10 @@ export function payInvoice(
   if (!invoice || (scope && (invoice.source !== scope.source || invoice.mode !== scope.mode))) throw new NotFound(`No invoice with id "${id}".`);
   if (invoice.status === 'paid') throw new Conflict(`The invoice ${invoice.number} is already paid.`);
   if (invoice.status === 'draft') throw new Unprocessable(`The invoice ${invoice.number} is a draft: only sent or overdue invoices can be paid.`);
-  const outcome = presentCard(attempt.cardNumber, invoice.mode, attempt.threeDs);
+  const outcome = withScriptedStep(
+    presentCard(attempt.cardNumber, invoice.mode, attempt.threeDs),
+    takeScriptedStep(tx, invoice.source, invoice.mode, { reference: invoice.id }),
+  );
   const payment = recordPayment(
     tx,
     {

@@ -66,6 +66,7 @@ export const invoiceListDocument = named('InvoiceListDocument', listDocument(inv
 
 const eventBase = {
   invoice_id: string,
+  reference: string,
   number: string,
   status: invoiceStatus,
   customer_email: string,

@@ -77,7 +77,8 @@ function bill(tx: Transaction, schedule: RecurringRecord, at: number, app: App):
     emitRecurringEvent(tx, 'recurring.suspended', suspended, at);
     return;
   }
-  const retryAt = at + RETRY_DELAYS_DAYS[retries - 1]! * DAY_MS;
+  // A retry is a billing date like any other: due at 00:00 UTC, N days after the failure's date.
+  const retryAt = Math.floor(at / DAY_MS) * DAY_MS + RETRY_DELAYS_DAYS[retries - 1]! * DAY_MS;
   const retrying = tx.put(Recurring, { ...schedule, retry_count: retries, next_billing_date: retryAt, updated_at: at });
   emitRecurringEvent(tx, 'recurring.failed', retrying, at, failure);
 }

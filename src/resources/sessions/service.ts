@@ -4,6 +4,7 @@ import { newId } from '../../lib/ids.js';
 import { toMinor } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
 import { presentCard, type CardOutcome } from '../shared/test-cards.js';
+import { takeScriptedStep, withScriptedStep } from '../outcomes/service.js';
 import { recordPayment } from '../payments/record.js';
 import { assertLinkUsable, recordLinkUse } from '../payment-links/uses.js';
 import type { PayemuConfig } from '../../config/types.js';
@@ -111,7 +112,13 @@ export function attemptPayment(tx: Transaction, sessionId: string, attempt: Atte
   if (status === 'complete') throw new Conflict(`The session "${session.id}" is already complete.`);
 
   const link = session.payment_link_id === undefined ? undefined : assertLinkUsable(tx, session.payment_link_id, now);
-  const outcome = presentCard(attempt.cardNumber, session.mode, attempt.threeDs);
+  // A 3-D Secure card asks for its challenge first (presentCard); a script then decides. A
+  // link's checkout has a fresh reference each time: its attempts also match the link's id.
+  const presented = presentCard(attempt.cardNumber, session.mode, attempt.threeDs);
+  const step =
+    takeScriptedStep(tx, session.source, session.mode, { reference: session.reference }) ??
+    (link ? takeScriptedStep(tx, session.source, session.mode, { reference: link.id }) : undefined);
+  const outcome = withScriptedStep(presented, step);
 
   const approved = outcome.outcome === 'approve';
   const method =

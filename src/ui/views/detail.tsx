@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { attemptTone, cell, clockTime, deliveryText, durationText, fitColumns, oneLine, outcome, type ColumnSpec } from '../format.js';
+import { attemptTone, cell, chaosTag, clockTime, deliveryText, durationText, fitColumns, oneLine, outcome, type ColumnSpec } from '../format.js';
 import type { EventRow } from '../state.js';
 import { Line, type Span } from './line.js';
 
@@ -78,7 +78,7 @@ export function EventDetail(props: { event: EventRow | undefined; scroll: number
           time: clockTime(a.at),
           status: outcome(a),
           duration: durationText(a),
-          response: oneLine(a.response_body ?? a.error, width),
+          response: oneLine(`${chaosTag(a) ? `${chaosTag(a)} ` : ''}${a.response_body ?? a.error ?? ''}`, width),
         };
         const spans: Span[] = columns.map((c) => ({ text: cell(text[c.key], c.width), ...(c.key === 'status' ? { style: attemptTone(a) } : {}) }));
         // biome-ignore lint/suspicious/noArrayIndexKey: the attempt's number, which never changes: attempts are only appended.

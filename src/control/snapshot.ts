@@ -1,0 +1,269 @@
+import type { App } from '../app.js';
+import { formatTimestamp, parseTimestamp } from '../clock/format.js';
+import type { Scope } from '../http/auth.js';
+import { Unprocessable } from '../http/errors.js';
+import { control } from '../http/route.js';
+import { errors, integer, named, object, string } from '../http/wire.js';
+import { Meta, type MetaRecord } from '../resources/meta/records.js';
+import type { Collection, StoredRecord } from '../store/collection.js';
+import { clockView } from './clock.js';
+import { inScope, scopedCounter } from './scope-records.js';
+
+/** The format this payemu writes and reads; a document of a later one is refused. */
+export const SNAPSHOT_FORMAT = 1;
+
+/** How large a snapshot `POST /_payemu/snapshot` takes (100,000 payments are about 100 MB). */
+export const SNAPSHOT_BODY_LIMIT = 1024 * 1024 * 1024;
+
+export type SnapshotScope = 'all' | { source: string; mode: 'test' | 'live' };
+
+export interface SnapshotDocument {
+  payemu_snapshot: number;
+  scope: SnapshotScope;
+  clock: { now: string; offset_seconds: number; frozen: boolean };
+  /** Collection name -> its records, as stored. */
+  data: Record<string, StoredRecord[]>;
+}
+
+export interface ImportReport {
+  scope: SnapshotScope;
+  /** Records removed from the scope before the snapshot's were written. */
+  removed: number;
+  /** Records written, by collection. */
+  counts: Record<string, number>;
+  now: string;
+}
+
+const scopeSchema = { anyOf: [{ const: 'all' }, object({ source: string, mode: { type: 'string', enum: ['test', 'live'] } })] };
+
+const snapshotSchema = named('Snapshot', {
+  type: 'object',
+  required: ['payemu_snapshot', 'scope', 'clock', 'data'],
+  properties: {
+    payemu_snapshot: { const: SNAPSHOT_FORMAT },
+    scope: scopeSchema,
+    clock: object({ now: string, offset_seconds: integer, frozen: { type: 'boolean' } }),
+    data: {
+      type: 'object',
+      description: 'Each collection of the store (payments, sessions, events, ...) with its records as stored.',
+      additionalProperties: { type: 'array', items: { type: 'object' } },
+    },
+  },
+  additionalProperties: false,
+});
+
+const importReport = named(
+  'SnapshotImport',
+  object({ scope: scopeSchema, removed: integer, counts: { type: 'object', additionalProperties: integer }, now: string }),
+);
+
+const allQuery = { type: 'object', properties: { all: { type: 'boolean' } } } as const;
+
+/**
+ * `GET /_payemu/snapshot` and `POST /_payemu/snapshot` (docs/control-plane.md): the whole state
+ * of the key's Source and mode (`?all=true`: of everything, with the clock) as one JSON
+ * document, and back. The collections are the catalogue's, walked generically (handed in as a
+ * function: the catalogue lists these routes), so a collection added later is in snapshots
+ * without a change here.
+ */
+export function snapshotRoutes(collections: () => readonly Collection<StoredRecord>[]) {
+  return [
+    control<Record<string, never>, { all?: boolean }>({
+      method: 'GET',
+      path: '/_payemu/snapshot',
+      summary: "Export the key's Source and mode (or everything and the clock, with `?all=true`) as a snapshot",
+      query: allQuery,
+      responses: { 200: snapshotSchema },
+      handle: ({ app, scope, query }) => ({ status: 200, json: exportSnapshot(app, collections(), query.all ? 'all' : scope) }),
+    }),
+    control<Record<string, unknown>, { all?: boolean }>({
+      method: 'POST',
+      path: '/_payemu/snapshot',
+      summary: "Replace the key's Source and mode (or everything and the clock, with `?all=true`) with a snapshot",
+      query: allQuery,
+      // Checked by hand (importSnapshot), to say exactly what is wrong and where.
+      body: { type: 'object' },
+      bodyLimit: SNAPSHOT_BODY_LIMIT,
+      idempotent: false,
+      responses: { 200: importReport, 422: errors },
+      handle: ({ app, scope, query, body }) => ({ status: 200, json: importSnapshot(app, collections(), body, query.all ? 'all' : scope) }),
+    }),
+  ];
+}
+
+/** The state of `scope` (or everything) as a snapshot document: every record, the id counters and the clock; not the journal. */
+export function exportSnapshot(app: App, collections: readonly Collection<StoredRecord>[], scope: Scope | 'all'): SnapshotDocument {
+  const slug = scope === 'all' ? undefined : scope.source.slug;
+  const mode = scope === 'all' ? undefined : scope.mode;
+  const data: Record<string, StoredRecord[]> = {};
+  for (const def of collections) {
+    const records: StoredRecord[] = [];
+    for (const record of app.store.all(def)) {
+      if (def.name === Meta.name) {
+        // The clock is the document's own `clock`; counters are the id counters.
+        if (record.id === 'clock') continue;
+        if (slug !== undefined && !counterBelongs(record.id, slug, mode!)) continue;
+      } else if (slug !== undefined && !inScope(record, slug, mode!)) continue;
+      records.push(record);
+    }
+    data[def.name] = records;
+  }
+  return {
+    payemu_snapshot: SNAPSHOT_FORMAT,
+    scope: scope === 'all' ? 'all' : { source: scope.source.slug, mode: scope.mode },
+    clock: clockView(app),
+    data,
+  };
+}
+
+/**
+ * Replaces `scope` (or everything, and the clock) with the snapshot's state, in one
+ * transaction. The whole document is checked first: anything wrong is a 422 saying what and
+ * where, and nothing changes. Counters shared by every scope (payment and link ids) only move
+ * forward, so an id is never given twice; a scope's own counters (invoice numbers) are the
+ * snapshot's. Due work and pending webhook deliveries carry on from the imported records.
+ */
+export function importSnapshot(app: App, collections: readonly Collection<StoredRecord>[], document: unknown, scope: Scope | 'all'): ImportReport {
+  const snapshot = checkSnapshot(document, collections, scope);
+  const slug = scope === 'all' ? undefined : scope.source.slug;
+  const mode = scope === 'all' ? undefined : scope.mode;
+  const counts: Record<string, number> = {};
+  let removed = 0;
+  const before = app.clock.state();
+  const target = scope === 'all' ? parseTimestamp(snapshot.clock.now)! : undefined;
+  try {
+    app.store.transaction((tx) => {
+      for (const def of collections) {
+        if (def.name === Meta.name) continue;
+        for (const record of app.store.all(def)) {
+          if (slug === undefined || inScope(record, slug, mode!)) {
+            tx.delete(def, record.id);
+            removed++;
+          }
+        }
+      }
+      for (const record of app.store.all(Meta)) {
+        // A scope's own counters restart from the snapshot's (absent: from 1, as a reset does).
+        if (record.id !== 'clock' && scopedCounter(record.id) && (slug === undefined || counterBelongs(record.id, slug, mode!))) tx.delete(Meta, record.id);
+      }
+      for (const def of collections) {
+        const records = snapshot.data[def.name] ?? [];
+        for (const record of records) {
+          if (def.name === Meta.name) {
+            const counter = record as Extract<MetaRecord, { value: number }>;
+            const current = tx.get(Meta, counter.id) as typeof counter | undefined;
+            // Shared counters never move back: ids given since the snapshot stay unique.
+            if (!scopedCounter(counter.id) && current && current.value >= counter.value) continue;
+          }
+          tx.put(def, record);
+        }
+        counts[def.name] = records.length;
+      }
+      if (target !== undefined) {
+        // The clock stands where the snapshot's stood; frozen or not follows this run.
+        const clock = app.clock;
+        clock.restore(
+          clock.frozen() ? { offsetMs: before.offsetMs, frozenAt: target } : { offsetMs: target - (clock.now() - clock.offsetMs()), frozenAt: null },
+        );
+        tx.put(Meta, { id: 'clock', clock: clock.state() });
+      }
+    });
+  } catch (error) {
+    app.clock.restore(before);
+    throw error;
+  }
+  // Deliveries the snapshot left pending (or retrying) go out as they fall due; the scheduler
+  // has already seen every record written.
+  app.webhooks.reload();
+  return {
+    scope: scope === 'all' ? 'all' : { source: scope.source.slug, mode: scope.mode },
+    removed,
+    counts,
+    now: formatTimestamp(app.clock.now()),
+  };
+}
+
+/** A counter of `source:mode` (invoice numbers), or one shared by every scope (payment ids). */
+function counterBelongs(id: string, slug: string, mode: string): boolean {
+  return !scopedCounter(id) || id.endsWith(`:${slug}:${mode}`);
+}
+
+/** Everything a snapshot must be, checked before anything is written; the first problem is the 422. */
+function checkSnapshot(document: unknown, collections: readonly Collection<StoredRecord>[], scope: Scope | 'all'): SnapshotDocument {
+  const fail = (field: string, message: string): never => {
+    throw Unprocessable.field(field, `This is not a snapshot payemu can import: ${message}`);
+  };
+  if (document === null || typeof document !== 'object' || Array.isArray(document)) fail('payemu_snapshot', 'it is not a JSON object.');
+  const doc = document as Record<string, unknown>;
+  const format = doc.payemu_snapshot;
+  if (format === undefined) fail('payemu_snapshot', 'it has no "payemu_snapshot" (export one with GET /_payemu/snapshot).');
+  if (typeof format !== 'number' || !Number.isInteger(format) || format < 1)
+    fail('payemu_snapshot', `"payemu_snapshot" must be ${SNAPSHOT_FORMAT}, not ${JSON.stringify(format)}.`);
+  if ((format as number) > SNAPSHOT_FORMAT)
+    fail('payemu_snapshot', `it is of format ${format as number}, written by a later payemu; this one reads format ${SNAPSHOT_FORMAT}: upgrade payemu.`);
+  for (const key of Object.keys(doc)) if (!['payemu_snapshot', 'scope', 'clock', 'data'].includes(key)) fail(key, `it has an unknown field "${key}".`);
+
+  const docScope = doc.scope;
+  if (scope === 'all') {
+    if (docScope !== 'all')
+      fail(
+        'scope',
+        'it is a snapshot of one Source and mode, and ?all=true replaces everything: import it without ?all=true, with a key of that Source and mode.',
+      );
+  } else {
+    if (docScope === 'all') fail('scope', 'it is a snapshot of everything: import it with ?all=true.');
+    const s = docScope as { source?: unknown; mode?: unknown } | null;
+    if (s === null || typeof s !== 'object' || typeof s.source !== 'string' || (s.mode !== 'test' && s.mode !== 'live'))
+      fail('scope', '"scope" must be "all" or {"source": "<slug>", "mode": "test" | "live"}.');
+    if (s!.source !== scope.source.slug || s!.mode !== scope.mode)
+      fail(
+        'scope',
+        `it is a snapshot of ${String(s!.source)} in ${String(s!.mode)} mode; import it with a key of that Source and mode (this key is ${scope.source.slug}'s ${scope.mode} key).`,
+      );
+  }
+
+  const clock = doc.clock as Record<string, unknown> | null;
+  if (clock === null || typeof clock !== 'object' || typeof clock.now !== 'string' || parseTimestamp(clock.now) === undefined)
+    fail('clock', '"clock" must be {"now": "<ISO 8601 timestamp>", ...} as GET /_payemu/clock answers.');
+
+  const data = doc.data as Record<string, unknown> | null;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) fail('data', '"data" must be an object of collections.');
+  const known = new Map(collections.map((def) => [def.name, def]));
+  const slug = scope === 'all' ? undefined : scope.source.slug;
+  const mode = scope === 'all' ? undefined : scope.mode;
+  for (const [name, records] of Object.entries(data!)) {
+    const def = known.get(name);
+    if (!def) fail(`data.${name}`, `"data" has an unknown collection "${name}" (this payemu has ${[...known.keys()].join(', ')}).`);
+    if (!Array.isArray(records)) fail(`data.${name}`, `"data.${name}" must be an array of records.`);
+    const ids = new Set<string>();
+    (records as unknown[]).forEach((record, i) => {
+      const at = `data.${name}.${i}`;
+      if (record === null || typeof record !== 'object' || Array.isArray(record)) fail(at, `${at} is not a record (an object).`);
+      const r = record as { id?: unknown; source?: unknown; mode?: unknown; value?: unknown };
+      if (typeof r.id !== 'string' || r.id === '') fail(at, `${at} has no "id".`);
+      const id = r.id as string;
+      if (ids.has(id)) fail(at, `${at}: the id "${id}" is in "${name}" twice.`);
+      ids.add(id);
+      if (name === Meta.name) {
+        if (!id.startsWith('counter:') || typeof r.value !== 'number' || !Number.isInteger(r.value) || r.value < 0)
+          fail(at, `${at} must be a counter, {"id": "counter:<name>", "value": <integer>}.`);
+        if (slug !== undefined && !counterBelongs(id, slug, mode!)) fail(at, `${at}: the counter "${id}" belongs to another Source or mode.`);
+        return;
+      }
+      if ((r.source !== undefined && typeof r.source !== 'string') || (r.mode !== undefined && r.mode !== 'test' && r.mode !== 'live'))
+        fail(at, `${at} has a "source" or "mode" that is not one.`);
+      if (slug !== undefined && !inScope(r as StoredRecord, slug, mode!)) fail(at, `${at} ("${id}") belongs to another Source or mode than the snapshot's.`);
+      for (const [index, keyOf] of Object.entries(def!.indexes)) {
+        let key: unknown;
+        try {
+          key = keyOf(r as StoredRecord);
+        } catch {
+          fail(at, `${at} ("${id}") lacks what the "${index}" index of ${name} reads.`);
+        }
+        if (key !== undefined && typeof key !== 'string' && !(Array.isArray(key) && key.every((k) => typeof k === 'string')))
+          fail(at, `${at} ("${id}") lacks what the "${index}" index of ${name} reads.`);
+      }
+    });
+  }
+  return doc as unknown as SnapshotDocument;
+}

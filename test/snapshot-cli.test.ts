@@ -1,0 +1,79 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import t from 'tap';
+import { createClient } from '../src/client/client.js';
+import { runPayemu, startPayemu } from './helpers/cli.js';
+import { emulator, pay } from './helpers/emulator.js';
+
+t.test('payemu export --out, import, start --import and --export-on-exit carry the state between emulators', async (t) => {
+  const dir = t.testdir();
+  const exitFile = path.join(dir, 'on-exit.json');
+  const first = await startPayemu(t, ['--in-memory', '--no-ui', '--clock-start', '2027-03-01T10:00:00Z', '--freeze-clock', '--export-on-exit', exitFile]);
+  const env = { PAYEMU_URL: first.url };
+  const api = createClient({ url: first.url, key: 'sk_test_payemu_acme' });
+  const session = await api.call('POST', '/v1/sessions', { amount: 7, reference: 'cli-snap' });
+  await api.completeSession(session.data.id, { card_number: '4242424242424242' });
+  await api.advanceClock({ by: '2d' });
+
+  const out = path.join(dir, 'all.json');
+  const exported = await runPayemu(t, ['export', '--all', '--out', out], { env });
+  t.equal(exported.code, 0, exported.stderr);
+  t.match(exported.stdout, /exported everything: \d+ records to .*all\.json/);
+  const snapshot = JSON.parse(fs.readFileSync(out, 'utf8'));
+  t.equal(snapshot.scope, 'all');
+  t.equal(snapshot.clock.now, '2027-03-03T10:00:00.000000Z');
+
+  const toStdout = await runPayemu(t, ['export'], { env });
+  t.same(JSON.parse(toStdout.stdout).scope, { source: 'acme', mode: 'test' }, 'without --out: the JSON on stdout');
+
+  await api.reset({ all: true });
+  t.equal((await api.request('GET', '/v1/payments/cli-snap')).status, 404);
+  const imported = await runPayemu(t, ['import', out, '--json'], { env });
+  t.equal(imported.code, 0, imported.stderr);
+  t.match(JSON.parse(imported.stdout), { scope: 'all', now: '2027-03-03T10:00:00.000000Z' });
+  t.equal((await api.call('GET', '/v1/payments/cli-snap')).data.attributes.status, 'PAID');
+
+  const broken = path.join(dir, 'broken.json');
+  fs.writeFileSync(broken, JSON.stringify({ ...snapshot, payemu_snapshot: 2 }));
+  const refused = await runPayemu(t, ['import', broken], { env });
+  t.equal(refused.code, 1);
+  t.match(refused.stderr, /format 2, written by a later payemu/);
+  const notJson = await runPayemu(t, ['import', path.join(dir, 'missing.json')], { env });
+  t.equal(notJson.code, 2);
+  t.match(notJson.stderr, /cannot read/);
+
+  t.equal((await first.proc.stop('SIGTERM')).code, 0);
+  const onExit = JSON.parse(fs.readFileSync(exitFile, 'utf8'));
+  t.equal(onExit.scope, 'all', '--export-on-exit wrote everything on SIGTERM');
+  t.ok(onExit.data.payments.some((p: { reference: string }) => p.reference === 'cli-snap'));
+
+  const second = await startPayemu(t, ['--in-memory', '--no-ui', '--freeze-clock', '--import', exitFile]);
+  const again = createClient({ url: second.url, key: 'sk_test_payemu_acme' });
+  t.equal((await again.call('GET', '/v1/payments/cli-snap')).data.attributes.status, 'PAID', 'start --import');
+  t.equal((await again.clock()).now, '2027-03-03T10:00:00.000000Z');
+  await second.proc.stop();
+
+  const bad = await runPayemu(t, ['start', '--in-memory', '--no-ui', '--port', '0', '--import', broken]);
+  t.equal(bad.code, 2, 'a bad --import is a usage error');
+  t.match(bad.stderr, /--import: .*format 2/);
+});
+
+t.test('payemu outcome add / list / clear', async (t) => {
+  const e = await emulator(t);
+  const env = { PAYEMU_URL: e.url };
+  const { completed } = await pay(e, { amount: 1, save_payment_method: true });
+  const pm = completed.body.payment.payment_method;
+  const added = await runPayemu(t, ['outcome', 'add', '--payment-method', pm, '--sequence', 'approved,insufficient_funds'], { env });
+  t.equal(added.code, 0, added.stderr);
+  t.match(added.stdout, new RegExp(`scripted out_\\w+  card ${pm}: approved, insufficient_funds  \\(2 left\\)`));
+  const listed = await runPayemu(t, ['outcome', 'list', '--json'], { env });
+  t.match(JSON.parse(listed.stdout), { outcomes: [{ payment_method: pm, sequence: ['approved', 'insufficient_funds'], remaining: 2 }] });
+  const wrong = await runPayemu(t, ['outcome', 'add', '--reference', 'r', '--sequence', 'approved,stolen'], { env });
+  t.equal(wrong.code, 1);
+  t.match(wrong.stderr, /"stolen" is not an outcome/);
+  const two = await runPayemu(t, ['outcome', 'add', '--reference', 'r', '--schedule', 's', '--sequence', 'approved'], { env });
+  t.equal(two.code, 2);
+  const cleared = await runPayemu(t, ['outcome', 'clear'], { env });
+  t.match(cleared.stdout, /removed 1 scripted outcome$/m);
+  t.same(e.outcomes.list(), []);
+});

@@ -1,0 +1,210 @@
+import t, { type Test } from 'tap';
+import { savedCard } from './charges.test.js';
+import { assertError, emulator, pay, type TestEmulator } from './helpers/emulator.js';
+import { receiver } from './helpers/receiver.js';
+
+const START = '2027-01-31T09:00:00Z';
+
+const invoiceBody = (due_date: string) => ({
+  customer_name: 'Ada',
+  customer_email: 'ada@example.com',
+  currency: 'USD',
+  due_date,
+  items: [{ description: 'Work', quantity: 1, unit_price: 10 }],
+});
+
+/**
+ * State with every kind of record: an open session, payments paid, authorized and refunded, a
+ * saved card, a charge, a schedule mid-cycle, invoices sent and overdue, a payment link, an
+ * idempotency key, an outcome script, an advanced clock, and a delivery waiting for its retry.
+ */
+async function richState(t: Test) {
+  let failing = false;
+  const r = await receiver(t, (_req, res) => {
+    res.statusCode = failing ? 500 : 200;
+    res.end('ok');
+  });
+  const e = await emulator(t, { clockStart: START, freezeClock: true, webhookUrl: r.url });
+  const open = await e.api.post('/v1/sessions', { amount: 1, reference: 'open-1' });
+  await pay(e, { amount: 10, reference: 'paid-1' });
+  await pay(e, { amount: 11, reference: 'held-1', capture_method: 'manual' });
+  await pay(e, { amount: 12, reference: 'refunded-1' });
+  await e.api.post('/v1/payments/refunded-1/refunds', { amount: 2 });
+  const pm = await savedCard(e);
+  const charge = await e.api.post('/v1/charges', { payment_method: pm, amount: 5, reference: 'charge-1' });
+  await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 19, frequency: 'monthly', reference: 'sub-1' });
+  const overdue = await e.api.post('/v1/invoices', invoiceBody('2027-02-05'));
+  await e.api.post(`/v1/invoices/${overdue.body.data.id}/send`, {});
+  const sent = await e.api.post('/v1/invoices', invoiceBody('2027-06-30'));
+  await e.api.post(`/v1/invoices/${sent.body.data.id}/send`, {});
+  await e.api.post('/v1/payment-links', { title: 'Tee', amount: 20 });
+  await e.api.post('/_payemu/outcomes', { reference: 'later', sequence: ['card_declined'] });
+  const globex = await e.globex.post('/v1/sessions', { amount: 3, reference: 'globex-1' });
+  await e.clock.advance('10d'); // the invoice is overdue; the schedule charged once, next on Feb 28
+  await e.idle();
+  failing = true;
+  await pay(e, { amount: 13, reference: 'retry-me' });
+  await e.idle(); // its first attempt failed; the retry waits for the (frozen) clock
+  failing = false;
+  // An idempotency key still kept (they expire after a day): its replay answers the same.
+  await e.api.post('/v1/payments/paid-1/refunds', { amount: 1 }, { 'Idempotency-Key': 'refund-once' });
+  await e.idle();
+  return {
+    e,
+    r,
+    ids: { globex: globex.body.data.id, session: open.body.data.id, charge: charge.body.data.id, overdue: overdue.body.data.id, sent: sent.body.data.id },
+  };
+}
+
+/** Every read a user could make of that state, /v1 and control plane, as answered. */
+async function reads(e: TestEmulator, ids: Record<string, string>) {
+  const paths = [
+    '/v1/me',
+    '/v1/payments?per_page=100',
+    '/v1/payments/paid-1?include=refunds',
+    '/v1/payments/held-1',
+    '/v1/payments/refunded-1?include=refunds',
+    '/v1/payments/retry-me',
+    `/v1/sessions/${ids.session}`,
+    `/v1/charges/${ids.charge}`,
+    '/v1/recurring-payments',
+    '/v1/recurring-payments/sub-1',
+    '/v1/invoices',
+    `/v1/invoices/${ids.overdue}`,
+    `/v1/invoices/${ids.sent}`,
+    '/v1/payment-links',
+    '/v1/payment-links/1',
+    '/_payemu/events?limit=1000',
+    '/_payemu/clock',
+    '/_payemu/outcomes',
+  ];
+  const answers: Record<string, unknown> = {};
+  for (const path of paths) {
+    const res = await e.api.get(path);
+    answers[path] = { status: res.status, body: res.body };
+  }
+  // A frozen clock's offset from real time grows as real time passes: the time itself must match.
+  delete ((answers['/_payemu/clock'] as any).body as Record<string, unknown>).offset_seconds;
+  answers.globex = (await e.globex.get(`/v1/sessions/${ids.globex}`)).body;
+  const replay = await e.api.post('/v1/payments/paid-1/refunds', { amount: 1 }, { 'Idempotency-Key': 'refund-once' });
+  answers.replay = { status: replay.status, body: replay.body, replayed: replay.headers.get('idempotent-replayed') };
+  return answers;
+}
+
+t.test('export all, reset all, import: every read answers the same, and schedules, invoices and deliveries carry on', async (t) => {
+  const { e, r, ids } = await richState(t);
+  const before = await reads(e, ids);
+  const waiting = (before['/_payemu/events?limit=1000'] as any).body.events.find((x: any) => x.reference === 'retry-me');
+  t.match(waiting, { delivery_status: 'retrying', next_attempt_at: '2027-02-10T09:00:01.000000Z' }, 'a delivery waits for its retry');
+  const snapshot = await e.api.get('/_payemu/snapshot?all=true');
+  t.equal(snapshot.status, 200);
+  t.equal(snapshot.body.payemu_snapshot, 1);
+  t.equal(snapshot.body.scope, 'all');
+  t.equal(snapshot.body.clock.now, '2027-02-10T09:00:00.000000Z');
+  for (const name of [
+    'sessions',
+    'payments',
+    'payment_methods',
+    'refunds',
+    'charges',
+    'recurring_payments',
+    'invoices',
+    'payment_links',
+    'events',
+    'idempotency_keys',
+    'outcome_scripts',
+    'meta',
+  ])
+    t.ok(snapshot.body.data[name]?.length > 0, `the snapshot holds ${name}`);
+
+  t.equal((await e.api.post('/_payemu/reset', { all: true })).status, 200);
+  t.equal((await e.api.get('/v1/payments/paid-1')).status, 404);
+  const imported = await e.api.post('/_payemu/snapshot?all=true', snapshot.body);
+  t.equal(imported.status, 200);
+  t.match(imported.body, { scope: 'all', now: '2027-02-10T09:00:00.000000Z' });
+  t.equal(imported.body.counts.payments, snapshot.body.data.payments.length);
+  t.same(await reads(e, ids), before, 'every read answers the same');
+
+  const delivered = r.received.length;
+  const res = await e.api.post('/_payemu/clock/advance', { by: '30d' });
+  t.equal(res.body.ran['recurring.charge'], 1, 'the schedule bills on Feb 28');
+  t.equal(res.body.ran['webhook.retry'], 1, 'the pending delivery is retried');
+  await e.idle();
+  t.match((await e.api.get('/v1/payments/sub-1-0002')).body.data.attributes, { status: 'PAID', created_at: '2027-02-28T00:00:00.000000Z' });
+  const retried = (await e.api.get('/_payemu/events?reference=retry-me')).body.events[0];
+  t.equal(retried.delivery_status, 'delivered');
+  t.ok(
+    r.received.slice(delivered).some((x) => JSON.parse(x.body).data.reference === 'retry-me'),
+    'the receiver got it',
+  );
+  const pay2 = await pay(e, { amount: 1, reference: 'after-import' });
+  t.ok(Number(pay2.completed.body.payment.id) > Math.max(...snapshot.body.data.payments.map((p: any) => Number(p.id))), 'payment ids never repeat');
+});
+
+t.test("a scope's snapshot replaces that scope only", async (t) => {
+  const { e, ids } = await richState(t);
+  const snapshot = (await e.api.get('/_payemu/snapshot')).body;
+  t.same(snapshot.scope, { source: 'acme', mode: 'test' });
+  t.notOk(
+    snapshot.data.sessions.some((s: any) => s.source !== 'acme'),
+    "another Source's records are not in it",
+  );
+  const before = await reads(e, ids);
+  const madeAfter = await e.api.post('/v1/sessions', { amount: 2, reference: 'made-after' });
+  const globex2 = await e.globex.post('/v1/sessions', { amount: 4, reference: 'globex-2' });
+  const imported = await e.api.post('/_payemu/snapshot', snapshot);
+  t.equal(imported.status, 200);
+  t.same(imported.body.scope, { source: 'acme', mode: 'test' });
+  t.equal((await e.api.get(`/v1/sessions/${madeAfter.body.data.id}`)).status, 404, 'what came after is gone');
+  t.equal((await e.globex.get(`/v1/sessions/${globex2.body.data.id}`)).status, 200, "globex's sessions are untouched");
+  const after = await reads(e, ids);
+  t.same(after, before);
+  assertError(t, await e.globex.post('/_payemu/snapshot', snapshot), 422, /snapshot of acme in test mode/);
+});
+
+t.test('a malformed snapshot, or one of a later format, is a 422 saying what is wrong, and changes nothing', async (t) => {
+  const { e, ids } = await richState(t);
+  const good = (await e.api.get('/_payemu/snapshot?all=true')).body;
+  const before = await reads(e, ids);
+  const bad: [unknown, RegExp][] = [
+    [{ ...good, payemu_snapshot: 2 }, /format 2, written by a later payemu/],
+    [{ ...good, payemu_snapshot: undefined }, /no "payemu_snapshot"/],
+    [{ ...good, clock: { now: 'yesterday' } }, /"clock" must be/],
+    [{ ...good, data: { ...good.data, widgets: [] } }, /unknown collection "widgets"/],
+    [{ ...good, data: { ...good.data, payments: {} } }, /must be an array/],
+    [{ ...good, data: { ...good.data, payments: [...good.data.payments, { amount: 1 }] } }, /data\.payments\.\d+ has no "id"/],
+    [{ ...good, data: { ...good.data, payments: [...good.data.payments, good.data.payments[0]] } }, /twice/],
+    [{ ...good, data: { ...good.data, meta: [{ id: 'clock', clock: {} }] } }, /must be a counter/],
+    [{ ...good, extra: 1 }, /unknown field "extra"/],
+  ];
+  for (const [document, message] of bad) assertError(t, await e.api.post('/_payemu/snapshot?all=true', document), 422, message);
+  assertError(t, await e.api.post('/_payemu/snapshot', good), 422, /import it with \?all=true/);
+  const scoped = (await e.api.get('/_payemu/snapshot')).body;
+  assertError(t, await e.api.post('/_payemu/snapshot?all=true', scoped), 422, /without \?all=true/);
+  assertError(
+    t,
+    await e.api.post('/_payemu/snapshot', {
+      ...scoped,
+      data: { ...scoped.data, sessions: [...scoped.data.sessions, { id: 'x', source: 'globex', mode: 'test' }] },
+    }),
+    422,
+    /belongs to another Source or mode/,
+  );
+  t.same(await reads(e, ids), before, 'nothing changed');
+});
+
+t.test('library: snapshot.export / snapshot.import, and startEmulator({import})', async (t) => {
+  const { e, ids } = await richState(t);
+  const all = e.snapshot.export({ all: true });
+  const scoped = e.snapshot.export();
+  t.same(scoped.scope, { source: 'acme', mode: 'test' });
+  const before = await reads(e, ids);
+  await e.api.post('/_payemu/reset', { all: true });
+  t.match(e.snapshot.import(all), { scope: 'all' });
+  t.same(await reads(e, ids), before);
+  t.throws(() => e.snapshot.import({ ...all, payemu_snapshot: 9 }), /format 9/);
+  const fresh = await emulator(t, { import: all, freezeClock: true });
+  t.equal(fresh.clock.now(), '2027-02-10T09:00:00.000000Z');
+  t.equal((await fresh.api.get('/v1/payments/paid-1')).body.data.attributes.status, 'PARTIALLY_REFUNDED');
+  await t.rejects(emulator(t, { import: { ...all, data: 7 } as never }), /--import: .*"data" must be an object/);
+});
