@@ -76,6 +76,16 @@ t.test('a fault that is not valid is a 422 naming the field, and nothing is adde
   t.same((await e.api.get('/_payemu/faults')).body.faults, []);
 });
 
+t.test('an unknown field named like an Object method (constructor, toString) is a 422 naming it, not a crash', async (t) => {
+  const e = await emulator(t);
+  for (const field of ['constructor', 'toString']) {
+    const refused = await e.api.post('/_payemu/faults', { path: '/v1/me', status: 500, [field]: 1 });
+    assertError(t, refused, 422, /not allowed/);
+    t.ok(refused.body.errors[0].meta.errors[field], `${field} is named`);
+  }
+  t.same((await e.api.get('/_payemu/faults')).body.faults, [], 'nothing was added');
+});
+
 t.test('a status fault answers the envelope and changes nothing: no refund, no event, no idempotency key', async (t) => {
   const e = await emulator(t);
   await pay(e, { amount: 10, reference: 'f-1' });

@@ -179,7 +179,9 @@ function describe(error: ErrorObject, field: string, schema: Record<string, unkn
 
 /** Converts ajv's errors into the API's `meta.errors`: field path -> messages (one converter for all). */
 export function toFieldErrors(validate: ValidateFunction): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
+  // No prototype: a field named `constructor` or `toString` (an unknown field a closed schema
+  // refuses) must get a list of its own, not Object's method.
+  const errors: Record<string, string[]> = Object.create(null);
   for (const error of validate.errors ?? []) {
     // anyOf/oneOf report each branch too; the branch errors already say what is wrong.
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
