@@ -149,43 +149,74 @@ t.test('actions through the browser: resend, clock advance, reset with confirmat
   t.equal((await e.globex.get('/v1/payments')).body.data.length, 1, 'globex is untouched');
 });
 
-t.test('faults through the browser: add, a request gets it, remove, clear (JavaScript off)', { timeout: 300_000 }, async (t) => {
-  const e = await emulator(t);
-  const page = await (await context(t, { javaScriptEnabled: false })).newPage();
-  await page.goto(`${e.url}${D}/faults`);
-  t.equal(await page.getByTestId('faults-empty').count(), 1);
-  const form = page.getByRole('form', { name: 'Add a fault' });
-  await form.getByLabel('Path').fill('/payments');
-  await form.getByRole('button', { name: 'Add fault' }).click();
-  t.match(await page.getByTestId('problem').innerText(), /start with \/v1\//, 'a bad path says why, nothing added');
-  t.same((await e.api.get('/_payemu/faults')).body.faults, []);
-  await form.getByLabel('Method').selectOption('GET');
-  await form.getByLabel('Path').fill('/v1/payments/*');
-  await form.getByLabel('Status').fill('503');
-  await form.getByLabel('Times').fill('1');
-  await Promise.all([page.waitForURL(/notice=Added/), form.getByRole('button', { name: 'Add fault' }).click()]);
-  t.match(await page.getByTestId('faults').innerText(), /GET\s+\/v1\/payments\/\*\s+503[\s\S]*0 of 1/);
-  // A faulted answer is outside the route's OpenAPI answers: asked with plain fetch, not the checking client.
-  const faulted = await fetch(`${e.url}/v1/payments/nope`, { headers: { Authorization: 'Bearer sk_test_payemu_acme' } });
-  t.equal(faulted.status, 503, 'the fault acts on a /v1 request');
-  await page.reload();
-  t.equal(await page.getByTestId('faults-empty').count(), 1, 'retired after its one hit');
-
-  for (const path of ['/v1/a', '/v1/b']) {
-    await form.getByLabel('Path').fill(path);
-    await form.getByLabel('Latency (ms)').fill('1');
+t.test(
+  'faults and webhook chaos through the browser: add, a request gets it, remove, clear; set chaos, an attempt carries it, turn it off (JavaScript off)',
+  { timeout: 300_000 },
+  async (t) => {
+    const hook = await receiver(t);
+    const e = await emulator(t, { webhookUrl: hook.url });
+    const page = await (await context(t, { javaScriptEnabled: false })).newPage();
+    await page.goto(`${e.url}${D}/faults`);
+    t.equal(await page.getByTestId('faults-empty').count(), 1);
+    const form = page.getByRole('form', { name: 'Add a fault' });
+    await form.getByLabel('Path').fill('/payments');
+    await form.getByRole('button', { name: 'Add fault' }).click();
+    t.match(await page.getByTestId('problem').innerText(), /start with \/v1\//, 'a bad path says why, nothing added');
+    t.same((await e.api.get('/_payemu/faults')).body.faults, []);
+    await form.getByLabel('Method').selectOption('GET');
+    await form.getByLabel('Path').fill('/v1/payments/*');
+    await form.getByLabel('Status').fill('503');
+    await form.getByLabel('Times').fill('1');
     await Promise.all([page.waitForURL(/notice=Added/), form.getByRole('button', { name: 'Add fault' }).click()]);
-  }
-  const [first] = (await e.api.get('/_payemu/faults')).body.faults;
-  await Promise.all([page.waitForURL(/notice=Removed/), page.getByRole('button', { name: `Remove ${first.id}` }).click()]);
-  t.same(
-    (await e.api.get('/_payemu/faults')).body.faults.map((f: { path: string }) => f.path),
-    ['/v1/b'],
-  );
-  await Promise.all([page.waitForURL(/notice=Removed/), page.getByRole('button', { name: 'Clear all faults' }).click()]);
-  t.match(await page.getByTestId('notice').innerText(), /Removed 1 fault\./);
-  t.same((await e.api.get('/_payemu/faults')).body.faults, []);
-});
+    t.match(await page.getByTestId('faults').innerText(), /GET\s+\/v1\/payments\/\*\s+503[\s\S]*0 of 1/);
+    // A faulted answer is outside the route's OpenAPI answers: asked with plain fetch, not the checking client.
+    const faulted = await fetch(`${e.url}/v1/payments/nope`, { headers: { Authorization: 'Bearer sk_test_payemu_acme' } });
+    t.equal(faulted.status, 503, 'the fault acts on a /v1 request');
+    await page.reload();
+    t.equal(await page.getByTestId('faults-empty').count(), 1, 'retired after its one hit');
+
+    for (const path of ['/v1/a', '/v1/b']) {
+      await form.getByLabel('Path').fill(path);
+      await form.getByLabel('Latency (ms)').fill('1');
+      await Promise.all([page.waitForURL(/notice=Added/), form.getByRole('button', { name: 'Add fault' }).click()]);
+    }
+    const [first] = (await e.api.get('/_payemu/faults')).body.faults;
+    await Promise.all([page.waitForURL(/notice=Removed/), page.getByRole('button', { name: `Remove ${first.id}` }).click()]);
+    t.same(
+      (await e.api.get('/_payemu/faults')).body.faults.map((f: { path: string }) => f.path),
+      ['/v1/b'],
+    );
+    await Promise.all([page.waitForURL(/notice=Removed/), page.getByRole('button', { name: 'Clear all faults' }).click()]);
+    t.match(await page.getByTestId('notice').innerText(), /Removed 1 fault\./);
+    t.same((await e.api.get('/_payemu/faults')).body.faults, []);
+
+    t.equal(await page.getByTestId('webhook-chaos-off').count(), 1, 'webhook chaos is off');
+    const chaos = page.getByRole('form', { name: 'Set webhook chaos' });
+    await chaos.getByLabel('Bad signature').fill('2');
+    const [refusedAnswer] = await Promise.all([
+      page.waitForResponse((r) => r.url().includes('/faults/webhook-chaos') && r.request().method() === 'POST'),
+      chaos.getByRole('button', { name: 'Set webhook chaos' }).click(),
+    ]);
+    t.equal(refusedAnswer.status(), 422);
+    t.match(await page.getByTestId('chaos-problem').innerText(), /bad_signature field must be a probability from 0 to 1/, 'a refused value says why');
+    t.equal(await chaos.getByLabel('Bad signature').inputValue(), '2', 'the form keeps what was typed');
+    t.same((await e.api.get('/_payemu/webhook-chaos')).body, {}, 'nothing was set');
+    await chaos.getByLabel('Bad signature').fill('1');
+    await chaos.getByLabel('Seed').fill('7');
+    await Promise.all([page.waitForURL(/notice=Webhook/), chaos.getByRole('button', { name: 'Set webhook chaos' }).click()]);
+    t.match(await page.getByTestId('webhook-chaos').innerText(), /Bad signature\s+1[\s\S]*Seed\s+7/);
+    t.same((await e.api.get('/_payemu/webhook-chaos')).body, { bad_signature: 1, seed: 7 }, 'as the control plane has it');
+    await pay(e, { amount: 4 });
+    await e.idle();
+    const [event] = (await e.api.get('/_payemu/events?event=payment.completed')).body.events;
+    await page.goto(`${e.url}${D}/events/${event.id}`);
+    t.equal(await page.getByTestId('chaos').first().innerText(), 'chaos: bad_signature', "the attempt's chaos is shown");
+    await page.goto(`${e.url}${D}/faults`);
+    await Promise.all([page.waitForURL(/notice=Webhook/), page.getByRole('button', { name: 'Turn webhook chaos off' }).click()]);
+    t.equal(await page.getByTestId('webhook-chaos-off').count(), 1);
+    t.same((await e.api.get('/_payemu/webhook-chaos')).body, {}, 'turned off as DELETE does');
+  },
+);
 
 t.test('CSRF: a post without the token, or from another origin, is a 403 that changes nothing', { timeout: 300_000 }, async (t) => {
   const e = await emulator(t, { clockStart: '2027-01-31T09:00:00Z', freezeClock: true });
@@ -205,6 +236,8 @@ t.test('CSRF: a post without the token, or from another origin, is a 403 that ch
   t.match(await noToken.text(), /no security token[\s\S]*Nothing was changed/);
   t.equal((await post('/reset', 'csrf=forged')).status, 403, 'a wrong token');
   t.equal((await post('/clock/advance', `csrf=${token}&by=1d`)).status, 403, 'the reset token does not advance the clock');
+  t.equal((await post('/faults/webhook-chaos', 'duplicate=1')).status, 403, 'no token, no webhook chaos');
+  t.same((await e.api.get('/_payemu/webhook-chaos')).body, {});
   const foreign = await post('/reset', `csrf=${token}`, { Origin: 'http://evil.example' });
   t.equal(foreign.status, 403);
   t.match(await foreign.text(), /another site \(http:\/\/evil\.example\)/);

@@ -14,7 +14,7 @@ export const attemptRows = (attempts: readonly Attempt[]) =>
     .reverse()
     .map(
       (a) =>
-        html`<tr><td>${when(a.at)}</td><td><code>${a.url}</code></td><td>${cell(a.status)} <span class="muted">${attemptState(a)}</span></td><td>${a.duration_ms} ms</td><td><code>${cell(a.error ?? a.response_body)}</code></td></tr>`,
+        html`<tr><td>${when(a.at)}</td><td><code>${a.url}</code></td><td>${cell(a.status)} <span class="muted">${attemptState(a)}</span>${a.chaos ? html` <code data-testid="chaos">chaos: ${a.chaos}</code>` : ''}</td><td>${a.duration_ms} ms</td><td><code>${cell(a.error ?? a.response_body)}</code></td></tr>`,
     );
 
 function findEvent(ctx: OpenContext, scope: DashScope): EventRecord | undefined {

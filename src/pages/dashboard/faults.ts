@@ -8,6 +8,7 @@ import { refused } from './actions.js';
 import { csrfToken } from './csrf.js';
 import { cell, shell, table } from './layout.js';
 import { type DashScope, href, param, scopeFromQuery, scopeOf } from './scope.js';
+import { chaosSection, setChaosAction } from './webhook-chaos.js';
 
 type Form = Record<string, string>;
 
@@ -16,7 +17,13 @@ export function faultsPage(ctx: OpenContext) {
   return render(ctx, scopeFromQuery(ctx), {}, undefined);
 }
 
-function render(ctx: OpenContext, scope: DashScope, form: Form, problem: string | undefined) {
+/** A refused webhook chaos form: the faults page with the form's values and what is wrong (422). */
+interface ChaosRefusal {
+  form: Form;
+  problem: string;
+}
+
+function render(ctx: OpenContext, scope: DashScope, form: Form, problem: string | undefined, chaos?: ChaosRefusal) {
   const faults = faultsOf(ctx.app.store, scope.source.slug, scope.mode);
   const notice = param(ctx, 'notice');
   const rows = faults.map(
@@ -25,7 +32,7 @@ function render(ctx: OpenContext, scope: DashScope, form: Form, problem: string 
       <td><form method="post" action="${href(scope, `/faults/${encodeURIComponent(f.id)}/remove`)}"><input type="hidden" name="csrf" value="${csrfToken(scope, 'fault-remove')}"><button type="submit" class="danger" aria-label="Remove ${f.id}">Remove</button></form></td></tr>`,
   );
   const checked = (name: string) => (form[name] ? html` checked` : '');
-  const body = html`<h1>Faults</h1>
+  const body = html`<h1>Faults and chaos</h1>
     <p class="muted">Matching <code>/v1</code> requests of ${scope.source.slug} ${scope.mode} get the fault's answer, wait, or are dropped; oldest fault first.</p>
     ${notice ? html`<p class="alert ok" role="status" data-testid="notice">${notice}</p>` : ''}
     ${table('faults', ['Id', 'Method', 'Path', 'Answer', 'Latency', 'Probability', 'Hits', 'Seed', ''], rows, 'No faults: requests are answered as usual.')}
@@ -48,8 +55,9 @@ function render(ctx: OpenContext, scope: DashScope, form: Form, problem: string 
       <label><span><input type="checkbox" name="drop" value="1"${checked('drop')}> drop</span></label>
       <label><span><input type="checkbox" name="apply" value="1"${checked('apply')}> apply</span></label>
       <button type="submit">Add fault</button>
-    </form>`;
-  return shell(ctx.app, scope, 'Faults', '/faults', body, problem ? 422 : 200);
+    </form>
+    ${chaosSection(ctx, scope, chaos?.form, chaos?.problem)}`;
+  return shell(ctx.app, scope, 'Faults', '/faults', body, problem || chaos ? 422 : 200);
 }
 
 /** The form as a fault, or what is wrong with it (the rules of `POST /_payemu/faults`). */
@@ -119,4 +127,9 @@ export async function clearFaultsAction(ctx: OpenContext) {
     for (const fault of faults) tx.delete(Faults, fault.id);
   });
   return redirect(href(scope, '/faults', { notice: `Removed ${faults.length} fault${faults.length === 1 ? '' : 's'}.` }));
+}
+
+/** Sets the webhook chaos from the faults page's form; a refused value shows the page again with it. */
+export function setChaosFromFaultsPage(ctx: OpenContext) {
+  return setChaosAction(ctx, (scope, form, problem) => render(ctx, scope, {}, undefined, { form, problem }));
 }

@@ -2,7 +2,8 @@ import { pageRoute } from '../html.js';
 import { advanceAction, clockPage } from './clock.js';
 import { eventPage, resendAction } from './event.js';
 import { eventsPage } from './events.js';
-import { addFaultAction, clearFaultsAction, faultsPage, removeFaultAction } from './faults.js';
+import { addFaultAction, clearFaultsAction, faultsPage, removeFaultAction, setChaosFromFaultsPage } from './faults.js';
+import { chaosOffAction } from './webhook-chaos.js';
 import { invoicesPage } from './invoices.js';
 import { SCRIPT, STYLE, asset } from './layout.js';
 import { overview } from './overview.js';
@@ -34,6 +35,8 @@ export const dashboardPages = [
   pageRoute({ method: 'GET', path: `${BASE}/faults`, handle: faultsPage }),
   pageRoute({ method: 'POST', path: `${BASE}/faults`, handle: addFaultAction }),
   pageRoute({ method: 'POST', path: `${BASE}/faults/clear`, handle: clearFaultsAction }),
+  pageRoute({ method: 'POST', path: `${BASE}/faults/webhook-chaos`, handle: setChaosFromFaultsPage }),
+  pageRoute({ method: 'POST', path: `${BASE}/faults/webhook-chaos/off`, handle: chaosOffAction }),
   pageRoute({ method: 'POST', path: `${BASE}/faults/:id/remove`, handle: removeFaultAction }),
   pageRoute({ method: 'GET', path: `${BASE}/clock`, handle: clockPage }),
   pageRoute({ method: 'POST', path: `${BASE}/clock/advance`, handle: advanceAction }),
