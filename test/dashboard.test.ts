@@ -285,6 +285,7 @@ t.test('readable on a phone: no horizontal scroll at 375 px; screenshots at 1280
   const { e, paymentId } = await withData(t);
   const events = (await e.api.get('/_payemu/events?event=payment.completed')).body.events;
   await e.api.post('/_payemu/faults', { method: 'POST', path: '/v1/payments/*/refunds', status: 503, times: 2, seed: 7 });
+  e.webhookChaos.set({ duplicate: 0.2, delay: '5s', seed: 7 });
   const phone = await (await context(t, { viewport: { width: 375, height: 740 } })).newPage();
   for (const [path] of PAGES(paymentId, events[0].id)) {
     await phone.goto(`${e.url}${D}${path}`);
