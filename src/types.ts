@@ -44,7 +44,7 @@ import type { frequency, recurringAttributes, recurringStatus } from './resource
 import type { refundAttributes, refundDocument, refundMeta } from './resources/refunds/responses.js';
 import type { createdSessionDocument, sessionAttributes, sessionDocument } from './resources/sessions/responses.js';
 import type { taxCalculationDocument, taxSettingsAttributes } from './resources/tax/responses.js';
-import type { cardAttemptBody } from './resources/shared/card-schemas.js';
+import type { cardAttemptBody } from './resources/common/card-schemas.js';
 
 // ---- The /v1 answers ----
 

@@ -15,7 +15,7 @@ t.test('the catalogue is a list of modules, each named once, one per resource fo
   t.same(repeated([MODULES.map((m) => m.name)]), [], 'module names are unique');
   const folders = fs
     .readdirSync(new URL('../src/resources/', import.meta.url), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && entry.name !== 'shared')
+    .filter((entry) => entry.isDirectory() && entry.name !== 'common')
     .map((entry) => entry.name)
     .sort();
   for (const folder of folders) {

@@ -1,5 +1,5 @@
 import { control } from '../http/route.js';
-import { cardAttemptBody, type CardAttemptBody } from '../resources/shared/card-schemas.js';
+import { cardAttemptBody, type CardAttemptBody } from '../resources/common/card-schemas.js';
 import { payInvoice } from '../resources/invoices/pay.js';
 import { presentInvoice } from '../resources/invoices/present.js';
 import { presentLink } from '../resources/payment-links/present.js';

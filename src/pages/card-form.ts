@@ -1,5 +1,5 @@
 import type { Reply } from '../http/envelope.js';
-import { checkCardDetails, group, TEST_CARDS } from '../resources/shared/test-cards.js';
+import { checkCardDetails, group, TEST_CARDS } from '../resources/common/test-cards.js';
 import { html, page, type Raw } from './html.js';
 
 /** The card form shared by the hosted pages that take a card (checkout, card update). */

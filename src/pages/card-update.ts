@@ -3,7 +3,7 @@ import type { Reply } from '../http/envelope.js';
 import { HttpError } from '../http/errors.js';
 import type { OpenContext } from '../http/route.js';
 import { formatMinor } from '../lib/money.js';
-import { evaluateCard } from '../resources/shared/test-cards.js';
+import { evaluateCard } from '../resources/common/test-cards.js';
 import { MethodSessions, methodSessionStatus, type MethodSessionRecord } from '../resources/payment-method-sessions/records.js';
 import { attemptMethodUpdate, returnUrl } from '../resources/payment-method-sessions/service.js';
 import { PaymentMethods } from '../resources/payment-methods/records.js';

@@ -4,7 +4,7 @@ import type { Reply } from '../http/envelope.js';
 import { HttpError } from '../http/errors.js';
 import type { OpenContext } from '../http/route.js';
 import { formatMinor } from '../lib/money.js';
-import { evaluateCard } from '../resources/shared/test-cards.js';
+import { evaluateCard } from '../resources/common/test-cards.js';
 import { payInvoice } from '../resources/invoices/pay.js';
 import { Invoices, type InvoiceRecord } from '../resources/invoices/records.js';
 import { invoiceTotals } from '../resources/invoices/totals.js';

@@ -1,5 +1,5 @@
 import { formatDate, startOfDay } from '../clock/format.js';
-import type { CardBrand } from '../resources/shared/test-cards.js';
+import type { CardBrand } from '../resources/common/test-cards.js';
 import type { PaymentLinkRecord } from '../resources/payment-links/records.js';
 import { periodDate, type Frequency } from '../resources/recurring/dates.js';
 import { html, type Raw } from './html.js';

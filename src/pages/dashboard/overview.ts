@@ -3,7 +3,7 @@ import type { OpenContext } from '../../http/route.js';
 import { scopeKey } from '../../lib/scope-key.js';
 import { Invoices } from '../../resources/invoices/records.js';
 import { PaymentLinks } from '../../resources/payment-links/records.js';
-import { Payments } from '../../resources/shared/payment-records.js';
+import { Payments } from '../../resources/common/payment-records.js';
 import { Recurring } from '../../resources/recurring/records.js';
 import { Refunds } from '../../resources/refunds/records.js';
 import { Events } from '../../webhooks/records.js';

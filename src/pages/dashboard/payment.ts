@@ -1,6 +1,6 @@
 import type { OpenContext } from '../../http/route.js';
 import { scopeKey } from '../../lib/scope-key.js';
-import { Payments, paymentDescription } from '../../resources/shared/payment-records.js';
+import { Payments, paymentDescription } from '../../resources/common/payment-records.js';
 import { Refunds } from '../../resources/refunds/records.js';
 import { Events } from '../../webhooks/records.js';
 import { html } from '../html.js';

@@ -1,6 +1,6 @@
 import type { OpenContext } from '../../http/route.js';
 import { scopeKey } from '../../lib/scope-key.js';
-import { PAYMENT_STATUSES, Payments } from '../../resources/shared/payment-records.js';
+import { PAYMENT_STATUSES, Payments } from '../../resources/common/payment-records.js';
 import { html } from '../html.js';
 import { bound, money, pageOf, when } from './format.js';
 import { cell, shell, table } from './layout.js';

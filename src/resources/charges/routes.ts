@@ -3,7 +3,7 @@ import { sparseResource, type ResourceShape } from '../../http/document-query.js
 import { actionRoute, readRoute } from '../../http/resource-routes.js';
 import { formatMinor } from '../../lib/money.js';
 import { paymentUrl } from '../payments/present.js';
-import { isPaid, paymentDescription, Payments, type PaymentRecord } from '../shared/payment-records.js';
+import { isPaid, paymentDescription, Payments, type PaymentRecord } from '../common/payment-records.js';
 import type { ChargeRecord } from './records.js';
 import { createChargeBody, type CreateChargeBody } from './schemas.js';
 import { createCharge, getCharge } from './service.js';

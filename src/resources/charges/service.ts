@@ -3,7 +3,7 @@ import { NotFound } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { toMinor } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
-import type { PaymentRecord } from '../shared/payment-records.js';
+import type { PaymentRecord } from '../common/payment-records.js';
 import { savedCard } from '../payment-methods/saved.js';
 import { chargeCard } from '../payments/charge-card.js';
 import { assertReferenceFree } from '../sessions/service.js';

@@ -1,9 +1,9 @@
 import { Conflict, NotFound, Unprocessable } from '../../http/errors.js';
 import type { Transaction } from '../../store/store.js';
-import { presentCard, type CardOutcome } from '../shared/test-cards.js';
+import { presentCard, type CardOutcome } from '../common/test-cards.js';
 import { takeScriptedStep, withScriptedStep } from '../outcomes/service.js';
 import { recordPayment } from '../payments/record.js';
-import type { PaymentRecord } from '../shared/payment-records.js';
+import type { PaymentRecord } from '../common/payment-records.js';
 import { emitInvoiceEvent } from './events.js';
 import { Invoices, type InvoiceRecord } from './records.js';
 import { invoiceTotals } from './totals.js';

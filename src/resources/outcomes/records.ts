@@ -1,7 +1,7 @@
 import type { Mode } from '../../config/types.js';
 import { scopeKey } from '../../lib/scope-key.js';
 import { collection } from '../../store/collection.js';
-import type { FailureCode } from '../shared/test-cards.js';
+import type { FailureCode } from '../common/test-cards.js';
 
 /** What a scripted step makes of a card payment attempt. */
 export type ScriptStep = 'approved' | FailureCode;

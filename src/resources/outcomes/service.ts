@@ -1,6 +1,6 @@
 import type { Mode } from '../../config/types.js';
 import type { Transaction } from '../../store/store.js';
-import { FAILURE_MESSAGES, type CardOutcome } from '../shared/test-cards.js';
+import { FAILURE_MESSAGES, type CardOutcome } from '../common/test-cards.js';
 import { OutcomeScripts, SCRIPT_TARGETS, scriptKey, type ScriptStep, type ScriptTarget } from './records.js';
 
 /** The targets a card payment attempt matches: its payment reference, its schedule's reference, its saved card. */

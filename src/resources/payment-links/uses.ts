@@ -3,7 +3,7 @@ import type { PayemuConfig } from '../../config/types.js';
 import { Conflict } from '../../http/errors.js';
 import { minorToNumber } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
-import type { PaymentRecord } from '../shared/payment-records.js';
+import type { PaymentRecord } from '../common/payment-records.js';
 import { periodDate } from '../recurring/dates.js';
 import { createRecurring } from '../recurring/service.js';
 import { startOfDay } from '../../clock/format.js';

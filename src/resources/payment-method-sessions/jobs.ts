@@ -1,4 +1,4 @@
-import { openUntilExpiry } from '../shared/expiry.js';
+import { openUntilExpiry } from '../common/expiry.js';
 import { MethodSessions } from './records.js';
 
 /** A card-update session expires 24 hours after creation, like a checkout session. */

@@ -2,7 +2,7 @@ import type { Scope } from '../../http/auth.js';
 import { Conflict, Gone, NotFound, Unprocessable } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import type { Transaction } from '../../store/store.js';
-import { presentCard } from '../shared/test-cards.js';
+import { presentCard } from '../common/test-cards.js';
 import { PaymentMethods, type PaymentMethodRecord } from '../payment-methods/records.js';
 import { Recurring, type RecurringRecord } from '../recurring/records.js';
 import { getRecurring, replaceCard } from '../recurring/service.js';

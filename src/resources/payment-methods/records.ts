@@ -1,6 +1,6 @@
 import type { Mode } from '../../config/types.js';
 import { collection } from '../../store/collection.js';
-import type { CardBrand } from '../shared/test-cards.js';
+import type { CardBrand } from '../common/test-cards.js';
 
 /** A card saved by a paid session with `save_payment_method: true` (`pm_...`). */
 export interface PaymentMethodRecord {

@@ -2,9 +2,9 @@ import type { Scope } from '../../http/auth.js';
 import { Unprocessable } from '../../http/errors.js';
 import { formatMinor, toMinor } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
-import { emitPaymentEvent } from '../shared/payment-events.js';
-import { Payments, type PaymentRecord } from '../shared/payment-records.js';
-import { findPayment } from '../shared/find-payment.js';
+import { emitPaymentEvent } from '../common/payment-events.js';
+import { Payments, type PaymentRecord } from '../common/payment-records.js';
+import { findPayment } from '../common/find-payment.js';
 
 /** Authorizations not captured within 7 days are released by the clock (EXPIRED, no webhook). */
 export const AUTHORIZATION_LIFETIME_MS = 7 * 24 * 60 * 60 * 1000;

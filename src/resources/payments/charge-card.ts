@@ -1,8 +1,8 @@
 import type { Minor } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
 import type { PaymentMethodRecord } from '../payment-methods/records.js';
-import type { PaymentRecord } from '../shared/payment-records.js';
-import { FAILURE_MESSAGES } from '../shared/test-cards.js';
+import type { PaymentRecord } from '../common/payment-records.js';
+import { FAILURE_MESSAGES } from '../common/test-cards.js';
 import { scriptedFailure, takeScriptedStep } from '../outcomes/service.js';
 import { recordPayment } from './record.js';
 

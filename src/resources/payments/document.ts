@@ -3,7 +3,7 @@ import type { Transaction } from '../../store/store.js';
 import { presentRefund } from '../refunds/present.js';
 import { refundsOf } from '../refunds/service.js';
 import { presentPayment } from './present.js';
-import type { PaymentRecord } from '../shared/payment-records.js';
+import type { PaymentRecord } from '../common/payment-records.js';
 
 /**
  * Payments as a JSON:API answer, one or a page of them: `fields[payments]` (else

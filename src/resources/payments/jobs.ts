@@ -1,6 +1,6 @@
 import type { JobKind } from '../../clock/scheduler.js';
 import { AUTHORIZATION_LIFETIME_MS } from './capture.js';
-import { Payments, type PaymentRecord } from '../shared/payment-records.js';
+import { Payments, type PaymentRecord } from '../common/payment-records.js';
 
 /** A hold not captured within 7 days is released: EXPIRED, no webhook. */
 export const authorizationExpiry: JobKind<PaymentRecord> = {

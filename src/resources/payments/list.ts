@@ -1,6 +1,6 @@
 import type { ListSpec } from '../../http/list-query.js';
 import { paymentShape } from './present.js';
-import { PAYMENT_STATUSES, type PaymentRecord } from '../shared/payment-records.js';
+import { PAYMENT_STATUSES, type PaymentRecord } from '../common/payment-records.js';
 
 /** What `GET /v1/payments` filters and sorts on (the hosted API's query table). */
 export const paymentList: ListSpec<PaymentRecord> = {

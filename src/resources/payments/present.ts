@@ -4,7 +4,7 @@ import { formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
 import { refundShape } from '../refunds/present.js';
 import type { PaymentAttributes, PaymentSummary } from '../../types.js';
-import { isPaid, paymentDescription, type PaymentRecord } from '../shared/payment-records.js';
+import { isPaid, paymentDescription, type PaymentRecord } from '../common/payment-records.js';
 
 export const paymentUrl = (base: string, payment: PaymentRecord) => `${base}/v1/payments/${urlSegment(payment.reference)}`;
 

@@ -2,11 +2,11 @@ import type { Mode } from '../../config/types.js';
 import { Conflict } from '../../http/errors.js';
 import type { Minor } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
-import type { CardBrand, FailureCode } from '../shared/test-cards.js';
+import type { CardBrand, FailureCode } from '../common/test-cards.js';
 import { nextPaymentId } from '../meta/records.js';
-import { referenceKey } from '../shared/references.js';
-import { emitPaymentEvent } from '../shared/payment-events.js';
-import { Payments, SETTLED_STATUSES, type PaymentRecord } from '../shared/payment-records.js';
+import { referenceKey } from '../common/references.js';
+import { emitPaymentEvent } from '../common/payment-events.js';
+import { Payments, SETTLED_STATUSES, type PaymentRecord } from '../common/payment-records.js';
 
 /** One attempt to take money: a checkout, an off-session charge, a recurring charge. */
 export interface PaymentAttempt {

@@ -22,7 +22,7 @@ import {
 } from '../../http/wire.js';
 import type { EventName } from '../../bus/events.js';
 import { refundResource } from '../refunds/responses.js';
-import { PAYMENT_STATUSES } from '../shared/payment-records.js';
+import { PAYMENT_STATUSES } from '../common/payment-records.js';
 
 /** JSON Schemas of the payment answers and of the `payment.*` webhook payloads (see http/wire.ts). */
 export const paymentStatus = named('PaymentStatus', oneOfValues(PAYMENT_STATUSES));

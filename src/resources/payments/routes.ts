@@ -1,13 +1,13 @@
 import { listRoute } from '../../http/list-route.js';
 import { actionRoute, readRoute } from '../../http/resource-routes.js';
-import { findPayment } from '../shared/find-payment.js';
+import { findPayment } from '../common/find-payment.js';
 import { paymentList } from './list.js';
 import { captureBody, voidBody } from './schemas.js';
 import { formatTimestamp } from '../../clock/format.js';
 import { capturePayment, voidPayment } from './capture.js';
 import { paymentDocument } from './document.js';
 import { LIST_ATTRIBUTES, paymentShape, presentAction } from './present.js';
-import { Payments } from '../shared/payment-records.js';
+import { Payments } from '../common/payment-records.js';
 import { errors } from '../../http/wire.js';
 import { captureDocument, paymentListDocument, paymentReadDocument, voidDocument } from './responses.js';
 

@@ -1,7 +1,7 @@
 import type { App } from '../../app.js';
 import type { JobKind } from '../../clock/scheduler.js';
 import type { Transaction } from '../../store/store.js';
-import { FAILURE_MESSAGES } from '../shared/test-cards.js';
+import { FAILURE_MESSAGES } from '../common/test-cards.js';
 import { chargeCard } from '../payments/charge-card.js';
 import { PaymentMethods } from '../payment-methods/records.js';
 import { recordPayment } from '../payments/record.js';

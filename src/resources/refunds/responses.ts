@@ -1,5 +1,5 @@
 import { document, money, named, nullable, object, resource, sparse, string, timestamp } from '../../http/wire.js';
-import { PAYMENT_STATUSES } from '../shared/payment-records.js';
+import { PAYMENT_STATUSES } from '../common/payment-records.js';
 
 /** JSON Schemas of the refund answers (see http/wire.ts). */
 export const refundAttributes = named(

@@ -1,7 +1,7 @@
 import { fieldsOf } from '../../http/document-query.js';
 import { actionRoute, readRoute } from '../../http/resource-routes.js';
 import { errors } from '../../http/wire.js';
-import { findPayment } from '../shared/find-payment.js';
+import { findPayment } from '../common/find-payment.js';
 import { presentRefund, refundMeta, refundShape } from './present.js';
 import { createRefundBody, type CreateRefundBody } from './schemas.js';
 import { refundPayment, refundsOf } from './service.js';

@@ -3,9 +3,9 @@ import { Unprocessable } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { formatMinor, toMinor } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
-import { emitPaymentEvent } from '../shared/payment-events.js';
-import { findPayment } from '../shared/find-payment.js';
-import { Payments, type PaymentRecord } from '../shared/payment-records.js';
+import { emitPaymentEvent } from '../common/payment-events.js';
+import { findPayment } from '../common/find-payment.js';
+import { Payments, type PaymentRecord } from '../common/payment-records.js';
 import { Refunds, type RefundRecord } from './records.js';
 import type { CreateRefundBody } from './schemas.js';
 

@@ -1,4 +1,4 @@
-import { openUntilExpiry } from '../shared/expiry.js';
+import { openUntilExpiry } from '../common/expiry.js';
 import { Sessions } from './records.js';
 
 /** An open session expires 24 hours after creation (no webhook). */

@@ -1,7 +1,7 @@
 import type { Minor } from '../../lib/money.js';
 import { collection } from '../../store/collection.js';
-import type { OwnedRecord } from '../shared/owned.js';
-import { referenceKey } from '../shared/references.js';
+import type { OwnedRecord } from '../common/owned.js';
+import { referenceKey } from '../common/references.js';
 
 export type SessionStatus = 'open' | 'complete' | 'expired';
 export type SessionPaymentStatus = 'unpaid' | 'paid' | 'authorized' | 'failed';

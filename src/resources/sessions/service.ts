@@ -3,15 +3,15 @@ import { Conflict, Gone, NotFound, Unprocessable } from '../../http/errors.js';
 import { newId } from '../../lib/ids.js';
 import { toMinor } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
-import { presentCard, type CardOutcome } from '../shared/test-cards.js';
+import { presentCard, type CardOutcome } from '../common/test-cards.js';
 import { takeScriptedStep, withScriptedStep } from '../outcomes/service.js';
 import { recordPayment } from '../payments/record.js';
 import { assertLinkUsable, recordLinkUse } from '../payment-links/uses.js';
 import type { PayemuConfig } from '../../config/types.js';
-import { Payments, SETTLED_STATUSES, type PaymentRecord } from '../shared/payment-records.js';
+import { Payments, SETTLED_STATUSES, type PaymentRecord } from '../common/payment-records.js';
 import { PaymentMethods } from '../payment-methods/records.js';
 import { calculateTax } from '../tax/calculate.js';
-import { referenceKey } from '../shared/references.js';
+import { referenceKey } from '../common/references.js';
 import { SESSION_LIFETIME_MS, Sessions, sessionStatus, type SessionRecord } from './records.js';
 import type { CreateSessionBody } from './schemas.js';
 
