@@ -6,7 +6,7 @@
  *
  * None is written by hand: each is derived (`FromSchema`, json-schema-to-ts) from the JSON Schema
  * that the OpenAPI document publishes and the test suite checks every answer against (the
- * resources' `responses.ts`, src/http/wire.ts, src/control/responses.ts). A presenter that
+ * files of src/schemas/: one a resource, wire.ts, control.ts). A presenter that
  * forgets or misnames an attribute fails the type check; a schema that changes changes its type.
  */
 import type { FromSchema } from 'json-schema-to-ts';
@@ -24,27 +24,19 @@ import type {
   triggerResult,
   webhookChaos,
   webhookPayloads,
-} from './control/responses.js';
-import type { ClosedObject, errors, ListDocumentSchema } from './http/wire.js';
-import type { accountDocument } from './resources/account/responses.js';
-import type { chargeAttributes, chargeDocument } from './resources/charges/responses.js';
-import type { invoiceAttributes, invoiceStatus } from './resources/invoices/responses.js';
-import type { linkAttributes } from './resources/payment-links/responses.js';
-import type { methodSessionDocument } from './resources/payment-method-sessions/responses.js';
-import type {
-  captureDocument,
-  cardBrand,
-  failureCode,
-  paymentAttributes,
-  paymentStatus,
-  paymentSummary,
-  voidDocument,
-} from './resources/payments/responses.js';
-import type { frequency, recurringAttributes, recurringStatus } from './resources/recurring/responses.js';
-import type { refundAttributes, refundDocument, refundMeta } from './resources/refunds/responses.js';
-import type { createdSessionDocument, sessionAttributes, sessionDocument } from './resources/sessions/responses.js';
-import type { taxCalculationDocument, taxSettingsAttributes } from './resources/tax/responses.js';
-import type { cardAttemptBody } from './resources/common/card-schemas.js';
+} from './schemas/control.js';
+import type { ClosedObject, errors, ListDocumentSchema } from './schemas/wire.js';
+import type { accountDocument } from './schemas/account.js';
+import type { chargeAttributes, chargeDocument } from './schemas/charges.js';
+import type { invoiceAttributes, invoiceStatus } from './schemas/invoices.js';
+import type { linkAttributes } from './schemas/payment-links.js';
+import type { methodSessionDocument } from './schemas/payment-method-sessions.js';
+import type { captureDocument, cardBrand, failureCode, paymentAttributes, paymentStatus, paymentSummary, voidDocument } from './schemas/payments.js';
+import type { frequency, recurringAttributes, recurringStatus } from './schemas/recurring.js';
+import type { refundAttributes, refundDocument, refundMeta } from './schemas/refunds.js';
+import type { createdSessionDocument, sessionAttributes, sessionDocument } from './schemas/sessions.js';
+import type { taxCalculationDocument, taxSettingsAttributes } from './schemas/tax.js';
+import type { cardAttemptBody } from './schemas/card.js';
 
 // ---- The /v1 answers ----
 
@@ -68,7 +60,7 @@ export interface Document<R> {
   included?: Resource<string, unknown>[];
 }
 
-/** A page of a list (`listDocument()` of src/http/wire.ts): `links` and `meta` as the schema says. */
+/** A page of a list (`listDocument()` of src/schemas/wire.ts): `links` and `meta` as the schema says. */
 export type ListDocument<R> = Omit<FromSchema<ListDocumentSchema<{ type: 'object' }, undefined>>, 'data'> & {
   data: R[];
   included?: Resource<string, unknown>[];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import t from 'tap';
 import { EVENT_NAMES, type EventName } from '../src/bus/events.js';
-import { webhookPayloads } from '../src/control/responses.js';
+import { webhookPayloads } from '../src/schemas/control.js';
 import type { WebhookEvent } from '../src/types.js';
 import { emulator } from './helpers/emulator.js';
 import { receiver } from './helpers/receiver.js';

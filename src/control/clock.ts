@@ -5,8 +5,8 @@ import { Meta } from '../resources/meta/records.js';
 import { parseDuration } from '../clock/duration.js';
 import { formatTimestamp, parseTimestamp } from '../clock/format.js';
 import type { RunReport } from '../clock/scheduler.js';
-import { errors } from '../http/wire.js';
-import { advanceReport, clockView as clockViewSchema } from './responses.js';
+import { errors } from '../schemas/wire.js';
+import { advanceReport, clockView as clockViewSchema } from '../schemas/control.js';
 
 export const advanceBody = {
   type: 'object',

@@ -5,8 +5,8 @@ import { control, type ApiContext } from '../http/route.js';
 import { presentAttempt, presentEvent } from '../webhooks/present.js';
 import { Events, type EventRecord } from '../webhooks/records.js';
 import { scopeKey } from '../lib/scope-key.js';
-import { errors } from '../http/wire.js';
-import { event, eventList, eventStream } from './responses.js';
+import { errors } from '../schemas/wire.js';
+import { event, eventList, eventStream } from '../schemas/control.js';
 
 const listQuery = {
   type: 'object',

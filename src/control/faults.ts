@@ -1,9 +1,9 @@
 import { NotFound, Unprocessable } from '../http/errors.js';
 import { Faults, faultsOf, newFault, presentFault } from '../http/faults.js';
 import { control } from '../http/route.js';
-import { errors } from '../http/wire.js';
+import { errors } from '../schemas/wire.js';
 import { type FaultInput, faultProblem, faultSchema, withDefaults } from '../lib/faults.js';
-import { faultList, faultRemoved, faultView } from './responses.js';
+import { faultList, faultRemoved, faultView } from '../schemas/control.js';
 
 /**
  * `/_payemu/faults` (docs/control-plane.md, "Faults"): faults on the key's Source and mode's

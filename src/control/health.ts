@@ -1,5 +1,5 @@
 import { open } from '../http/route.js';
-import { health } from './responses.js';
+import { health } from '../schemas/control.js';
 
 /** `GET /_payemu/health`: 200 `{"status":"ok"}` once ready; no key needed. */
 export const healthRoutes = [

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { EVENT_NAMES, type EventName } from '../bus/events.js';
 import { open, type MediaResponse, type OpenRoute, type Route } from '../http/route.js';
-import { errors, schemaName, type Schema } from '../http/wire.js';
-import { openApiDocument, webhookPayloads } from './responses.js';
+import { errors, schemaName, type Schema } from '../schemas/wire.js';
+import { openApiDocument, webhookPayloads } from '../schemas/control.js';
 
 /**
  * The OpenAPI 3.1 document of `/v1` and `/_payemu/`, made from the route catalogue: each

@@ -2,7 +2,7 @@ import type { App } from '../app.js';
 import type { Scope } from '../http/auth.js';
 import { Unprocessable } from '../http/errors.js';
 import { control } from '../http/route.js';
-import { errors, integer, named, object, oneOfValues, string } from '../http/wire.js';
+import { errors, integer, named, object, oneOfValues, string } from '../schemas/wire.js';
 import { newId } from '../lib/ids.js';
 import { scopeKey } from '../lib/scope-key.js';
 import { savedCard } from '../resources/payment-methods/saved.js';

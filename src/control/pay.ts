@@ -1,5 +1,5 @@
 import { control } from '../http/route.js';
-import { cardAttemptBody, type CardAttemptBody } from '../resources/common/card-schemas.js';
+import { cardAttemptBody, type CardAttemptBody } from '../schemas/card.js';
 import { payInvoice } from '../resources/invoices/pay.js';
 import { presentInvoice } from '../resources/invoices/present.js';
 import { presentLink } from '../resources/payment-links/present.js';
@@ -12,8 +12,8 @@ import { presentPaymentSummary } from '../resources/payments/present.js';
 import { presentRecurring } from '../resources/recurring/present.js';
 import { sessionStatus } from '../resources/sessions/records.js';
 import { attemptPayment, getSession } from '../resources/sessions/service.js';
-import { errors } from '../http/wire.js';
-import { invoicePaid, linkPaid, sessionCompleted } from './responses.js';
+import { errors } from '../schemas/wire.js';
+import { invoicePaid, linkPaid, sessionCompleted } from '../schemas/control.js';
 
 /**
  * Paying without a browser: `POST /_payemu/sessions/{id}/complete`, `/_payemu/invoices/{id}/pay`

@@ -1,6 +1,6 @@
 import { parseRequestFilter } from '../http/request-journal.js';
 import { control } from '../http/route.js';
-import { requestList, requestsCleared } from './responses.js';
+import { requestList, requestsCleared } from '../schemas/control.js';
 
 const listQuery = {
   type: 'object',

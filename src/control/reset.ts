@@ -6,7 +6,7 @@ import { control } from '../http/route.js';
 import { Meta } from '../resources/meta/records.js';
 import { INVOICE_COUNTER_PREFIX, invoiceCounter } from '../resources/invoices/records.js';
 import { WebhookChaos } from '../webhooks/chaos.js';
-import { resetReport } from './responses.js';
+import { resetReport } from '../schemas/control.js';
 import { inScope } from './scope-records.js';
 
 /**

@@ -3,7 +3,7 @@ import { formatTimestamp, parseTimestamp } from '../clock/format.js';
 import type { Scope } from '../http/auth.js';
 import { Unprocessable } from '../http/errors.js';
 import { control } from '../http/route.js';
-import { errors, integer, named, object, string } from '../http/wire.js';
+import { errors, integer, named, object, string } from '../schemas/wire.js';
 import { Meta, type MetaRecord } from '../resources/meta/records.js';
 import type { Collection, StoredRecord } from '../store/collection.js';
 import { clockView } from './clock.js';

@@ -1,9 +1,9 @@
 import { Unprocessable } from '../http/errors.js';
 import { control } from '../http/route.js';
-import { errors } from '../http/wire.js';
+import { errors } from '../schemas/wire.js';
 import { scopeKey } from '../lib/scope-key.js';
 import { checkChaos, WebhookChaos, type WebhookChaosSettings } from '../webhooks/chaos.js';
-import { webhookChaos } from './responses.js';
+import { webhookChaos } from '../schemas/control.js';
 
 /**
  * `/_payemu/webhook-chaos` (docs/control-plane.md, docs/chaos.md): the key's Source and mode's

@@ -1,7 +1,7 @@
 import type { Transaction } from '../store/store.js';
 import { type DocumentQuery, parseDocumentQuery, type ResourceShape } from './document-query.js';
 import { type ApiContext, type ApiRoute, type Method, type RouteDoc, v1 } from './route.js';
-import { documentParameters, errors } from './wire.js';
+import { documentParameters, errors } from '../schemas/wire.js';
 
 /**
  * The two shapes of a resource's `/v1` routes besides a list (`listRoute`): a read of one

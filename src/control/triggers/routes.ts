@@ -4,8 +4,8 @@ import { control } from '../../http/route.js';
 import { loadFixtures } from './fixtures.js';
 import { unknownKeys } from './keys.js';
 import { runTrigger } from './run.js';
-import { errors } from '../../http/wire.js';
-import { triggerResult } from '../responses.js';
+import { errors } from '../../schemas/wire.js';
+import { triggerResult } from '../../schemas/control.js';
 
 export const triggerBody = {
   type: 'object',

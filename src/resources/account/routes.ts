@@ -1,6 +1,6 @@
 import { sparseResource, type ResourceShape } from '../../http/document-query.js';
 import { readRoute } from '../../http/resource-routes.js';
-import { accountDocument } from './responses.js';
+import { accountDocument } from '../../schemas/account.js';
 
 const accountShape: ResourceShape = {
   type: 'accounts',

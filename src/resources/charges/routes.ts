@@ -7,8 +7,8 @@ import { isPaid, paymentDescription, Payments, type PaymentRecord } from '../com
 import type { ChargeRecord } from './records.js';
 import { createChargeBody, type CreateChargeBody } from './schemas.js';
 import { createCharge, getCharge } from './service.js';
-import { errors } from '../../http/wire.js';
-import { chargeDocument, chargeReadDocument } from './responses.js';
+import { errors } from '../../schemas/wire.js';
+import { chargeDocument, chargeReadDocument } from '../../schemas/charges.js';
 
 export const chargeShape: ResourceShape = {
   type: 'charges',

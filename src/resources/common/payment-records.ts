@@ -5,8 +5,9 @@ import { referenceKey } from './references.js';
 import { scopeKey } from '../../lib/scope-key.js';
 import type { OwnedRecord } from './owned.js';
 
-export const PAYMENT_STATUSES = ['PAID', 'FAILED', 'AUTHORIZED', 'VOIDED', 'PARTIALLY_REFUNDED', 'REFUNDED', 'EXPIRED'] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+import { PAYMENT_STATUSES, type PaymentStatus } from '../../schemas/payment-status.js';
+
+export { PAYMENT_STATUSES, type PaymentStatus };
 
 /** Statuses that hold the reference: a new session for it is a 409. */
 export const SETTLED_STATUSES: ReadonlySet<PaymentStatus> = new Set(['PAID', 'AUTHORIZED', 'PARTIALLY_REFUNDED', 'REFUNDED']);

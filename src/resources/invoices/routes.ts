@@ -1,13 +1,13 @@
 import { fieldsOf } from '../../http/document-query.js';
 import { listRoute } from '../../http/list-route.js';
 import { actionRoute, readRoute } from '../../http/resource-routes.js';
-import { errors } from '../../http/wire.js';
+import { errors } from '../../schemas/wire.js';
 import { invoiceList } from './list.js';
 import { presentInvoice } from './present.js';
 import { Invoices } from './records.js';
 import { createInvoiceBody, updateInvoiceBody, type CreateInvoiceBody, type UpdateInvoiceBody } from './schemas.js';
 import { createInvoice, getInvoice, sendInvoice, updateInvoice } from './service.js';
-import { invoiceDocument, invoiceListDocument, invoiceMessageDocument, invoiceReadDocument } from './responses.js';
+import { invoiceDocument, invoiceListDocument, invoiceMessageDocument, invoiceReadDocument } from '../../schemas/invoices.js';
 
 export const invoiceRoutes = [
   listRoute('/v1/invoices', 'List invoices', {

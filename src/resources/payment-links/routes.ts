@@ -1,13 +1,13 @@
 import { fieldsOf } from '../../http/document-query.js';
 import { listRoute } from '../../http/list-route.js';
 import { actionRoute, readRoute } from '../../http/resource-routes.js';
-import { errors } from '../../http/wire.js';
+import { errors } from '../../schemas/wire.js';
 import { linkList } from './list.js';
 import { presentLink } from './present.js';
 import { PaymentLinks } from './records.js';
 import { createLinkBody, updateLinkBody, type CreateLinkBody, type UpdateLinkBody } from './schemas.js';
 import { createLink, getLink, updateLink } from './service.js';
-import { linkDocument, linkListDocument, linkReadDocument } from './responses.js';
+import { linkDocument, linkListDocument, linkReadDocument } from '../../schemas/payment-links.js';
 
 export const paymentLinkRoutes = [
   actionRoute<CreateLinkBody>('POST', '/v1/payment-links', 'Create a payment link', {

@@ -8,8 +8,8 @@ import { capturePayment, voidPayment } from './capture.js';
 import { paymentDocument } from './document.js';
 import { LIST_ATTRIBUTES, paymentShape, presentAction } from './present.js';
 import { Payments } from '../common/payment-records.js';
-import { errors } from '../../http/wire.js';
-import { captureDocument, paymentListDocument, paymentReadDocument, voidDocument } from './responses.js';
+import { errors } from '../../schemas/wire.js';
+import { captureDocument, paymentListDocument, paymentReadDocument, voidDocument } from '../../schemas/payments.js';
 
 export const paymentRoutes = [
   listRoute('/v1/payments', 'List payments', {

@@ -4,7 +4,7 @@ import type { Transaction } from '../../store/store.js';
 import { fieldsOf } from '../../http/document-query.js';
 import { listRoute } from '../../http/list-route.js';
 import { actionRoute, readRoute } from '../../http/resource-routes.js';
-import { errors } from '../../http/wire.js';
+import { errors } from '../../schemas/wire.js';
 import { recurringList } from './list.js';
 import { presentMutation, presentRecurring } from './present.js';
 import { Recurring, type RecurringRecord } from './records.js';
@@ -18,7 +18,7 @@ import {
   recurringReadDocument,
   recurringResumedDocument,
   recurringUpdatedDocument,
-} from './responses.js';
+} from '../../schemas/recurring.js';
 
 const noBody = { type: 'object' } as const;
 

@@ -1,11 +1,11 @@
 import { fieldsOf } from '../../http/document-query.js';
 import { actionRoute, readRoute } from '../../http/resource-routes.js';
-import { errors } from '../../http/wire.js';
+import { errors } from '../../schemas/wire.js';
 import { findPayment } from '../common/find-payment.js';
 import { presentRefund, refundMeta, refundShape } from './present.js';
 import { createRefundBody, type CreateRefundBody } from './schemas.js';
 import { refundPayment, refundsOf } from './service.js';
-import { refundDocument, refundListDocument } from './responses.js';
+import { refundDocument, refundListDocument } from '../../schemas/refunds.js';
 
 export const refundRoutes = [
   readRoute('/v1/payments/:reference/refunds', "List a payment's refunds", {

@@ -1,10 +1,10 @@
 import { sparseResource } from '../../http/document-query.js';
 import { actionRoute, readRoute } from '../../http/resource-routes.js';
-import { errors } from '../../http/wire.js';
+import { errors } from '../../schemas/wire.js';
 import { createSessionBody, type CreateSessionBody } from './schemas.js';
 import { createSession, getSession } from './service.js';
 import { presentCreatedSession, presentSession, sessionShape } from './present.js';
-import { createdSessionDocument, sessionDocument } from './responses.js';
+import { createdSessionDocument, sessionDocument } from '../../schemas/sessions.js';
 
 export const sessionRoutes = [
   actionRoute<CreateSessionBody>('POST', '/v1/sessions', 'Create a checkout session', {

@@ -4,7 +4,7 @@ import { v1 } from '../../http/route.js';
 import { formatMinor, toMinor } from '../../lib/money.js';
 import { calculateTax } from './calculate.js';
 
-import { taxCalculationDocument, taxSettingsDocument } from './responses.js';
+import { taxCalculationDocument, taxSettingsDocument } from '../../schemas/tax.js';
 
 export const calculateTaxBody = {
   type: 'object',

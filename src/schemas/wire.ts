@@ -1,11 +1,11 @@
-import type { ResourceShape } from './document-query.js';
-import type { ListSpec } from './list-query.js';
-import type { QueryParameterDoc } from './route.js';
+import type { ResourceShape } from '../http/document-query.js';
+import type { ListSpec } from '../http/list-query.js';
+import type { QueryParameterDoc } from '../http/route.js';
 
 /**
  * The shared pieces of the answers' JSON Schemas (JSON Schema 2020-12, the dialect of OpenAPI
  * 3.1): timestamps, money strings, the error envelope and the JSON:API resource, document and
- * list wrappers. Each resource writes its own answers from these in its `responses.ts`; the
+ * list wrappers. Each resource's answers are written from these in src/schemas/<resource>.ts; the
  * routes name them in their `responses`; src/control/openapi.ts makes the document of them, and
  * the test suite checks every answer it receives against that document.
  *

@@ -19,10 +19,10 @@ import {
   string,
   timestamp,
   uri,
-} from '../../http/wire.js';
-import type { EventName } from '../../bus/events.js';
+} from './wire.js';
+import type { EventName } from '../bus/events.js';
 
-/** JSON Schemas of the invoice answers and the `invoice.*` webhook payloads (see http/wire.ts). */
+/** JSON Schemas of the invoice answers and the `invoice.*` webhook payloads (see wire.ts). */
 export const invoiceStatus = named('InvoiceStatus', oneOfValues(['draft', 'sent', 'paid', 'overdue']));
 
 export const invoiceAttributes = named(

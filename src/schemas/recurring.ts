@@ -19,11 +19,11 @@ import {
   string,
   timestamp,
   uri,
-} from '../../http/wire.js';
-import type { EventName } from '../../bus/events.js';
-import { cardBrand, failureCode } from '../payments/responses.js';
+} from './wire.js';
+import type { EventName } from '../bus/events.js';
+import { cardBrand, failureCode } from './payments.js';
 
-/** JSON Schemas of the recurring-payment answers and the `recurring.*` webhook payloads (see http/wire.ts). */
+/** JSON Schemas of the recurring-payment answers and the `recurring.*` webhook payloads (see wire.ts). */
 export const recurringStatus = named('RecurringStatus', oneOfValues(['active', 'paused', 'suspended', 'cancelled', 'completed']));
 export const frequency = named('Frequency', oneOfValues(['daily', 'weekly', 'monthly', 'yearly']));
 

@@ -1,7 +1,7 @@
-import { document, money, named, nullable, object, resource, sparse, string, timestamp } from '../../http/wire.js';
-import { PAYMENT_STATUSES } from '../common/payment-records.js';
+import { document, money, named, nullable, object, resource, sparse, string, timestamp } from './wire.js';
+import { PAYMENT_STATUSES } from './payment-status.js';
 
-/** JSON Schemas of the refund answers (see http/wire.ts). */
+/** JSON Schemas of the refund answers (see wire.ts). */
 export const refundAttributes = named(
   'RefundAttributes',
   object({ amount: money, reason: nullable(string), status: { const: 'completed' }, created_at: timestamp }),

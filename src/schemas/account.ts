@@ -1,6 +1,6 @@
-import { boolean, currency, document, integer, named, object, oneOfValues, resource, sparse, string } from '../../http/wire.js';
+import { boolean, currency, document, integer, named, object, oneOfValues, resource, sparse, string } from './wire.js';
 
-/** `GET /v1/me`: the Account of the key (see http/wire.ts); `fields[accounts]` may leave attributes out. */
+/** `GET /v1/me`: the Account of the key (see wire.ts); `fields[accounts]` may leave attributes out. */
 export const accountDocument = named(
   'AccountDocument',
   document(

@@ -19,12 +19,12 @@ import {
   string,
   timestamp,
   uri,
-} from '../../http/wire.js';
-import type { EventName } from '../../bus/events.js';
-import { refundResource } from '../refunds/responses.js';
-import { PAYMENT_STATUSES } from '../common/payment-records.js';
+} from './wire.js';
+import type { EventName } from '../bus/events.js';
+import { refundResource } from './refunds.js';
+import { PAYMENT_STATUSES } from './payment-status.js';
 
-/** JSON Schemas of the payment answers and of the `payment.*` webhook payloads (see http/wire.ts). */
+/** JSON Schemas of the payment answers and of the `payment.*` webhook payloads (see wire.ts). */
 export const paymentStatus = named('PaymentStatus', oneOfValues(PAYMENT_STATUSES));
 export const cardBrand = named('CardBrand', oneOfValues(['visa', 'mastercard', 'amex']));
 export const failureCode = named(

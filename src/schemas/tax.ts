@@ -1,6 +1,6 @@
-import { boolean, currency, document, money, named, number, object, resource, sparse, string } from '../../http/wire.js';
+import { boolean, currency, document, money, named, number, object, resource, sparse, string } from './wire.js';
 
-/** JSON Schemas of the tax answers (see http/wire.ts). */
+/** JSON Schemas of the tax answers (see wire.ts). */
 export const taxSettingsAttributes = object({ enabled: boolean, name: string, rate: number, inclusive: boolean });
 
 /** `GET /v1/tax/settings`: `fields[tax-settings]` may leave attributes out. */

@@ -1,7 +1,7 @@
-import { amountNumber, boolean, currency, document, metadata, named, nullable, object, oneOfValues, resource, sparse, string } from '../../http/wire.js';
-import { timestamp, uri } from '../../http/wire.js';
+import { amountNumber, boolean, currency, document, metadata, named, nullable, object, oneOfValues, resource, sparse, string } from './wire.js';
+import { timestamp, uri } from './wire.js';
 
-/** JSON Schemas of the session answers (see http/wire.ts). */
+/** JSON Schemas of the session answers (see wire.ts). */
 const created = object({ amount: amountNumber, currency, reference: string, checkout_url: uri, expires_at: timestamp });
 
 /** `POST /v1/sessions`: exactly the five attributes, `amount` a number. */

@@ -1,8 +1,8 @@
-import { boolean, currency, date, document, integer, listDocument, metadata, money, named, nullable, object, oneOfValues, resource } from '../../http/wire.js';
-import { sparse, string, timestamp, uri } from '../../http/wire.js';
-import { frequency } from '../recurring/responses.js';
+import { boolean, currency, date, document, integer, listDocument, metadata, money, named, nullable, object, oneOfValues, resource } from './wire.js';
+import { sparse, string, timestamp, uri } from './wire.js';
+import { frequency } from './recurring.js';
 
-/** JSON Schemas of the payment-link answers (see http/wire.ts). */
+/** JSON Schemas of the payment-link answers (see wire.ts). */
 export const linkAttributes = named(
   'PaymentLinkAttributes',
   object({

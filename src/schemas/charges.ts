@@ -1,7 +1,7 @@
-import { boolean, currency, document, integer, metadata, money, named, nullable, object, resource, sparse, string, timestamp } from '../../http/wire.js';
-import { failureCode, paymentStatus } from '../payments/responses.js';
+import { boolean, currency, document, integer, metadata, money, named, nullable, object, resource, sparse, string, timestamp } from './wire.js';
+import { failureCode, paymentStatus } from './payments.js';
 
-/** JSON Schemas of the charge answers (see http/wire.ts). */
+/** JSON Schemas of the charge answers (see wire.ts). */
 export const chargeAttributes = named(
   'ChargeAttributes',
   object({

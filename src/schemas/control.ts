@@ -1,12 +1,12 @@
 import { EVENT_NAMES, type EventName } from '../bus/events.js';
 import { CHAOS_KINDS } from '../webhooks/chaos.js';
-import { boolean, integer, named, nullable, number, object, oneOfValues, string, timestamp, type ClosedObject } from '../http/wire.js';
-import { invoiceAttributes, invoiceEventData } from '../resources/invoices/responses.js';
-import { linkAttributes } from '../resources/payment-links/responses.js';
-import { cardBrand, failureCode, paymentEventData, paymentSummary } from '../resources/payments/responses.js';
-import { recurringAttributes, recurringEventData } from '../resources/recurring/responses.js';
+import { boolean, integer, named, nullable, number, object, oneOfValues, string, timestamp, type ClosedObject } from './wire.js';
+import { invoiceAttributes, invoiceEventData } from './invoices.js';
+import { linkAttributes } from './payment-links.js';
+import { cardBrand, failureCode, paymentEventData, paymentSummary } from './payments.js';
+import { recurringAttributes, recurringEventData } from './recurring.js';
 
-/** JSON Schemas of the control plane's answers (plain JSON, not JSON:API) and of the webhook payloads (see http/wire.ts). */
+/** JSON Schemas of the control plane's answers (plain JSON, not JSON:API) and of the webhook payloads (see wire.ts). */
 
 const mode = oneOfValues(['test', 'live']);
 

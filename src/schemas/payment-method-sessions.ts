@@ -1,6 +1,6 @@
-import { document, named, object, resource, string, timestamp, uri } from '../../http/wire.js';
+import { document, named, object, resource, string, timestamp, uri } from './wire.js';
 
-/** `POST /v1/recurring-payments/{reference}/payment-method-session` (see http/wire.ts). */
+/** `POST /v1/recurring-payments/{reference}/payment-method-session` (see wire.ts). */
 export const methodSessionDocument = named(
   'PaymentMethodSessionDocument',
   document(
