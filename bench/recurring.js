@@ -1,9 +1,11 @@
-// Benchmark of clock-driven work (issue 5): 1,000 daily schedules advanced one year,
-// 365,000 charges, in one `clock.advance`. Prints CPU and wall time and memory.
+// Benchmark of clock-driven work: 1,000 daily schedules advanced one year, 365,000 charges, in
+// one `clock.advance`. Prints CPU and wall time, the time spent in garbage collection (pauses on
+// the main thread), and memory. Wall time moves with the machine's other load; CPU less so.
 //   node bench/recurring.js [--days 365] [--schedules 1000] [--file]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PerformanceObserver } from 'node:perf_hooks';
 import { startEmulator } from 'payemu';
 
 const arg = (name, fallback) => {
@@ -26,11 +28,33 @@ for (let i = 0; i < schedules; i++) await post('/v1/recurring-payments', { payme
 const mb = (n) => Math.round(n / 1e6);
 global.gc?.();
 const before = process.memoryUsage();
+let gcMs = 0;
+const gcWatch = new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) gcMs += entry.duration;
+});
+gcWatch.observe({ entryTypes: ['gc'] });
 const cpu0 = process.cpuUsage();
 const t0 = performance.now();
+// `GET /_payemu/health` asked every 100 ms through the advance: the slowest answer (client and
+// server share this process, so it is an upper bound).
+let advancing = true;
+let slowestHealth = 0;
+const probe = (async () => {
+  while (advancing) {
+    const asked = performance.now();
+    await fetch(`${payemu.url}/_payemu/health`);
+    slowestHealth = Math.max(slowestHealth, performance.now() - asked);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+})();
 const result = await payemu.clock.advance(`${days}d`);
+advancing = false;
+await probe;
 const wall = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
+// GC entries are delivered asynchronously: let the last ones in before reading the total.
+await new Promise((resolve) => setImmediate(resolve));
+gcWatch.disconnect();
 global.gc?.();
 const after = process.memoryUsage();
 const charges = result.ran['recurring.charge'] ?? 0;
@@ -39,7 +63,7 @@ const charges = result.ran['recurring.charge'] ?? 0;
 const perCharge = charges > 0 ? Math.round((after.heapUsed - before.heapUsed) / charges) : 0;
 const peakRss = mb(process.resourceUsage().maxRSS * 1024);
 console.log(
-  `| ${schedules} daily schedules, ${days} days, ${file ? 'file-backed' : 'in memory'} | ${charges} charges | ${wall.toFixed(1)} s wall | ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU | ${Math.round(charges / wall)} charges/s | heap ${mb(before.heapUsed)} -> ${mb(after.heapUsed)} MB (${perCharge} B a charge) | RSS ${mb(before.rss)} -> ${mb(after.rss)} MB, peak ${peakRss} MB |`,
+  `| ${schedules} daily schedules, ${days} days, ${file ? 'file-backed' : 'in memory'} | ${charges} charges | ${wall.toFixed(1)} s wall | ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU (GC ${(gcMs / 1000).toFixed(1)} s) | ${Math.round(charges / wall)} charges/s | heap ${mb(before.heapUsed)} -> ${mb(after.heapUsed)} MB (${perCharge} B a charge) | RSS ${mb(before.rss)} -> ${mb(after.rss)} MB, peak ${peakRss} MB | health answered within ${Math.round(slowestHealth)} ms |`,
 );
 await payemu.close();
 if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });

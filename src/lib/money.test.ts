@@ -19,3 +19,10 @@ t.test('minor units to two-decimal strings', async (t) => {
   t.equal(formatMinor(sum), '1.00', '100 x 0.01 is exactly 1.00');
   t.equal(minorToNumber(toMinor(0.1) + toMinor(0.2)), 0.3);
 });
+
+t.test('an amount as a number is the number its text reads as', async (t) => {
+  let differ = 0;
+  for (let minor = -100_000; minor <= 10_000_000; minor += minor > 200_000 ? 97 : 1) if (minorToNumber(minor) !== Number(formatMinor(minor))) differ++;
+  t.equal(differ, 0);
+  t.equal(minorToNumber(99999999), 999999.99);
+});

@@ -2,7 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Change } from './collection.js';
-import { encodeChanges, readState, segmentPath } from './files.js';
+import { encodeChangesBytes, readState, segmentPath } from './files.js';
 import { acquireLock } from './lock.js';
 import type { Persistence } from './persistence.js';
 
@@ -61,14 +61,11 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
       if (bytes > threshold) rotateAndCompact();
     },
     append(changes: readonly Change[]) {
-      const text = encodeChanges(changes);
-      const length = Buffer.byteLength(text);
-      // One write(2) of the string; a short write (rare) continues from a buffer.
-      let written = fs.writeSync(fd, text);
-      if (written < length) {
-        const buffer = Buffer.from(text);
-        while (written < length) written += fs.writeSync(fd, buffer, written);
-      }
+      const line = encodeChangesBytes(changes);
+      const length = line.length;
+      // One write(2) of the line; a short write (rare) continues where it stopped.
+      let written = fs.writeSync(fd, line, 0, length);
+      while (written < length) written += fs.writeSync(fd, line, written, length - written);
       bytes += length;
       if (bytes > threshold) rotateAndCompact();
     },

@@ -2,7 +2,10 @@ import type { EventName } from '../bus/events.js';
 import type { Mode } from '../config/types.js';
 import { newUuid } from '../lib/ids.js';
 import type { Transaction } from '../store/store.js';
-import { Events } from './records.js';
+import { Events, type Attempt } from './records.js';
+
+/** One empty attempt log shared by every new event (the log is copied, never changed in place). */
+const NO_ATTEMPTS = Object.freeze([]) as unknown as Attempt[];
 
 /**
  * Raises a domain event inside a transaction: the event record (with its pending delivery) is
@@ -20,7 +23,7 @@ export function raiseEvent(tx: Transaction, event: { name: EventName; source: st
     reference,
     created_at: at,
     delivery_status: 'pending',
-    attempts: [],
+    attempts: NO_ATTEMPTS,
     cycle_attempts: 0,
     next_attempt_at: at,
   });

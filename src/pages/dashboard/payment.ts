@@ -1,6 +1,6 @@
 import type { OpenContext } from '../../http/route.js';
 import { scopeKey } from '../../lib/scope-key.js';
-import { Payments, paymentDescription } from '../../resources/common/payment-records.js';
+import { Payments, paymentDescription, refundedOf } from '../../resources/common/payment-records.js';
 import { Refunds } from '../../resources/refunds/records.js';
 import { Events } from '../../webhooks/records.js';
 import { html } from '../html.js';
@@ -36,7 +36,7 @@ export function paymentPage(ctx: OpenContext) {
   const body = html`<h1>Payment ${payment.reference}</h1>
     <dl data-testid="payment">
       <dt>Id</dt><dd>${payment.id}</dd><dt>Status</dt><dd data-testid="status">${payment.status}</dd>
-      <dt>Amount</dt><dd>${money(payment.amount, payment.currency)}</dd><dt>Refunded</dt><dd>${money(payment.refunded, payment.currency)}</dd>
+      <dt>Amount</dt><dd>${money(payment.amount, payment.currency)}</dd><dt>Refunded</dt><dd>${money(refundedOf(payment), payment.currency)}</dd>
       <dt>Description</dt><dd>${cell(paymentDescription(payment))}</dd><dt>Customer</dt><dd>${cell(payment.customer_email)}</dd>
       <dt>Card</dt><dd>${payment.card_last ? `${payment.card_brand ?? 'card'} ····${payment.card_last}` : '—'}</dd>
       <dt>Failure</dt><dd>${payment.failure_code ? `${payment.failure_code}: ${payment.failure_message ?? ''}` : '—'}</dd>

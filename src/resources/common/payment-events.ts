@@ -26,5 +26,5 @@ export function paymentEventData(payment: PaymentRecord): EventData<'payment.com
 
 /** Raises a `payment.*` event about `payment`, as of its `updated_at`. */
 export function emitPaymentEvent(tx: Transaction, name: EventName, payment: PaymentRecord, extra: Record<string, unknown> = {}): void {
-  raiseEvent(tx, { name, source: payment.source, mode: payment.mode, data: { ...paymentEventData(payment), ...extra } }, payment.updated_at);
+  raiseEvent(tx, { name, source: payment.source, mode: payment.mode, data: Object.assign(paymentEventData(payment), extra) }, payment.updated_at);
 }

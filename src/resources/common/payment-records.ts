@@ -12,13 +12,19 @@ export { PAYMENT_STATUSES, type PaymentStatus };
 /** Statuses that hold the reference: a new session for it is a 409. */
 export const SETTLED_STATUSES: ReadonlySet<PaymentStatus> = new Set(['PAID', 'AUTHORIZED', 'PARTIALLY_REFUNDED', 'REFUNDED']);
 
-/** One payment per reference; `id` is the integer payment id as a string. */
+/**
+ * One payment per reference; `id` is the integer payment id as a string. The store's own shape,
+ * not the API's: what has its usual value is left out (a year of recurring billing stores
+ * hundreds of thousands of payments, each written to the journal), and the presenters fill it
+ * in. Records stored with those fields written out read the same.
+ */
 export interface PaymentRecord extends OwnedRecord {
   reference: string;
   amount: Minor;
   currency: string;
   status: PaymentStatus;
-  capture_method: 'automatic' | 'manual';
+  /** Absent: `automatic` (see `captureMethod`). */
+  capture_method?: 'automatic' | 'manual';
   description?: string;
   customer_email?: string;
   customer_name?: string;
@@ -37,8 +43,8 @@ export interface PaymentRecord extends OwnedRecord {
   invoice_id?: string;
   /** Set on a payment made through a payment link. */
   payment_link_id?: string;
-  /** Total refunded so far, minor units. */
-  refunded: Minor;
+  /** Total refunded so far, minor units; absent: none (see `refundedOf`). */
+  refunded?: Minor;
   created_at: number;
   updated_at: number;
   authorized_at?: number;
@@ -57,5 +63,9 @@ export const Payments = collection<PaymentRecord>('payments', {
  * thousands of payments, and each would hold its own copy of the sentence. */
 export const paymentDescription = (payment: PaymentRecord): string | undefined =>
   payment.description ?? (payment.recurring_reference !== undefined ? `Recurring payment ${payment.recurring_reference}` : undefined);
+
+export const captureMethod = (payment: PaymentRecord): 'automatic' | 'manual' => payment.capture_method ?? 'automatic';
+
+export const refundedOf = (payment: PaymentRecord): Minor => payment.refunded ?? 0;
 
 export const isPaid = (status: PaymentStatus) => status === 'PAID' || status === 'PARTIALLY_REFUNDED' || status === 'REFUNDED';

@@ -4,7 +4,7 @@ import { formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
 import { refundShape } from '../refunds/present.js';
 import type { PaymentAttributes, PaymentSummary } from '../../types.js';
-import { isPaid, paymentDescription, type PaymentRecord } from '../common/payment-records.js';
+import { captureMethod, isPaid, paymentDescription, type PaymentRecord } from '../common/payment-records.js';
 
 export const paymentUrl = (base: string, payment: PaymentRecord) => `${base}/v1/payments/${urlSegment(payment.reference)}`;
 
@@ -21,7 +21,7 @@ export function paymentAttributes(payment: PaymentRecord): PaymentAttributes {
     card_last: payment.card_last ?? null,
     card_brand: payment.card_brand ?? null,
     ...(payment.payment_method ? { payment_method: payment.payment_method } : {}),
-    capture_method: payment.capture_method,
+    capture_method: captureMethod(payment),
     description: paymentDescription(payment) ?? null,
     metadata: payment.metadata ?? {},
     failure_code: payment.failure_code ?? null,

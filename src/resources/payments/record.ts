@@ -41,8 +41,10 @@ export function recordPayment(tx: Transaction, attempt: PaymentAttempt, now: num
   }
   const { failure, origin } = attempt;
   const status = failure ? 'FAILED' : attempt.capture_method === 'manual' ? 'AUTHORIZED' : 'PAID';
-  // Built field by field rather than spread from the attempt: a year of recurring billing
-  // records hundreds of thousands of these, and every one stays in memory.
+  // Built field by field rather than spread from the attempt, and in the store's lean shape
+  // (no automatic capture method, no zero refunded, no empty metadata): a year of recurring
+  // billing records hundreds of thousands of these, every one stays in memory and each is
+  // written to the journal.
   const payment: PaymentRecord = {
     id: existing?.id ?? String(nextPaymentId(tx)),
     source: attempt.source,
@@ -51,17 +53,16 @@ export function recordPayment(tx: Transaction, attempt: PaymentAttempt, now: num
     amount: attempt.amount,
     currency: attempt.currency,
     status,
-    capture_method: attempt.capture_method,
     card_brand: attempt.card_brand,
     card_last: attempt.card_last,
-    refunded: 0,
     created_at: existing?.created_at ?? now,
     updated_at: now,
   };
+  if (attempt.capture_method === 'manual') payment.capture_method = 'manual';
   if (attempt.description !== undefined) payment.description = attempt.description;
   if (attempt.customer_email !== undefined) payment.customer_email = attempt.customer_email;
   if (attempt.customer_name !== undefined) payment.customer_name = attempt.customer_name;
-  if (attempt.metadata !== undefined) payment.metadata = attempt.metadata;
+  if (attempt.metadata !== undefined && hasKeys(attempt.metadata)) payment.metadata = attempt.metadata;
   if (origin.session_id !== undefined) payment.session_id = origin.session_id;
   if (origin.charge_id !== undefined) payment.charge_id = origin.charge_id;
   if (origin.recurring_reference !== undefined) payment.recurring_reference = origin.recurring_reference;
@@ -76,4 +77,9 @@ export function recordPayment(tx: Transaction, attempt: PaymentAttempt, now: num
   tx.put(Payments, payment);
   emitPaymentEvent(tx, failure ? 'payment.failed' : status === 'AUTHORIZED' ? 'payment.authorized' : 'payment.completed', payment);
   return payment;
+}
+
+function hasKeys(object: Record<string, unknown>): boolean {
+  for (const _ in object) return true;
+  return false;
 }

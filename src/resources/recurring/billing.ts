@@ -34,7 +34,9 @@ function bill(tx: Transaction, schedule: RecurringRecord, at: number, app: App):
   let amount = schedule.amount;
   if (schedule.apply_tax && source?.tax.enabled) amount = calculateTax(amount, source.tax.rate, source.tax.inclusive).total;
   const charge = {
-    reference: `${schedule.reference}-${String(schedule.sequence).padStart(4, '0')}`,
+    // Joined rather than concatenated: `+` would keep the payment's reference as a tree of three
+    // strings for as long as the payment is stored (about 80 bytes more, each of a year's payments).
+    reference: [schedule.reference, String(schedule.sequence).padStart(4, '0')].join('-'),
     amount,
     currency: schedule.currency,
     customer_email: schedule.customer_email,

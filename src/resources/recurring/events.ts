@@ -22,7 +22,9 @@ export function recurringEventData(schedule: RecurringRecord, extra: Record<stri
     metadata: schedule.metadata,
     ...(schedule.cancelled_at !== undefined ? { cancelled_at: formatTimestamp(schedule.cancelled_at) } : {}),
   };
-  return { ...data, ...extra };
+  // Added in place rather than spread into a copy: a year of billing builds hundreds of
+  // thousands of these. The same keys in the same order as `{ ...data, ...extra }`.
+  return Object.assign(data, extra);
 }
 
 export function emitRecurringEvent(tx: Transaction, name: EventName, schedule: RecurringRecord, at: number, extra: Record<string, unknown> = {}): void {

@@ -1,7 +1,7 @@
 import { formatTimestamp } from '../../clock/format.js';
 import { pickAttributes, type ResourceShape } from '../../http/document-query.js';
 import { formatMinor } from '../../lib/money.js';
-import type { PaymentRecord } from '../common/payment-records.js';
+import { refundedOf, type PaymentRecord } from '../common/payment-records.js';
 import type { RefundAttributes, RefundMeta } from '../../types.js';
 import type { RefundRecord } from './records.js';
 import { refundable } from './service.js';
@@ -29,7 +29,7 @@ export function refundMeta(payment: PaymentRecord): RefundMeta {
       reference: payment.reference,
       status: payment.status,
       amount: formatMinor(payment.amount),
-      total_refunded: formatMinor(payment.refunded),
+      total_refunded: formatMinor(refundedOf(payment)),
       refundable_amount: formatMinor(refundable(payment)),
     },
   };

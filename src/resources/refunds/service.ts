@@ -5,11 +5,11 @@ import { formatMinor, toMinor } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
 import { emitPaymentEvent } from '../common/payment-events.js';
 import { findPayment } from '../common/find-payment.js';
-import { Payments, type PaymentRecord } from '../common/payment-records.js';
+import { Payments, refundedOf, type PaymentRecord } from '../common/payment-records.js';
 import { Refunds, type RefundRecord } from './records.js';
 import type { CreateRefundBody } from './schemas.js';
 
-export const refundable = (payment: PaymentRecord) => payment.amount - payment.refunded;
+export const refundable = (payment: PaymentRecord) => payment.amount - refundedOf(payment);
 
 /**
  * Refunds part or all of a paid payment: from PAID or PARTIALLY_REFUNDED,
@@ -39,7 +39,7 @@ export function refundPayment(tx: Transaction, scope: Scope, reference: string, 
     status: 'completed',
     created_at: now,
   });
-  const refunded = payment.refunded + amount;
+  const refunded = refundedOf(payment) + amount;
   const updated = tx.put(Payments, {
     ...payment,
     refunded,

@@ -1,0 +1,22 @@
+import t from 'tap';
+import type { Change } from './collection.js';
+import { encodeChanges, encodeChangesBytes } from './files.js';
+
+/** The journal line written from a buffer is byte for byte the line `encodeChanges` describes. */
+
+t.test('a journal line is the same bytes whichever way it is encoded', async (t) => {
+  const changes: Change[] = [
+    { collection: 'things', id: 'a', record: { id: 'a', color: 'ré𝄞d', lone: '\ud800', n: 1, nested: { list: [1, null, 'x'] } } as never },
+    { collection: 'things', id: 'b', record: null },
+  ];
+  t.equal(encodeChangesBytes(changes).toString('utf8'), encodeChanges(changes));
+  t.equal(encodeChangesBytes([]).toString('utf8'), encodeChanges([]));
+});
+
+t.test('a line bigger than the kept buffer grows it, and a later small line is still right', async (t) => {
+  const big: Change[] = [];
+  for (let i = 0; i < 3000; i++) big.push({ collection: 'things', id: `t${i}`, record: { id: `t${i}`, text: 'é'.repeat(4000) } as never });
+  t.equal(encodeChangesBytes(big).toString('utf8'), encodeChanges(big));
+  const small: Change[] = [{ collection: 'things', id: 'z', record: { id: 'z' } as never }];
+  t.equal(encodeChangesBytes(small).toString('utf8'), encodeChanges(small));
+});
