@@ -333,3 +333,22 @@ t.test('create refusals; list with filters and pagination; isolation', async (t)
   assertError(t, await e.globex.get('/v1/recurring-payments/l1'), 404);
   t.equal((await e.live.get('/v1/recurring-payments')).body.meta.total, 0);
 });
+
+t.test('a recurring charge is stored lean and shown whole: automatic capture, nothing refunded, empty metadata', async (t) => {
+  const { e, pm } = await setup(t);
+  await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 5, frequency: 'daily', reference: 'lean' });
+  await advance(e, '1d');
+  const reference = 'lean-0001';
+  const shown = (await e.api.get(`/v1/payments/${reference}`)).body.data.attributes;
+  t.match(shown, { status: 'PAID', capture_method: 'automatic', metadata: {}, captured_at: START.replace('Z', '.000000Z') });
+  // The export holds records as stored: what has its usual value is left out of them.
+  const stored = (await e.api.get('/_payemu/snapshot')).body.data.payments.find((p: { reference: string }) => p.reference === reference);
+  t.ok(stored, 'the payment is in the snapshot');
+  t.notOk('capture_method' in stored || 'refunded' in stored || 'metadata' in stored, 'no default fields stored');
+  // Refunds read a payment without `refunded` as nothing refunded.
+  const refund = await e.api.post(`/v1/payments/${reference}/refunds`, { amount: 2 });
+  t.equal(refund.status, 201);
+  const after = (await e.api.get(`/v1/payments/${reference}`)).body.data.attributes;
+  t.equal(after.status, 'PARTIALLY_REFUNDED');
+  assertError(t, await e.api.post(`/v1/payments/${reference}/refunds`, { amount: 3.01 }), 422);
+});
