@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Change, StoredRecord } from './collection.js';
-import { listSegments, readState, segmentPath, snapshotDb } from './files.js';
+import { listSegments, readState, segmentPath, writeSnapshot } from './files.js';
 
 /**
  * Folds the snapshot and journal segments up to `upTo` into a new snapshot, then deletes those
@@ -19,14 +19,11 @@ export async function compact(dir: string, upTo: number): Promise<{ records: num
     }
   };
   await readState(dir, apply, { upTo });
-  const db = snapshotDb(dir);
-  let records = 0;
-  db.data = { version: 1, covers: upTo, collections: {} };
-  for (const [name, map] of collections) {
-    db.data.collections[name] = [...map.values()];
-    records += map.size;
-  }
-  await db.write();
+  const records = writeSnapshot(
+    dir,
+    upTo,
+    [...collections].map(([name, map]) => [name, map.values()]),
+  );
   for (const n of listSegments(dir)) if (n <= upTo) fs.rmSync(segmentPath(dir, n), { force: true });
   return { records };
 }

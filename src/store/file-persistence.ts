@@ -2,14 +2,16 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Change } from './collection.js';
-import { encodeChangesBytes, readState, segmentPath } from './files.js';
+import { encodeChangesBytes, listSegments, readState, segmentPath, writeSnapshot } from './files.js';
 import { acquireLock } from './lock.js';
-import type { Persistence } from './persistence.js';
+import type { Persistence, StoreState } from './persistence.js';
 
 export interface FilePersistenceOptions {
   /** Journal bytes after which the segment is rotated and compacted in the background. */
   compactAfterBytes?: number;
   onCompaction?: (result: { ok: boolean; records?: number; error?: string }) => void;
+  /** Journal bytes after which a clean close writes a snapshot (default 1 MiB; see close). */
+  snapshotAtCloseBytes?: number;
 }
 
 /**
@@ -20,7 +22,10 @@ export interface FilePersistenceOptions {
  */
 export function filePersistence(dir: string, options: FilePersistenceOptions = {}): Persistence {
   const threshold = options.compactAfterBytes ?? 64 * 1024 * 1024;
+  const atClose = options.snapshotAtCloseBytes ?? 1024 * 1024;
   let fd = -1;
+  /** The snapshot read at open was written in one line (an older version): rewrite it at close. */
+  let oldLayout = false;
   let segment = 0;
   let bytes = 0;
   let compactor: ChildProcess | undefined;
@@ -44,6 +49,28 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
     });
   };
 
+  /**
+   * At a clean close, the records in memory are exactly what the files hold: written as the
+   * snapshot (covering every segment, which are then deleted), they let the next start read
+   * one file a record per line instead of replaying the journal's every version of every
+   * record. Done only when there is enough journal to be worth it, or to move a snapshot of an
+   * older version to the layout read line by line. A crash in the middle leaves the old
+   * snapshot with its segments, or the new one (the segments it covers are then ignored).
+   */
+  const snapshotAtClose = (state: StoreState) => {
+    const segments = listSegments(dir);
+    let journal = 0;
+    for (const n of segments) journal += fs.statSync(segmentPath(dir, n)).size;
+    if (journal < atClose && !oldLayout) return;
+    const covers = segments.at(-1) ?? segment;
+    writeSnapshot(
+      dir,
+      covers,
+      [...state].map(([name, map]) => [name, map.values()]),
+    );
+    for (const n of segments) fs.rmSync(segmentPath(dir, n), { force: true });
+  };
+
   return {
     async load(apply) {
       fs.mkdirSync(dir, { recursive: true });
@@ -52,6 +79,7 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
         const state = await readState(dir, apply, { repairTail: true });
         openSegment(state.segments.at(-1) ?? state.covers + 1);
         bytes = state.journalBytes;
+        oldLayout = state.snapshotLayout === 'whole';
       } catch (error) {
         // A store that cannot be read is not open: the directory is free again.
         releaseLock();
@@ -69,8 +97,9 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
       bytes += length;
       if (bytes > threshold) rotateAndCompact();
     },
-    async close() {
-      if (fd >= 0) {
+    async close(state?: StoreState) {
+      const wasOpen = fd >= 0;
+      if (wasOpen) {
         fs.fsyncSync(fd);
         fs.closeSync(fd);
         fd = -1;
@@ -79,7 +108,14 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
       // snapshot's temporary file: let it finish first.
       const running = compactor;
       if (running) await new Promise((resolve) => running.once('exit', resolve));
-      releaseLock();
+      try {
+        if (wasOpen && state) snapshotAtClose(state);
+      } catch {
+        // Only a shortcut for the next start: the journal still holds everything (a directory
+        // removed under a stopping server, a full disk), so the close goes on without it.
+      } finally {
+        releaseLock();
+      }
     },
   };
 }

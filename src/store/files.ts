@@ -6,7 +6,8 @@ import type { Change, StoredRecord } from './collection.js';
 
 /**
  * The data directory's files:
- *   snapshot.json           lowdb document: every record as of the end of segment `covers`
+ *   snapshot.json           every record as of the end of segment `covers`: one JSON document,
+ *                           one record per line (writeSnapshot); older versions wrote one line
  *   journal-000042.ndjson   append-only segments; one line per committed transaction,
  *                           `[[collection, id, record|null], ...]`
  * A record's truth is the snapshot with every later segment replayed over it, in order.
@@ -230,8 +231,16 @@ export function replaySegment(file: string, apply: (changes: Change[]) => void, 
   return whole;
 }
 
-/** The snapshot as stored; a StoreDamaged error when it is not valid JSON or not a snapshot. */
-export async function readSnapshot(dir: string): Promise<Snapshot> {
+/**
+ * The snapshot as stored; a StoreDamaged error when it is not valid JSON or not a snapshot.
+ * `layout` says whether it was written one record per line (see writeSnapshot), the layout
+ * read without holding the whole file; one written otherwise (by an older version, in one line)
+ * is read whole.
+ */
+export async function readSnapshot(dir: string): Promise<Snapshot & { layout: 'lines' | 'whole' | 'none' }> {
+  const lines = readSnapshotLines(dir);
+  if (lines === 'none') return { version: 1, covers: 0, collections: {}, layout: 'none' };
+  if (lines !== undefined) return { ...lines, layout: 'lines' };
   const db = snapshotDb(dir);
   try {
     await db.read();
@@ -241,7 +250,116 @@ export async function readSnapshot(dir: string): Promise<Snapshot> {
   }
   const problems = checkSnapshot(db.data);
   if (problems.length > 0) throw new StoreDamaged(problems[0]!.damage, dir);
-  return db.data;
+  return { ...db.data, layout: 'whole' };
+}
+
+const SNAPSHOT_HEAD = /^\{"version":1,"covers":(\d+),"collections":\{$/;
+const COLLECTION_HEAD = /^("(?:[^"\\]|\\.)*"):\[(\],?)?$/;
+
+/**
+ * Reads a snapshot written by writeSnapshot line by line: a record per JSON.parse, in 1 MB
+ * reads, so that a start never holds the whole file (tens of MB) beside the records built from
+ * it. Returns undefined when the file is not in that layout, or is damaged: the caller then
+ * reads it whole, which finds and names the damage as before. 'none' when there is no snapshot.
+ */
+function readSnapshotLines(dir: string): Snapshot | 'none' | undefined {
+  let snapshot: Snapshot | undefined;
+  let list: StoredRecord[] | undefined; // the collection being read
+  let ended = false;
+  let ok = true;
+  try {
+    readLines(snapshotPath(dir), (text) => {
+      if (!ok) return;
+      if (snapshot === undefined) {
+        const head = SNAPSHOT_HEAD.exec(text);
+        if (head) snapshot = { version: 1, covers: Number(head[1]), collections: {} };
+        else ok = false;
+      } else if (ended) ok = false;
+      else if (list !== undefined) {
+        if (text === '],' || text === ']') list = undefined;
+        else {
+          const record: unknown = JSON.parse(text.endsWith(',') ? text.slice(0, -1) : text);
+          if (isRecord(record)) list.push(record);
+          else ok = false;
+        }
+      } else if (text === '}}') ended = true;
+      else {
+        const head = COLLECTION_HEAD.exec(text);
+        if (!head) ok = false;
+        else {
+          const name = JSON.parse(head[1]!) as string;
+          const records: StoredRecord[] = [];
+          snapshot.collections[name] = records;
+          if (head[2] === undefined) list = records;
+        }
+      }
+    });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'none';
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+  return ok && ended && list === undefined && Number.isSafeInteger(snapshot?.covers) ? snapshot : undefined;
+}
+
+/**
+ * Writes a snapshot of `collections` covering the segments up to `covers`: a temporary file,
+ * flushed to disk, then renamed over snapshot.json, so a crash at any point leaves the old
+ * snapshot or the new one whole. The file is one JSON document (what lowdb and older versions
+ * read) laid out one record per line, which a start reads without holding it whole:
+ *   {"version":1,"covers":7,"collections":{
+ *   "sessions":[
+ *   {"id":"cs_1",...},
+ *   {"id":"cs_2",...}
+ *   ],
+ *   "meta":[]
+ *   }}
+ * JSON.stringify never writes a raw newline inside a value, so a line is a record.
+ */
+export function writeSnapshot(dir: string, covers: number, collections: Iterable<[string, Iterable<StoredRecord>]>): number {
+  const file = snapshotPath(dir);
+  // The name lowdb's writer used: a half file left by a crash (of either) is overwritten.
+  const temp = path.join(dir, '.snapshot.json.tmp');
+  const fd = fs.openSync(temp, 'w');
+  let records = 0;
+  try {
+    let pending: string[] = [];
+    let size = 0;
+    const write = (text: string) => {
+      pending.push(text);
+      size += text.length;
+      if (size > 1024 * 1024) flush();
+    };
+    const flush = () => {
+      const buffer = Buffer.from(pending.join(''));
+      for (let written = 0; written < buffer.length; ) written += fs.writeSync(fd, buffer, written);
+      pending = [];
+      size = 0;
+    };
+    write(`{"version":1,"covers":${covers},"collections":{`);
+    let firstCollection = true;
+    for (const [name, list] of collections) {
+      write(`${firstCollection ? '' : ','}\n${JSON.stringify(name)}:[`);
+      firstCollection = false;
+      let first = true;
+      for (const record of list) {
+        write(`${first ? '' : ','}\n${JSON.stringify(record)}`);
+        first = false;
+        records++;
+      }
+      write(first ? ']' : '\n]');
+    }
+    write('\n}}\n');
+    flush();
+    fs.fsyncSync(fd);
+  } catch (error) {
+    fs.closeSync(fd);
+    fs.rmSync(temp, { force: true });
+    throw error;
+  }
+  fs.closeSync(fd);
+  fs.renameSync(temp, file);
+  return records;
 }
 
 export function snapshotSyntaxDamage(error: SyntaxError): Damage {
@@ -283,10 +401,14 @@ export async function readState(
   dir: string,
   apply: (changes: Change[]) => void,
   options: { upTo?: number; repairTail?: boolean } = {},
-): Promise<{ covers: number; segments: number[]; journalBytes: number }> {
+): Promise<{ covers: number; segments: number[]; journalBytes: number; snapshotLayout: 'lines' | 'whole' | 'none' }> {
   const snapshot = await readSnapshot(dir);
   for (const [collection, records] of Object.entries(snapshot.collections)) {
-    apply(records.map((record) => ({ collection, id: record.id, record })));
+    // In slices: one list of changes the size of the collection would double its memory.
+    for (let i = 0; i < records.length; i += 4096) {
+      apply(records.slice(i, i + 4096).map((record) => ({ collection, id: record.id, record })));
+    }
+    records.length = 0; // what is applied is in the store's maps now; let the list go
   }
   const segments = listSegments(dir).filter((n) => n > snapshot.covers && (options.upTo === undefined || n <= options.upTo));
   let journalBytes = 0;
@@ -294,5 +416,5 @@ export async function readState(
     const last = i === segments.length - 1;
     journalBytes += replaySegment(segmentPath(dir, n), apply, last && options.repairTail === true);
   });
-  return { covers: snapshot.covers, segments, journalBytes };
+  return { covers: snapshot.covers, segments, journalBytes, snapshotLayout: snapshot.layout };
 }

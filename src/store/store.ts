@@ -19,7 +19,9 @@ export type CommitListener = (changes: readonly Change[], events: readonly Raise
  */
 export class Store {
   private readonly records = new Map<string, Map<string, StoredRecord>>();
+  /** A collection's secondary indexes, built by the first look-up in it (see `index`). */
   private readonly indexes = new Map<string, Indexes<StoredRecord>>();
+  private readonly defs = new Map<string, Collection<StoredRecord>>();
   private readonly listeners: CommitListener[] = [];
   private current: Transaction | undefined;
   /** [index name, key function] of each collection, resolved once. */
@@ -34,7 +36,7 @@ export class Store {
       if (this.records.has(def.name)) throw new Error(`collection ${def.name} declared twice`);
       this.records.set(def.name, new Map());
       this.indexDefs.set(def.name, Object.entries(def.indexes));
-      this.indexes.set(def.name, new Indexes(def));
+      this.defs.set(def.name, def);
     }
   }
 
@@ -50,8 +52,7 @@ export class Store {
   /** Records whose index `index` has key `key`, in insertion order. */
   find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[] {
     const map = this.map(def.name);
-    return this.indexes
-      .get(def.name)!
+    return this.index(def.name)
       .ids(index, key)
       .map((id) => map.get(id) as T);
   }
@@ -110,7 +111,7 @@ export class Store {
   /** Records under an index key in insertion order, without copying the index. */
   *iterate<T extends StoredRecord>(def: Collection<T>, index: string, key: string): IterableIterator<T> {
     const map = this.map(def.name);
-    for (const id of this.indexes.get(def.name)!.iterate(index, key)) yield map.get(id) as T;
+    for (const id of this.index(def.name).iterate(index, key)) yield map.get(id) as T;
   }
 
   /** `[index name, key function]` of a collection's indexes, for a transaction's own index. */
@@ -119,7 +120,7 @@ export class Store {
   }
 
   countIndex<T extends StoredRecord>(def: Collection<T>, index: string, key: string): number {
-    return this.indexes.get(def.name)!.count(index, key);
+    return this.index(def.name).count(index, key);
   }
 
   onCommit(listener: CommitListener): () => void {
@@ -137,8 +138,9 @@ export class Store {
     return changes.length;
   }
 
+  /** Hands the records to the persistence, which may keep them as a snapshot for the next start. */
   close(): Promise<void> {
-    return this.persistence.close();
+    return this.persistence.close(this.records);
   }
 
   private commit(changes: readonly Change[], events: readonly RaisedEvent[]): void {
@@ -157,8 +159,27 @@ export class Store {
       const previous = map.get(change.id);
       if (change.record) map.set(change.id, change.record);
       else map.delete(change.id);
-      this.indexes.get(change.collection)!.update(previous, change.record ?? undefined);
+      // An index not built yet is built from the records when first used.
+      this.indexes.get(change.collection)?.update(previous, change.record ?? undefined);
     }
+  }
+
+  /**
+   * A collection's indexes, built now from its records if nothing looked them up before: a
+   * start on 100,000 stored records then only fills the maps of records, and an index costs
+   * its build only once a request needs it. Built from the records in their map's order
+   * (insertion order), which is the order a start replaying the files would give them.
+   */
+  private index(name: string): Indexes<StoredRecord> {
+    let indexes = this.indexes.get(name);
+    if (!indexes) {
+      const def = this.defs.get(name);
+      if (!def) throw new Error(`unknown collection ${name}`);
+      indexes = new Indexes(def);
+      for (const record of this.map(name).values()) indexes.update(undefined, record);
+      this.indexes.set(name, indexes);
+    }
+    return indexes;
   }
 
   private map(name: string): Map<string, StoredRecord> {
