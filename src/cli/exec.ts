@@ -5,11 +5,10 @@ import { ConfigError } from '../config/load.js';
 import { startEmulator } from '../emulator.js';
 import { uiHost } from '../ui/host.js';
 import { LogFileError, openFileLog } from '../ui/log.js';
-import { emulatorOptions } from './emulator-options.js';
 import { CliError, EXIT } from './errors.js';
 import { stopWhenOrphaned } from './orphan.js';
 import { describeUndelivered, EXIT_UNDELIVERED, undeliveredAfter } from './expect-delivered.js';
-import type { StartOptions } from './start.js';
+import { emulatorOptions, type StartOptions } from './start-options.js';
 
 /**
  * `payemu exec [start options] -- <command...>`: starts payemu (a free port and in memory unless

@@ -4,31 +4,8 @@ import { startEmulator, type Emulator } from '../emulator.js';
 import { uiHost } from '../ui/host.js';
 import { createLogger, LogFileError, openFileLog } from '../ui/log.js';
 import { inCi, wantsTerminalUi } from '../ui/mode.js';
-import { emulatorOptions } from './emulator-options.js';
+import { emulatorOptions, type StartOptions } from './start-options.js';
 import { stopWhenOrphaned } from './orphan.js';
-
-export interface StartOptions {
-  port: number;
-  host: string;
-  allowedHost?: string[];
-  data: string;
-  inMemory?: boolean;
-  config?: string;
-  rateLimit?: boolean;
-  webhookUrl?: string;
-  webhookBackoff: string;
-  webhookTimeout: string;
-  webhookChaos?: string;
-  strictWebhookUrls?: boolean;
-  clockStart?: string;
-  freezeClock?: boolean;
-  journalSize?: number;
-  ui: boolean;
-  json?: boolean;
-  log?: string;
-  import?: string;
-  exportOnExit?: string;
-}
 
 /** `payemu start`: wiring only. */
 export async function start(options: StartOptions): Promise<void> {

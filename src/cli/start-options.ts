@@ -1,6 +1,29 @@
 import { resolveConfigFile } from '../config/load.js';
 import type { EmulatorOptions } from '../emulator.js';
-import type { StartOptions } from './start.js';
+
+/** The options of `payemu start` (`payemu exec` takes them too), as commander parses them. */
+export interface StartOptions {
+  port: number;
+  host: string;
+  allowedHost?: string[];
+  data: string;
+  inMemory?: boolean;
+  config?: string;
+  rateLimit?: boolean;
+  webhookUrl?: string;
+  webhookBackoff: string;
+  webhookTimeout: string;
+  webhookChaos?: string;
+  strictWebhookUrls?: boolean;
+  clockStart?: string;
+  freezeClock?: boolean;
+  journalSize?: number;
+  ui: boolean;
+  json?: boolean;
+  log?: string;
+  import?: string;
+  exportOnExit?: string;
+}
 
 /**
  * The start options `payemu start` and `payemu exec` share, as the emulator takes them. Where the
