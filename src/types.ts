@@ -17,8 +17,11 @@ import type {
   clockView,
   event,
   eventData,
+  faultView,
   invoicePaid,
   linkPaid,
+  requestEntry,
+  requestList,
   resetReport,
   sessionCompleted,
   triggerResult,
@@ -37,6 +40,7 @@ import type { refundAttributes, refundDocument, refundMeta } from './schemas/ref
 import type { createdSessionDocument, sessionAttributes, sessionDocument } from './schemas/sessions.js';
 import type { taxCalculationDocument, taxSettingsAttributes } from './schemas/tax.js';
 import type { cardAttemptBody } from './schemas/card.js';
+import type { faultSchema } from './lib/faults.js';
 
 // ---- The /v1 answers ----
 
@@ -156,6 +160,14 @@ export type PaymentSummary = FromSchema<typeof paymentSummary>;
 export type CompleteResult = FromSchema<typeof sessionCompleted>;
 /** The card a hosted page would be given (`POST /_payemu/sessions/{id}/complete` and the other pay endpoints). */
 export type CardAttempt = FromSchema<typeof cardAttemptBody>;
+/** One `/v1` request of the request journal (`GET /_payemu/requests`). */
+export type RequestView = FromSchema<typeof requestEntry>;
+/** `GET /_payemu/requests`: newest first; `total` counts every match. */
+export type RequestList = FromSchema<typeof requestList>;
+/** A fault as payemu shows it (`/_payemu/faults`): every field with its default, its id and how many requests it acted on. */
+export type FaultView = FromSchema<typeof faultView>;
+/** A fault as sent to `POST /_payemu/faults`: only `path` is required. */
+export type FaultInput = FromSchema<typeof faultSchema>;
 /** `POST /_payemu/invoices/{id}/pay`. */
 export type InvoicePayResult = FromSchema<typeof invoicePaid>;
 /** `POST /_payemu/payment-links/{id}/pay`. */

@@ -1,14 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import { parseDuration } from '../clock/duration.js';
-import { ConfigError, resolveConfigFile } from '../config/load.js';
+import { ConfigError } from '../config/load.js';
 import { startEmulator } from '../emulator.js';
 import { uiHost } from '../ui/host.js';
 import { LogFileError, openFileLog } from '../ui/log.js';
 import { CliError, EXIT } from './errors.js';
 import { stopWhenOrphaned } from './orphan.js';
 import { describeUndelivered, EXIT_UNDELIVERED, undeliveredAfter } from './expect-delivered.js';
-import type { StartOptions } from './start.js';
+import { emulatorOptions, type StartOptions } from './start-options.js';
 
 /**
  * `payemu exec [start options] -- <command...>`: starts payemu (a free port and in memory unless
@@ -48,23 +48,10 @@ export async function exec(
     // Opened first: a --log path that cannot be written fails before anything starts.
     fileLog = options.log === undefined ? undefined : openFileLog(options.log);
     emulator = await startEmulator({
+      ...emulatorOptions(options),
       port: given.has('port') ? options.port : 0,
-      host: options.host,
-      allowedHosts: options.allowedHost,
       inMemory: !given.has('data'),
       dataDir: options.data,
-      config: resolveConfigFile(options.config, process.cwd()),
-      webhookUrl: options.webhookUrl,
-      webhookBackoff: options.webhookBackoff,
-      webhookTimeout: options.webhookTimeout,
-      webhookChaos: options.webhookChaos,
-      strictWebhookUrls: options.strictWebhookUrls,
-      rateLimit: options.rateLimit,
-      clockStart: options.clockStart,
-      freezeClock: options.freezeClock,
-      import: options.import,
-      exportOnExit: options.exportOnExit,
-      journalSize: options.journalSize,
     });
   } catch (error) {
     fileLog?.close();

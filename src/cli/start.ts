@@ -1,33 +1,11 @@
 import path from 'node:path';
-import { ConfigError, resolveConfigFile } from '../config/load.js';
+import { ConfigError } from '../config/load.js';
 import { startEmulator, type Emulator } from '../emulator.js';
 import { uiHost } from '../ui/host.js';
 import { createLogger, LogFileError, openFileLog } from '../ui/log.js';
 import { inCi, wantsTerminalUi } from '../ui/mode.js';
+import { emulatorOptions, type StartOptions } from './start-options.js';
 import { stopWhenOrphaned } from './orphan.js';
-
-export interface StartOptions {
-  port: number;
-  host: string;
-  allowedHost?: string[];
-  data: string;
-  inMemory?: boolean;
-  config?: string;
-  rateLimit?: boolean;
-  webhookUrl?: string;
-  webhookBackoff: string;
-  webhookTimeout: string;
-  webhookChaos?: string;
-  strictWebhookUrls?: boolean;
-  clockStart?: string;
-  freezeClock?: boolean;
-  journalSize?: number;
-  ui: boolean;
-  json?: boolean;
-  log?: string;
-  import?: string;
-  exportOnExit?: string;
-}
 
 /** `payemu start`: wiring only. */
 export async function start(options: StartOptions): Promise<void> {
@@ -59,25 +37,12 @@ export async function start(options: StartOptions): Promise<void> {
     // Opened first: a --log path that cannot be written fails before anything starts.
     fileLog = options.log === undefined ? undefined : openFileLog(options.log);
     emulator = await startEmulator({
+      ...emulatorOptions(options),
       port: options.port,
-      host: options.host,
-      allowedHosts: options.allowedHost,
       dataDir: options.data,
       inMemory: options.inMemory === true,
-      config: resolveConfigFile(options.config, process.cwd()),
       // No config file yet: one created in the working directory while payemu runs is picked up.
       configFileIfCreated: options.config === undefined ? path.join(process.cwd(), 'payemu.config.json') : undefined,
-      rateLimit: options.rateLimit,
-      webhookUrl: options.webhookUrl,
-      webhookBackoff: options.webhookBackoff,
-      webhookTimeout: options.webhookTimeout,
-      webhookChaos: options.webhookChaos,
-      strictWebhookUrls: options.strictWebhookUrls,
-      clockStart: options.clockStart,
-      freezeClock: options.freezeClock,
-      import: options.import,
-      exportOnExit: options.exportOnExit,
-      journalSize: options.journalSize,
     });
   } catch (error) {
     fileLog?.close();

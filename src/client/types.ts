@@ -10,9 +10,13 @@ export type {
   ClockView,
   CompleteResult,
   EventView,
+  FaultInput,
+  FaultView,
   InvoicePayResult,
   LinkPayResult,
   PaymentSummary,
+  RequestList,
+  RequestView,
   ResetResult,
   TriggerReport as TriggerResult,
   WebhookChaosView,
@@ -66,30 +70,6 @@ export type StreamMessage =
   | { type: 'event'; data: EventView }
   | { type: 'attempt'; data: { event_id: string; event: string; delivery_status: string; attempt: AttemptView | null } };
 
-/** One `/v1` request of the request journal (`GET /_payemu/requests`). */
-export interface RequestView {
-  id: string;
-  at: string;
-  method: string;
-  path: string;
-  query: Record<string, string | string[]>;
-  /** null when the connection closed before an answer was sent. */
-  status: number | null;
-  duration_ms: number;
-  idempotency_key: string | null;
-  replayed: boolean;
-  fault: string | null;
-  /** The JSON as sent; a body that is not JSON, or was cut at 16 KiB, as text; null when none. */
-  request_body: unknown;
-  response_body: unknown;
-}
-
-/** `GET /_payemu/requests`: newest first; `total` counts every match. */
-export interface RequestList {
-  requests: RequestView[];
-  total: number;
-}
-
 /** What `GET /_payemu/requests` filters on. */
 export interface RequestFilter {
   method?: string;
@@ -100,34 +80,4 @@ export interface RequestFilter {
   /** Exclusive timestamp. */
   since?: string;
   limit?: number | string;
-}
-
-/** A fault as sent to `POST /_payemu/faults`: only `path` is required (see docs/control-plane.md). */
-export interface FaultInput {
-  method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | null;
-  path: string;
-  status?: number | null;
-  body?: unknown;
-  latency_ms?: number;
-  drop?: boolean;
-  apply?: boolean;
-  probability?: number;
-  times?: number | null;
-  seed?: number;
-}
-
-/** A fault as payemu shows it: every field with its default, its id and how many requests it acted on. */
-export interface FaultView {
-  id: string;
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | null;
-  path: string;
-  status: number | null;
-  body: unknown;
-  latency_ms: number;
-  drop: boolean;
-  apply: boolean;
-  probability: number;
-  times: number | null;
-  seed: number;
-  hits: number;
 }

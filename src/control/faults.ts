@@ -1,18 +1,18 @@
 import { NotFound, Unprocessable } from '../http/errors.js';
 import { Faults, faultsOf, newFault, presentFault } from '../http/faults.js';
-import { control } from '../http/route.js';
+import { control, controlAt } from '../http/route.js';
 import { errors } from '../schemas/wire.js';
 import { type FaultInput, faultProblem, faultSchema, withDefaults } from '../lib/faults.js';
 import { faultList, faultRemoved, faultView } from '../schemas/control.js';
+
+const faults = controlAt('/_payemu/faults');
 
 /**
  * `/_payemu/faults` (docs/control-plane.md, "Faults"): faults on the key's Source and mode's
  * /v1 requests. Added faults are tried oldest first; the first that acts on a request wins.
  */
 export const faultRoutes = [
-  control<FaultInput>({
-    method: 'POST',
-    path: '/_payemu/faults',
+  faults.post<FaultInput>({
     summary: "Add a fault on the key's Source and mode's /v1 requests",
     body: faultSchema,
     responses: { 201: faultView, 422: errors },
@@ -23,9 +23,7 @@ export const faultRoutes = [
       return { status: 201, json: presentFault(fault) };
     },
   }),
-  control({
-    method: 'GET',
-    path: '/_payemu/faults',
+  faults.get({
     summary: "List the faults of the key's Source and mode, oldest first",
     responses: { 200: faultList },
     handle: ({ app, scope }) => ({ status: 200, json: { faults: faultsOf(app.store, scope.source.slug, scope.mode).map(presentFault) } }),
@@ -42,9 +40,7 @@ export const faultRoutes = [
       return { status: 200, json: presentFault(fault) };
     },
   }),
-  control({
-    method: 'DELETE',
-    path: '/_payemu/faults',
+  faults.delete({
     summary: "Remove every fault of the key's Source and mode",
     responses: { 200: faultRemoved },
     handle: ({ app, scope }) => {

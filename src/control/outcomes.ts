@@ -1,7 +1,7 @@
 import type { App } from '../app.js';
 import type { Scope } from '../http/auth.js';
 import { Unprocessable } from '../http/errors.js';
-import { control } from '../http/route.js';
+import { controlAt } from '../http/route.js';
 import { errors, integer, named, object, oneOfValues, string } from '../schemas/wire.js';
 import { newId } from '../lib/ids.js';
 import { scopeKey } from '../lib/scope-key.js';
@@ -16,6 +16,8 @@ import {
   type ScriptStep,
   type ScriptTarget,
 } from '../resources/outcomes/records.js';
+
+const outcomes = controlAt('/_payemu/outcomes');
 
 /** At most this many steps in one script: a story, not a load generator. */
 const MAX_STEPS = 1000;
@@ -61,24 +63,18 @@ export function presentScript(script: OutcomeScriptRecord): OutcomeScriptView {
  * in order; `GET` lists the scripts of the key's Source and mode, `DELETE` removes them all.
  */
 export const outcomeRoutes = [
-  control<ScriptBody>({
-    method: 'POST',
-    path: '/_payemu/outcomes',
+  outcomes.post<ScriptBody>({
     summary: 'Script the outcomes of the next card payment attempts on a saved card, a schedule or a payment reference',
     body: scriptBody,
     responses: { 201: outcomeScript, 422: errors },
     handle: ({ app, scope, body, now }) => ({ status: 201, json: addScript(app, scope, body, now) }),
   }),
-  control({
-    method: 'GET',
-    path: '/_payemu/outcomes',
+  outcomes.get({
     summary: "List the scripted outcomes of the key's Source and mode, oldest first",
     responses: { 200: outcomeList },
     handle: ({ app, scope }) => ({ status: 200, json: { outcomes: listScripts(app, scope) } }),
   }),
-  control({
-    method: 'DELETE',
-    path: '/_payemu/outcomes',
+  outcomes.delete({
     summary: "Remove every scripted outcome of the key's Source and mode",
     responses: { 200: outcomesCleared },
     handle: ({ app, scope }) => ({ status: 200, json: { removed: clearScripts(app, scope) } }),

@@ -1,4 +1,5 @@
-import { control } from '../http/route.js';
+import type { Reply } from '../http/envelope.js';
+import { control, type ApiContext, type ApiRoute } from '../http/route.js';
 import { cardAttemptBody, type CardAttemptBody } from '../schemas/card.js';
 import { payInvoice } from '../resources/invoices/pay.js';
 import { presentInvoice } from '../resources/invoices/present.js';
@@ -22,14 +23,13 @@ import { invoicePaid, linkPaid, sessionCompleted } from '../schemas/control.js';
  */
 export const payRoutes = [
   // Completes a checkout, or a payment-method session, as the hosted page would .
-  control<CardAttemptBody>({
-    method: 'POST',
+  payRoute({
     path: '/_payemu/sessions/:id/complete',
     summary: 'Pay a checkout session (or replace the card of a payment-method session) with a card number, as the hosted page does',
-    responses: { 200: sessionCompleted, 404: errors, 409: errors, 410: errors, 422: errors },
-    body: cardAttemptBody,
+    paid: sessionCompleted,
+    expired: true,
     handle: ({ app, scope, params, body, now }) => {
-      const attempt = { cardNumber: body.card_number, threeDs: body.three_ds };
+      const attempt = cardAttempt(body);
       if (getMethodSession(app.store, scope, params.id!)) {
         const result = app.store.transaction((tx) => attemptMethodUpdate(tx, params.id!, attempt, now));
         return { status: 200, json: presentMethodAttempt(result, app.baseUrl(), now) };
@@ -48,31 +48,25 @@ export const payRoutes = [
     },
   }),
   // Pays as the hosted invoice page would; the answer names the payment.
-  control<CardAttemptBody>({
-    method: 'POST',
+  payRoute({
     path: '/_payemu/invoices/:id/pay',
     summary: 'Pay a sent or overdue invoice with a card number, as the hosted page does',
-    responses: { 200: invoicePaid, 404: errors, 409: errors, 422: errors },
-    body: cardAttemptBody,
+    paid: invoicePaid,
     handle: ({ app, scope, params, body, now }) => {
-      const result = app.store.transaction((tx) =>
-        payInvoice(tx, params.id!, { cardNumber: body.card_number, threeDs: body.three_ds }, now, { source: scope.source.slug, mode: scope.mode }),
-      );
+      const result = app.store.transaction((tx) => payInvoice(tx, params.id!, cardAttempt(body), now, { source: scope.source.slug, mode: scope.mode }));
       const base = app.baseUrl();
       return { status: 200, json: { invoice: presentInvoice(result.invoice, base).attributes, payment: presentPaymentSummary(result.payment, base) } };
     },
   }),
   // Pays as the hosted link page would: opens a checkout and pays it.
-  control<CardAttemptBody>({
-    method: 'POST',
+  payRoute({
     path: '/_payemu/payment-links/:id/pay',
     summary: 'Pay through a payment link with a card number, as the hosted page does',
-    responses: { 200: linkPaid, 404: errors, 409: errors, 422: errors },
-    body: cardAttemptBody,
+    paid: linkPaid,
     handle: ({ app, scope, params, body, now }) => {
       const result = app.store.transaction((tx) => {
         const session = openCheckout(tx, scope, getLink(tx, scope, params.id!), now);
-        return attemptPayment(tx, session.id, { cardNumber: body.card_number, threeDs: body.three_ds }, now, app.config());
+        return attemptPayment(tx, session.id, cardAttempt(body), now, app.config());
       });
       const base = app.baseUrl();
       const link = app.store.get(PaymentLinks, String(Number(params.id)))!;
@@ -83,6 +77,27 @@ export const payRoutes = [
     },
   }),
 ];
+
+/**
+ * A route that pays with a card as a hosted page does: `POST` with the card in the body, a 200
+ * answer `paid` (a decline too), and the refusals in the envelope (404, 409, 422; 410 where the
+ * thing paid can expire).
+ */
+function payRoute(route: {
+  path: string;
+  summary: string;
+  paid: object;
+  expired?: boolean;
+  handle: (ctx: ApiContext<CardAttemptBody>) => Reply | Promise<Reply>;
+}): ApiRoute {
+  // Integer keys keep ascending order: 410 lands between 409 and 422, where the document lists it.
+  const responses: Record<number, object> = { 200: route.paid, 404: errors, 409: errors, 422: errors };
+  if (route.expired) responses[410] = errors;
+  return control<CardAttemptBody>({ method: 'POST', path: route.path, summary: route.summary, responses, body: cardAttemptBody, handle: route.handle });
+}
+
+/** The card of the body as the services take it. */
+const cardAttempt = (body: CardAttemptBody) => ({ cardNumber: body.card_number, threeDs: body.three_ds });
 
 function presentMethodAttempt(result: MethodAttemptResult, base: string, now: number) {
   const session = { id: result.session.id, type: 'payment-method-session', status: methodSessionStatus(result.session, now) };

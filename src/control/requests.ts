@@ -1,5 +1,5 @@
 import { parseRequestFilter } from '../http/request-journal.js';
-import { control } from '../http/route.js';
+import { controlAt } from '../http/route.js';
 import { requestList, requestsCleared } from '../schemas/control.js';
 
 const listQuery = {
@@ -17,22 +17,20 @@ const listQuery = {
   },
 } as const;
 
+const requests = controlAt('/_payemu/requests');
+
 /**
  * The request journal of the key's Source and mode (http/request-journal.ts): its `/v1`
  * requests newest first, filtered; DELETE empties it.
  */
 export const requestRoutes = [
-  control({
-    method: 'GET',
-    path: '/_payemu/requests',
+  requests.get({
     summary: "List the /v1 requests of the key's Source and mode, newest first",
     query: listQuery,
     responses: { 200: requestList },
     handle: ({ app, scope, query }) => ({ status: 200, json: app.requestJournal.list(scope.source.slug, scope.mode, parseRequestFilter(query)) }),
   }),
-  control({
-    method: 'DELETE',
-    path: '/_payemu/requests',
+  requests.delete({
     summary: "Empty the request journal of the key's Source and mode",
     responses: { 200: requestsCleared },
     handle: ({ app, scope }) => ({ status: 200, json: { removed: app.requestJournal.clear({ source: scope.source.slug, mode: scope.mode }) } }),

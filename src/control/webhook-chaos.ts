@@ -1,5 +1,5 @@
 import { Unprocessable } from '../http/errors.js';
-import { control } from '../http/route.js';
+import { controlAt } from '../http/route.js';
 import { errors } from '../schemas/wire.js';
 import { scopeKey } from '../lib/scope-key.js';
 import { checkChaos, WebhookChaos, type WebhookChaosSettings } from '../webhooks/chaos.js';
@@ -22,17 +22,15 @@ const body = {
   additionalProperties: false,
 } as const;
 
+const chaos = controlAt('/_payemu/webhook-chaos');
+
 export const webhookChaosRoutes = [
-  control({
-    method: 'GET',
-    path: '/_payemu/webhook-chaos',
+  chaos.get({
     summary: "Read the webhook chaos of the key's Source and mode (`{}` when off)",
     responses: { 200: webhookChaos },
     handle: ({ app, scope }) => ({ status: 200, json: app.store.get(WebhookChaos, scopeKey(scope.source.slug, scope.mode))?.settings ?? {} }),
   }),
-  control<WebhookChaosSettings>({
-    method: 'PUT',
-    path: '/_payemu/webhook-chaos',
+  chaos.put<WebhookChaosSettings>({
     summary: "Replace the webhook chaos of the key's Source and mode: duplicates, delays, stale timestamps, bad signatures",
     body,
     responses: { 200: webhookChaos, 422: errors },
@@ -45,9 +43,7 @@ export const webhookChaosRoutes = [
       return { status: 200, json: checked.settings };
     },
   }),
-  control({
-    method: 'DELETE',
-    path: '/_payemu/webhook-chaos',
+  chaos.delete({
     summary: "Turn the webhook chaos of the key's Source and mode off",
     responses: { 200: webhookChaos },
     handle: ({ app, scope }) => {

@@ -126,6 +126,14 @@ export function pickAttributes(attributes: Record<string, unknown>, fields: read
   return out;
 }
 
+/**
+ * A presenter's attributes with only `fields`, in the order given (an attribute the resource does
+ * not have at the moment is null); all of them when no fields are given.
+ */
+export function onlyFields(attributes: Record<string, unknown>, fields: readonly string[] | undefined): Record<string, unknown> {
+  return fields ? Object.fromEntries(fields.map((f) => [f, attributes[f] ?? null])) : attributes;
+}
+
 /** A presented resource with only the attributes `fields[<its type>]` keeps. */
 export function sparseResource<R extends ResourceObject>(resource: R, query: DocumentQuery, shape: ResourceShape): R {
   const fields = fieldsOf(query, resource.type);

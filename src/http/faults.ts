@@ -1,7 +1,7 @@
 import type { Mode, PayemuConfig, SourceConfig } from '../config/types.js';
 import { draw, type FaultSpec, matchesPath, withDefaults } from '../lib/faults.js';
 import { newId } from '../lib/ids.js';
-import { scopeKey } from '../lib/scope-key.js';
+import { byScope, scopeKey } from '../lib/scope-key.js';
 import { collection } from '../store/collection.js';
 import type { Store, Transaction } from '../store/store.js';
 import type { Scope } from './auth.js';
@@ -26,7 +26,7 @@ export interface FaultRecord extends FaultSpec {
   created_at: number;
 }
 
-export const Faults = collection<FaultRecord>('faults', { scope: (f) => scopeKey(f.source, f.mode) });
+export const Faults = collection<FaultRecord>('faults', { scope: byScope });
 
 const MODES: readonly Mode[] = ['test', 'live'];
 

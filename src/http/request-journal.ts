@@ -50,17 +50,9 @@ export interface RequestFilterInput {
   limit?: unknown;
 }
 
-interface Entry {
-  id: string;
+/** What is kept of a request: the view's fields but the time as epoch ms and the bodies as kept text. */
+interface Entry extends Omit<RequestEntryView, 'at' | 'request_body' | 'response_body'> {
   at: number;
-  method: string;
-  path: string;
-  query: Record<string, unknown>;
-  status: number | null;
-  duration_ms: number;
-  idempotency_key: string | null;
-  replayed: boolean;
-  fault: string | null;
   /** The request body's text (cut when long), or undefined when none was read. */
   request: string | undefined;
   requestJson: boolean;

@@ -103,6 +103,21 @@ export function control<B = Record<string, unknown>, Q = Record<string, unknown>
   return { ...route, auth: 'key', rateLimited: false };
 }
 
+/**
+ * The control-plane routes of one path, by method: `const faults = controlAt('/_payemu/faults')`,
+ * then `faults.get({...})`, `faults.delete({...})`. For a path several methods share (read, set,
+ * clear), written once.
+ */
+export function controlAt(path: string) {
+  const declare =
+    (method: Method) =>
+    <B = Record<string, unknown>, Q = Record<string, unknown>>(
+      route: Omit<ApiRoute, 'auth' | 'rateLimited' | 'handle' | 'method' | 'path'> & { handle(ctx: ApiContext<B, Q>): Reply | Promise<Reply> },
+    ): ApiRoute =>
+      control<B, Q>({ method, path, ...route });
+  return { get: declare('GET'), post: declare('POST'), put: declare('PUT'), delete: declare('DELETE') };
+}
+
 export function open(route: Omit<OpenRoute, 'auth'>): OpenRoute {
   return { ...route, auth: 'none' };
 }

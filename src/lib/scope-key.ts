@@ -13,3 +13,6 @@ export function scopeKey(source: string, mode: Mode): string {
   if (key === undefined) bySource.set(source, (key = `${source}:${mode}`));
   return key;
 }
+
+/** The `scope` index of a collection whose records belong to one Source and mode. */
+export const byScope = (record: { source: string; mode: Mode }): string => scopeKey(record.source, record.mode);

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { parseDuration } from '../clock/duration.js';
 import type { Mode } from '../config/types.js';
-import { scopeKey } from '../lib/scope-key.js';
+import { byScope, scopeKey } from '../lib/scope-key.js';
 import { collection } from '../store/collection.js';
 
 /**
@@ -31,7 +31,7 @@ export interface WebhookChaosRecord {
 }
 
 export const WebhookChaos = collection<WebhookChaosRecord>('webhook_chaos', {
-  scope: (r) => scopeKey(r.source, r.mode),
+  scope: byScope,
 });
 
 /** How the dispatcher learns a scope's settings (the composition root reads them from the store). */

@@ -2,7 +2,7 @@ import type { EventName } from '../bus/events.js';
 import type { Mode } from '../config/types.js';
 import type { ChaosKind } from './chaos.js';
 import { collection } from '../store/collection.js';
-import { scopeKey } from '../lib/scope-key.js';
+import { byScope } from '../lib/scope-key.js';
 
 export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed' | 'no_endpoint';
 
@@ -67,7 +67,7 @@ export interface EventRecord {
 }
 
 export const Events = collection<EventRecord>('events', {
-  scope: (e) => scopeKey(e.source, e.mode),
+  scope: byScope,
 });
 
 declare module '../bus/bus.js' {

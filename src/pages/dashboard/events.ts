@@ -1,10 +1,9 @@
 import type { OpenContext } from '../../http/route.js';
-import { scopeKey } from '../../lib/scope-key.js';
 import { Events } from '../../webhooks/records.js';
 import { html } from '../html.js';
 import { pageOf, when } from './format.js';
 import { cell, shell, table } from './layout.js';
-import { href, param, scopeFromQuery } from './scope.js';
+import { href, newestFirst, param, scopeFromQuery } from './scope.js';
 
 const STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'no_endpoint'];
 
@@ -12,10 +11,7 @@ const STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'no_endpoint'];
 export function eventsPage(ctx: OpenContext) {
   const scope = scopeFromQuery(ctx);
   const status = param(ctx, 'delivery_status');
-  const all = ctx.app.store
-    .find(Events, 'scope', scopeKey(scope.source.slug, scope.mode))
-    .filter((e) => !status || e.delivery_status === status)
-    .reverse();
+  const all = newestFirst(ctx.app, scope, Events).filter((e) => !status || e.delivery_status === status);
   const { items, page, pages } = pageOf(all, param(ctx, 'page'), 50);
   const rows = items.map(
     (e) => html`<tr><td><a href="${href(scope, `/events/${encodeURIComponent(e.id)}`)}">${e.event}</a></td><td>${e.id}</td><td>${cell(e.reference)}</td>

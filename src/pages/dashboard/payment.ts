@@ -1,5 +1,4 @@
 import type { OpenContext } from '../../http/route.js';
-import { scopeKey } from '../../lib/scope-key.js';
 import { Payments, paymentDescription, refundedOf } from '../../resources/common/payment-records.js';
 import { Refunds } from '../../resources/refunds/records.js';
 import { Events } from '../../webhooks/records.js';
@@ -7,7 +6,7 @@ import { html } from '../html.js';
 import { attemptRows } from './event.js';
 import { money, when } from './format.js';
 import { cell, shell, table } from './layout.js';
-import { href, scopeFromQuery } from './scope.js';
+import { href, newestFirst, scopeFromQuery } from './scope.js';
 
 /**
  * One payment: its fields, its refunds, the events raised for its reference with each delivery
@@ -21,10 +20,7 @@ export function paymentPage(ctx: OpenContext) {
   if (!payment || payment.source !== scope.source.slug || payment.mode !== scope.mode)
     return shell(app, scope, 'Not found', '/payments', html`<h1>Payment not found</h1><p>No payment ${ctx.params.id} in this Source and mode.</p>`, 404);
   const refunds = app.store.find(Refunds, 'payment', payment.id);
-  const events = app.store
-    .find(Events, 'scope', scopeKey(scope.source.slug, scope.mode))
-    .filter((e) => e.reference === payment.reference)
-    .reverse();
+  const events = newestFirst(app, scope, Events).filter((e) => e.reference === payment.reference);
   const segments = new Set([payment.id, encodeURIComponent(payment.reference)]);
   const requests = app.requestJournal
     .list(scope.source.slug, scope.mode, { limit: 1000 })

@@ -1,10 +1,9 @@
 import type { OpenContext } from '../../http/route.js';
-import { scopeKey } from '../../lib/scope-key.js';
 import { PAYMENT_STATUSES, Payments } from '../../resources/common/payment-records.js';
 import { html } from '../html.js';
 import { bound, money, pageOf, when } from './format.js';
 import { cell, shell, table } from './layout.js';
-import { href, param, scopeFromQuery } from './scope.js';
+import { href, newestFirst, param, scopeFromQuery } from './scope.js';
 
 /** Payments of the Source and mode, newest first, filtered by status, reference (part of it) and creation date, 25 a page. */
 export function paymentsPage(ctx: OpenContext) {
@@ -13,16 +12,13 @@ export function paymentsPage(ctx: OpenContext) {
   const filter = { status: param(ctx, 'status'), reference: param(ctx, 'reference'), from: param(ctx, 'from'), to: param(ctx, 'to') };
   const from = bound(filter.from, false);
   const to = bound(filter.to, true);
-  const all = app.store
-    .find(Payments, 'scope', scopeKey(scope.source.slug, scope.mode))
-    .filter(
-      (p) =>
-        (!filter.status || p.status === filter.status) &&
-        (!filter.reference || p.reference.includes(filter.reference)) &&
-        (from === undefined || p.created_at >= from) &&
-        (to === undefined || p.created_at <= to),
-    )
-    .reverse();
+  const all = newestFirst(app, scope, Payments).filter(
+    (p) =>
+      (!filter.status || p.status === filter.status) &&
+      (!filter.reference || p.reference.includes(filter.reference)) &&
+      (from === undefined || p.created_at >= from) &&
+      (to === undefined || p.created_at <= to),
+  );
   const { items, page, pages } = pageOf(all, param(ctx, 'page'));
   const rows = items.map(
     (

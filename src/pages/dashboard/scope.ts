@@ -1,6 +1,8 @@
 import type { App } from '../../app.js';
 import type { Mode, SourceConfig } from '../../config/types.js';
 import type { OpenContext } from '../../http/route.js';
+import { scopeKey } from '../../lib/scope-key.js';
+import type { Collection, StoredRecord } from '../../store/collection.js';
 
 /** The Source and mode a dashboard page shows: `?source=acme&mode=test`, by default the first Source in test mode. */
 export interface DashScope {
@@ -32,3 +34,8 @@ export function href(scope: DashScope, path = '', extra: Record<string, string |
 
 /** One query value as text (a repeated parameter counts by its first value). */
 export const param = (ctx: OpenContext, name: string): string => text(ctx.query[name])?.trim() ?? '';
+
+/** The scope's records of `collection`, newest first (the store keeps them in the order they were written). */
+export function newestFirst<T extends StoredRecord>(app: App, scope: DashScope, collection: Collection<T>): T[] {
+  return app.store.find(collection, 'scope', scopeKey(scope.source.slug, scope.mode)).reverse();
+}

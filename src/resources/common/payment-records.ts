@@ -2,7 +2,7 @@ import type { Minor } from '../../lib/money.js';
 import { collection } from '../../store/collection.js';
 import type { CardBrand, FailureCode } from './test-cards.js';
 import { referenceKey } from './references.js';
-import { scopeKey } from '../../lib/scope-key.js';
+import { byScope } from '../../lib/scope-key.js';
 import type { OwnedRecord } from './owned.js';
 
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../schemas/payment-status.js';
@@ -56,7 +56,7 @@ export interface PaymentRecord extends OwnedRecord {
 
 export const Payments = collection<PaymentRecord>('payments', {
   reference: (p) => referenceKey(p.mode, p.reference),
-  scope: (p) => scopeKey(p.source, p.mode),
+  scope: byScope,
 });
 
 /** A recurring charge's description is derived, not stored: a year of billing makes hundreds of

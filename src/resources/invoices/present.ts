@@ -1,4 +1,5 @@
 import { formatDate, formatTimestamp } from '../../clock/format.js';
+import { onlyFields } from '../../http/document-query.js';
 import { formatMinor } from '../../lib/money.js';
 import type { InvoiceAttributes } from '../../types.js';
 import type { InvoiceRecord } from './records.js';
@@ -70,7 +71,6 @@ export const INVOICE_ATTRIBUTES = [
 ] as const;
 
 export function presentInvoice(invoice: InvoiceRecord, base: string, fields?: readonly string[]) {
-  const all: Record<string, unknown> = invoiceAttributes(invoice, base);
-  const attributes = fields ? Object.fromEntries(fields.map((f) => [f, all[f] ?? null])) : all;
+  const attributes = onlyFields(invoiceAttributes(invoice, base), fields);
   return { id: invoice.id, type: 'invoices', attributes, links: { self: `${base}/v1/invoices/${invoice.id}`, pay: invoicePageUrl(base, invoice) } };
 }

@@ -1,7 +1,7 @@
 import type { Mode } from '../../config/types.js';
 import type { Minor } from '../../lib/money.js';
 import { collection } from '../../store/collection.js';
-import { scopeKey } from '../../lib/scope-key.js';
+import { byScope } from '../../lib/scope-key.js';
 
 export type InvoiceStatus = 'draft' | 'sent' | 'paid' | 'overdue';
 
@@ -46,5 +46,5 @@ export const INVOICE_COUNTER_PREFIX = 'invoices:';
 export const invoiceCounter = (source: string, mode: string) => `${INVOICE_COUNTER_PREFIX}${source}:${mode}`;
 
 export const Invoices = collection<InvoiceRecord>('invoices', {
-  scope: (i) => scopeKey(i.source, i.mode),
+  scope: byScope,
 });

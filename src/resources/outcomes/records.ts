@@ -1,5 +1,5 @@
 import type { Mode } from '../../config/types.js';
-import { scopeKey } from '../../lib/scope-key.js';
+import { byScope } from '../../lib/scope-key.js';
 import { collection } from '../../store/collection.js';
 import type { FailureCode } from '../common/test-cards.js';
 
@@ -43,5 +43,5 @@ export interface OutcomeScriptRecord {
 export const scriptKey = (source: string, mode: Mode, target: ScriptTarget, value: string) => `${source}:${mode}:${target}:${value}`;
 
 export const OutcomeScripts = collection<OutcomeScriptRecord>('outcome_scripts', {
-  scope: (s) => scopeKey(s.source, s.mode),
+  scope: byScope,
 });

@@ -1,4 +1,5 @@
 import { formatDate, formatTimestamp } from '../../clock/format.js';
+import { onlyFields } from '../../http/document-query.js';
 import { formatMinor } from '../../lib/money.js';
 import type { PaymentLinkAttributes } from '../../types.js';
 import { isUsable, linkKind, linkPrice, type PaymentLinkRecord } from './records.js';
@@ -65,7 +66,6 @@ export const LINK_ATTRIBUTES = [
 ] as const;
 
 export function presentLink(link: PaymentLinkRecord, base: string, now: number, fields?: readonly string[]) {
-  const all: Record<string, unknown> = linkAttributes(link, base, now);
-  const attributes = fields ? Object.fromEntries(fields.map((f) => [f, all[f] ?? null])) : all;
+  const attributes = onlyFields(linkAttributes(link, base, now), fields);
   return { id: link.id, type: 'payment-links', attributes, links: { self: `${base}/v1/payment-links/${link.id}`, pay: linkPayUrl(base, link) } };
 }

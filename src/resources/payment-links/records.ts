@@ -2,7 +2,7 @@ import type { Mode } from '../../config/types.js';
 import type { Minor } from '../../lib/money.js';
 import { collection } from '../../store/collection.js';
 import type { Frequency } from '../recurring/dates.js';
-import { scopeKey } from '../../lib/scope-key.js';
+import { byScope } from '../../lib/scope-key.js';
 
 export interface LinkProduct {
   id: number;
@@ -36,7 +36,7 @@ export interface PaymentLinkRecord {
 }
 
 export const PaymentLinks = collection<PaymentLinkRecord>('payment_links', {
-  scope: (l) => scopeKey(l.source, l.mode),
+  scope: byScope,
 });
 
 /** The price before tax: the amount, or the catalogue sum of the products. */

@@ -1,4 +1,5 @@
 import { urlSegment } from '../../lib/text.js';
+import { onlyFields } from '../../http/document-query.js';
 import { formatDate, formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
 import type { RecurringAttributes } from '../../types.js';
@@ -57,8 +58,7 @@ export const RECURRING_ATTRIBUTES = [
 ] as const;
 
 export function presentRecurring(schedule: RecurringRecord, base: string, fields?: readonly string[]) {
-  const all: Record<string, unknown> = recurringAttributes(schedule, base);
-  const attributes = fields ? Object.fromEntries(fields.map((f) => [f, all[f] ?? null])) : all;
+  const attributes = onlyFields(recurringAttributes(schedule, base), fields);
   return { id: schedule.reference, type: 'recurring-payments', attributes, links: { self: recurringUrl(base, schedule) } };
 }
 

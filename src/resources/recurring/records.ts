@@ -2,7 +2,7 @@ import type { Mode } from '../../config/types.js';
 import type { Minor } from '../../lib/money.js';
 import { collection } from '../../store/collection.js';
 import type { Frequency } from './dates.js';
-import { scopeKey } from '../../lib/scope-key.js';
+import { byScope } from '../../lib/scope-key.js';
 
 export type RecurringStatus = 'active' | 'paused' | 'suspended' | 'cancelled' | 'completed';
 
@@ -46,6 +46,6 @@ export interface RecurringRecord {
 export const recurringId = (source: string, mode: Mode, reference: string) => `${source}:${mode}:${reference}`;
 
 export const Recurring = collection<RecurringRecord>('recurring_payments', {
-  scope: (r) => scopeKey(r.source, r.mode),
+  scope: byScope,
   manage: (r) => r.manage_token,
 });

@@ -4,6 +4,13 @@ const frequency = { type: 'string', enum: ['daily', 'weekly', 'monthly', 'yearly
 const interval = { type: 'integer', minimum: 1, maximum: 365 } as const;
 const amount = { type: 'number', minimum: 0.01, maximum: 999999.99, money: true } as const;
 const date = { type: 'string', format: 'date' } as const;
+/** What a schedule says of its customer, taken by create and update alike. */
+const customerFields = {
+  customer_email: { type: 'string', maxLength: 255, format: 'email' },
+  customer_name: { type: 'string', maxLength: 255 },
+  metadata: { type: 'object' },
+  apply_tax: { type: 'boolean' },
+} as const;
 
 export const createRecurringBody = {
   type: 'object',
@@ -17,10 +24,7 @@ export const createRecurringBody = {
     start_date: date,
     end_date: date,
     reference: { type: 'string', minLength: 1, maxLength: 255 },
-    customer_email: { type: 'string', maxLength: 255, format: 'email' },
-    customer_name: { type: 'string', maxLength: 255 },
-    metadata: { type: 'object' },
-    apply_tax: { type: 'boolean' },
+    ...customerFields,
   },
 } as const;
 
@@ -32,10 +36,7 @@ export const updateRecurringBody = {
     interval_count: interval,
     next_billing_date: date,
     end_date: { anyOf: [date, { type: 'null' }] },
-    customer_email: { type: 'string', maxLength: 255, format: 'email' },
-    customer_name: { type: 'string', maxLength: 255 },
-    metadata: { type: 'object' },
-    apply_tax: { type: 'boolean' },
+    ...customerFields,
   },
 } as const;
 

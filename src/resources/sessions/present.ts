@@ -8,20 +8,20 @@ export const checkoutUrl = (base: string, session: SessionRecord) => `${base}/ch
 
 /** The creation answer: exactly the hosted API's five attributes (`amount` is a number there). */
 export function presentCreatedSession(session: SessionRecord, base: string): CreatedSessionDocument {
+  return sessionDocument(session, base, (checkout) => ({
+    amount: minorToNumber(session.amount),
+    currency: session.currency,
+    reference: session.reference,
+    checkout_url: checkout,
+    expires_at: formatTimestamp(session.expires_at),
+  }));
+}
+
+/** A session answer: `attributes` (given the checkout URL) with the session's id, type and links. */
+function sessionDocument<A>(session: SessionRecord, base: string, attributes: (checkout: string) => A) {
   const checkout = checkoutUrl(base, session);
   return {
-    data: {
-      id: session.id,
-      type: 'sessions',
-      attributes: {
-        amount: minorToNumber(session.amount),
-        currency: session.currency,
-        reference: session.reference,
-        checkout_url: checkout,
-        expires_at: formatTimestamp(session.expires_at),
-      },
-      links: { self: `${base}/v1/sessions/${session.id}`, checkout },
-    },
+    data: { id: session.id, type: 'sessions' as const, attributes: attributes(checkout), links: { self: `${base}/v1/sessions/${session.id}`, checkout } },
   };
 }
 
@@ -54,37 +54,29 @@ export const sessionShape: ResourceShape = {
 
 /** `GET /v1/sessions/{id}`: the session's status and payment_status, plus the request's own fields. */
 export function presentSession(session: SessionRecord, base: string, now: number): SessionDocument {
-  const checkout = checkoutUrl(base, session);
   const number = (minor: number | undefined) => (minor === undefined ? null : minorToNumber(minor));
-  return {
-    data: {
-      id: session.id,
-      type: 'sessions',
-      attributes: {
-        amount: minorToNumber(session.amount),
-        currency: session.currency,
-        reference: session.reference,
-        status: sessionStatus(session, now),
-        payment_status: session.payment_status,
-        checkout_url: checkout,
-        expires_at: formatTimestamp(session.expires_at),
-        success_url: session.success_url ?? null,
-        cancel_url: session.cancel_url ?? null,
-        customer_email: session.customer_email ?? null,
-        customer_name: session.customer_name ?? null,
-        description: session.description ?? null,
-        capture_method: session.capture_method,
-        save_payment_method: session.save_payment_method,
-        metadata: session.metadata ?? {},
-        subtotal: number(session.subtotal),
-        discount: number(session.discount),
-        shipping: number(session.shipping),
-        tax: session.tax
-          ? { amount: minorToNumber(session.tax.amount), lines: (session.tax.lines ?? []).map((l) => ({ ...l, amount: minorToNumber(l.amount) })) }
-          : null,
-        created_at: formatTimestamp(session.created_at),
-      },
-      links: { self: `${base}/v1/sessions/${session.id}`, checkout },
-    },
-  };
+  return sessionDocument(session, base, (checkout) => ({
+    amount: minorToNumber(session.amount),
+    currency: session.currency,
+    reference: session.reference,
+    status: sessionStatus(session, now),
+    payment_status: session.payment_status,
+    checkout_url: checkout,
+    expires_at: formatTimestamp(session.expires_at),
+    success_url: session.success_url ?? null,
+    cancel_url: session.cancel_url ?? null,
+    customer_email: session.customer_email ?? null,
+    customer_name: session.customer_name ?? null,
+    description: session.description ?? null,
+    capture_method: session.capture_method,
+    save_payment_method: session.save_payment_method,
+    metadata: session.metadata ?? {},
+    subtotal: number(session.subtotal),
+    discount: number(session.discount),
+    shipping: number(session.shipping),
+    tax: session.tax
+      ? { amount: minorToNumber(session.tax.amount), lines: (session.tax.lines ?? []).map((l) => ({ ...l, amount: minorToNumber(l.amount) })) }
+      : null,
+    created_at: formatTimestamp(session.created_at),
+  }));
 }

@@ -19,26 +19,20 @@ export function Notices(props: { notices: readonly Notice[]; width: number }) {
 }
 
 /** Each screen's keys: the key, what it does, and a shorter word for a narrow terminal. */
-const KEYS: Record<Screen, [key: string, does: string, short?: string][]> = {
-  list: [
-    ['↑↓', 'select'],
-    ['Enter', 'open'],
-    ['r', 'resend'],
-    ['c', 'clock +1 day', '+1 day'],
-    ['t', 'trigger'],
-    ['d', 'dashboard URL', 'dashboard'],
-    ['q', 'quit'],
-  ],
-  detail: [
-    ['Esc', 'back'],
-    ['↑↓', 'previous/next', 'prev/next'],
-    ['PgUp/PgDn', 'scroll'],
-    ['r', 'resend'],
-    ['c', 'clock +1 day', '+1 day'],
-    ['t', 'trigger'],
-    ['d', 'dashboard URL', 'dashboard'],
-    ['q', 'quit'],
-  ],
+type Key = [key: string, does: string, short?: string];
+
+/** The keys of an event, in the list as in its detail: resend it, move the clock, trigger, the dashboard, quit. */
+const EVENT_KEYS: Key[] = [
+  ['r', 'resend'],
+  ['c', 'clock +1 day', '+1 day'],
+  ['t', 'trigger'],
+  ['d', 'dashboard URL', 'dashboard'],
+  ['q', 'quit'],
+];
+
+const KEYS: Record<Screen, Key[]> = {
+  list: [['↑↓', 'select'], ['Enter', 'open'], ...EVENT_KEYS],
+  detail: [['Esc', 'back'], ['↑↓', 'previous/next', 'prev/next'], ['PgUp/PgDn', 'scroll'], ...EVENT_KEYS],
   trigger: [
     ['↑↓', 'choose'],
     ['Enter', 'trigger'],
