@@ -6,7 +6,8 @@ import type { TimerHandle, Timers } from '../clock/timers.js';
 import type { PayemuConfig } from '../config/types.js';
 import type { Store } from '../store/store.js';
 import { inProgress, interrupted, settle, settleCopy, startedAttempt, withStarted } from './attempts.js';
-import { ChaosPlanner, STALE_SECONDS, WRONG_SECRET, type ChaosPlan, type ChaosSettingsOf } from './chaos.js';
+import type { ChaosSettingsOf } from './chaos.js';
+import { ChaosEffects, chaosSigning } from './chaos-apply.js';
 import { Events, type Attempt, type EventRecord } from './records.js';
 import { sendWebhook } from './send.js';
 
@@ -63,6 +64,9 @@ interface Target {
  * (`retries`, handed to the scheduler's advance), awaiting each before the clock moves past it;
  * otherwise a timer sends a retry when its time comes. A frozen clock only moves on advance, so
  * with it a retry due later waits for an advance that reaches it.
+ *
+ * Webhook chaos (a first attempt delayed, duplicated, or signed wrong) is applied by
+ * `ChaosEffects` (chaos-apply.ts), which the first attempts go through.
  */
 export class Dispatcher {
   /** Each scheduled attempt's real-time timer (made through `clock`'s `Timers`). */
@@ -79,9 +83,7 @@ export class Dispatcher {
   private closed = false;
   private unsubscribe: (() => void)[] = [];
   /** Webhook chaos: the plans drawn for first attempts not made yet, and those waiting out a delay. */
-  private readonly planner: ChaosPlanner | undefined;
-  private readonly plans = new Map<string, ChaosPlan>();
-  private readonly delayed = new Map<string, TimerHandle>();
+  private readonly chaos: ChaosEffects;
 
   constructor(
     private readonly store: Store,
@@ -91,7 +93,7 @@ export class Dispatcher {
     private readonly options: DispatcherOptions,
     private readonly timers: Timers,
   ) {
-    this.planner = options.chaos && new ChaosPlanner(options.chaos);
+    this.chaos = new ChaosEffects(store, clock, bus, timers, options);
     timers.due(() => this.dueNow());
     // An event raised for a Source without an endpoint is settled in its own transaction (one
     // journal line), not by a second write when its delivery would start.
@@ -182,33 +184,7 @@ export class Dispatcher {
    * here (so the same seed gives the same pattern), and a delayed one waits its real time first.
    */
   private drainFirstAttempts(): void {
-    for (const id of this.firstAttempts.splice(0)) {
-      const plan = this.planFor(id);
-      if (!plan) {
-        void this.attempt(id);
-        continue;
-      }
-      this.plans.set(id, plan);
-      if (plan.delayMs <= 0) {
-        void this.attempt(id);
-        continue;
-      }
-      this.delayed.set(
-        id,
-        this.timers.after(plan.delayMs, () => {
-          this.delayed.delete(id);
-          void this.attempt(id);
-        }),
-      );
-    }
-  }
-
-  /** The chaos of an event's first attempt, if its Source and mode have any and it has somewhere to go. */
-  private planFor(id: string): ChaosPlan | undefined {
-    if (!this.planner) return undefined;
-    const event = this.store.get(Events, id);
-    if (!event || event.attempts.length > 0 || event.next_attempt_at === null) return undefined;
-    return this.planner.plan(event.source, event.mode);
+    for (const id of this.firstAttempts.splice(0)) this.chaos.start(id, () => void this.attempt(id));
   }
 
   /** Delivers the event again, as a new cycle of attempts with the same event id. */
@@ -237,10 +213,7 @@ export class Dispatcher {
     for (const off of this.unsubscribe) off();
     for (const timer of this.retryTimers.values()) timer.cancel();
     this.retryTimers.clear();
-    // A first attempt waiting out its chaos delay stays pending in the store: the next start sends it.
-    for (const timer of this.delayed.values()) timer.cancel();
-    this.delayed.clear();
-    this.plans.clear();
+    this.chaos.close();
     this.due.clear();
     this.dueOrder.clear();
     // Retries an advance waits to run are let go: they see the dispatcher closed and end at once.
@@ -302,7 +275,7 @@ export class Dispatcher {
    */
   private dueNow(): boolean {
     if (this.closed) return false;
-    if (this.firstAttempts.length > 0 || this.inFlight.size > 0 || this.delayed.size > 0) return true;
+    if (this.firstAttempts.length > 0 || this.inFlight.size > 0 || this.chaos.delaying()) return true;
     for (const lane of this.lanes.values()) if (lane.urgent.length > 0 || lane.head < lane.waiting.length) return true;
     const next = this.nextScheduled();
     return next !== undefined && next.at <= this.clock.now();
@@ -364,7 +337,7 @@ export class Dispatcher {
   private async attempt(id: string, forAdvance = false): Promise<number | undefined> {
     const target = this.target(id);
     if (!target) {
-      this.plans.delete(id);
+      this.chaos.drop(id);
       return undefined;
     }
     const lane = this.lane(target.source.slug);
@@ -410,8 +383,7 @@ export class Dispatcher {
     }
     const { event, source, url } = target;
     // Chaos touches the first attempt only: a retry (or a resend) carries none.
-    const plan = event.attempts.length === 0 ? this.plans.get(id) : undefined;
-    this.plans.delete(id);
+    const plan = this.chaos.take(event);
     const abort = new AbortController();
     let finish = () => {};
     const done = this.timers.track(new Promise<void>((resolve) => (finish = resolve)));
@@ -421,14 +393,10 @@ export class Dispatcher {
       const started = startedAttempt(url, this.clock.now(), plan?.label ?? null);
       this.store.transaction((tx) => tx.put(Events, withStarted(event, started)));
       const elapsed = stopwatch();
-      const signing =
-        plan?.signature === 'bad_signature'
-          ? { secret: WRONG_SECRET }
-          : { secret: source.webhook_secret, ageSeconds: plan?.signature === 'stale_timestamp' ? STALE_SECONDS : 0 };
-      const outcome = await sendWebhook(event, url, signing, abort.signal, this.options);
+      const outcome = await sendWebhook(event, url, chaosSigning(plan, source.webhook_secret), abort.signal, this.options);
       if (abort.signal.aborted) return undefined;
       let updated = this.record(id, { ...outcome, duration_ms: Math.round(elapsed()), at: started.at, url, chaos: started.chaos });
-      if (plan?.duplicate && updated) updated = await this.sendCopy(updated, url, source.webhook_secret, abort.signal);
+      if (plan?.duplicate && updated) updated = await this.chaos.sendCopy(updated, url, source.webhook_secret, abort.signal);
       // Scheduled once the copy is done: a retry must not find the event still in flight.
       if (updated && updated.next_attempt_at !== null) this.schedule(updated);
       return started.at;
@@ -477,25 +445,6 @@ export class Dispatcher {
     const current = this.store.get(Events, id);
     if (!current) return undefined; // reset while the attempt ran
     const updated = this.store.transaction((tx) => tx.put(Events, settle(current, attempt, this.options.backoffMs, this.clock.now())));
-    this.bus.emit('webhook.attempt', { event: updated, attempt });
-    return updated;
-  }
-
-  /**
-   * Webhook chaos's duplicate: the same event, the same body, sent again right after the
-   * delivery's first attempt, correctly signed, and logged as an attempt with `chaos:
-   * "duplicate"` that leaves the delivery's status as it is.
-   */
-  private async sendCopy(event: EventRecord, url: string, secret: string, signal: AbortSignal): Promise<EventRecord | undefined> {
-    const started = startedAttempt(url, this.clock.now(), 'duplicate');
-    this.store.transaction((tx) => tx.put(Events, withStarted(event, started)));
-    const elapsed = stopwatch();
-    const outcome = await sendWebhook(event, url, { secret }, signal, this.options);
-    if (signal.aborted) return undefined;
-    const current = this.store.get(Events, event.id);
-    if (!current) return undefined;
-    const attempt: Attempt = { ...outcome, duration_ms: Math.round(elapsed()), at: started.at, url, chaos: 'duplicate' };
-    const updated = this.store.transaction((tx) => tx.put(Events, settleCopy(current, attempt)));
     this.bus.emit('webhook.attempt', { event: updated, attempt });
     return updated;
   }

@@ -1,0 +1,31 @@
+import type { App } from '../app.js';
+import { presentEvent } from '../webhooks/present.js';
+import { Events } from '../webhooks/records.js';
+import type { Emulator } from './types.js';
+
+/** `Emulator.events`: the event log as `GET /_payemu/events` shows it, resends, and live events. */
+export function eventMethods(app: App): Emulator['events'] {
+  const { store, webhooks, bus } = app;
+  return {
+    list(filter = {}) {
+      const all = [...store.all(Events)].filter(
+        (e) =>
+          (!filter.event || e.event === filter.event) &&
+          (filter.reference === undefined || e.reference === filter.reference) &&
+          (!filter.delivery_status || e.delivery_status === filter.delivery_status) &&
+          (!filter.source || e.source === filter.source) &&
+          (!filter.mode || e.mode === filter.mode),
+      );
+      return all.reverse().map(presentEvent);
+    },
+    get: (id) => {
+      const event = store.get(Events, id);
+      return event && presentEvent(event);
+    },
+    resend: (id) => {
+      const event = webhooks.resend(id);
+      return event && presentEvent(event);
+    },
+    on: (listener) => bus.on('domain', listener),
+  };
+}
