@@ -119,8 +119,54 @@ export type PaymentMethodSessionDocument = FromSchema<typeof methodSessionDocume
 
 // ---- Webhooks ----
 
+// Each payload type is derived once, under its own name: `FromSchema` is costly, and a named
+// type is computed once where a mapped or generic one is computed again at each use.
+export type PaymentCompletedData = FromSchema<(typeof eventData)['payment.completed']>;
+export type PaymentAuthorizedData = FromSchema<(typeof eventData)['payment.authorized']>;
+export type PaymentCapturedData = FromSchema<(typeof eventData)['payment.captured']>;
+export type PaymentFailedData = FromSchema<(typeof eventData)['payment.failed']>;
+export type PaymentRefundedData = FromSchema<(typeof eventData)['payment.refunded']>;
+export type PaymentVoidedData = FromSchema<(typeof eventData)['payment.voided']>;
+export type RecurringChargedData = FromSchema<(typeof eventData)['recurring.charged']>;
+export type RecurringFailedData = FromSchema<(typeof eventData)['recurring.failed']>;
+export type RecurringSuspendedData = FromSchema<(typeof eventData)['recurring.suspended']>;
+export type RecurringCancelledData = FromSchema<(typeof eventData)['recurring.cancelled']>;
+export type RecurringPausedData = FromSchema<(typeof eventData)['recurring.paused']>;
+export type RecurringResumedData = FromSchema<(typeof eventData)['recurring.resumed']>;
+export type RecurringUpdatedData = FromSchema<(typeof eventData)['recurring.updated']>;
+export type RecurringPaymentMethodUpdatedData = FromSchema<(typeof eventData)['recurring.payment_method_updated']>;
+export type InvoiceCreatedData = FromSchema<(typeof eventData)['invoice.created']>;
+export type InvoiceSentData = FromSchema<(typeof eventData)['invoice.sent']>;
+export type InvoicePaidData = FromSchema<(typeof eventData)['invoice.paid']>;
+export type InvoiceOverdueData = FromSchema<(typeof eventData)['invoice.overdue']>;
+
+/** The `data` of each event's webhook, by event name: what `raiseEvent` takes. */
+export interface EventDataMap {
+  'payment.completed': PaymentCompletedData;
+  'payment.authorized': PaymentAuthorizedData;
+  'payment.captured': PaymentCapturedData;
+  'payment.failed': PaymentFailedData;
+  'payment.refunded': PaymentRefundedData;
+  'payment.voided': PaymentVoidedData;
+  'recurring.charged': RecurringChargedData;
+  'recurring.failed': RecurringFailedData;
+  'recurring.suspended': RecurringSuspendedData;
+  'recurring.cancelled': RecurringCancelledData;
+  'recurring.paused': RecurringPausedData;
+  'recurring.resumed': RecurringResumedData;
+  'recurring.updated': RecurringUpdatedData;
+  'recurring.payment_method_updated': RecurringPaymentMethodUpdatedData;
+  'invoice.created': InvoiceCreatedData;
+  'invoice.sent': InvoiceSentData;
+  'invoice.paid': InvoicePaidData;
+  'invoice.overdue': InvoiceOverdueData;
+}
+
 /** The `data` of each event's webhook, by event name. */
-export type EventData<N extends EventName = EventName> = EventDataMap[N];
+export type EventData<N extends EventName = EventName> = EveryEvent<EventDataMap>[N];
+
+// The map names every event and nothing else: an event added to EVENT_NAMES fails here until it has its type.
+type EveryEvent<M extends Record<EventName, unknown> & Record<Exclude<keyof M, EventName>, never>> = M;
 
 /** `data` of the `payment.*` webhooks (each event's own: `EventData<'payment.refunded'>`). */
 export type PaymentEventData = EventData<Extract<EventName, `payment.${string}`>>;
@@ -128,8 +174,6 @@ export type PaymentEventData = EventData<Extract<EventName, `payment.${string}`>
 export type RecurringEventData = EventData<Extract<EventName, `recurring.${string}`>>;
 /** `data` of the `invoice.*` webhooks. */
 export type InvoiceEventData = EventData<Extract<EventName, `invoice.${string}`>>;
-
-type EventDataMap = { [K in EventName]: FromSchema<(typeof eventData)[K]> };
 
 /** A webhook body, `{event, data}`: narrow on `event` to get that event's `data`. */
 export type WebhookEvent<N extends EventName = EventName> = { [K in EventName]: FromSchema<(typeof webhookPayloads)[K]> }[N];

@@ -1,19 +1,27 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { emulator, type TestEmulator } from './helpers/emulator.js';
+import { checkDriftLog } from './helpers/openapi.js';
 
 const BIN = path.resolve('bin/payemu.js');
 
-/** Runs the real binary; resolves with its exit code and output. */
+/**
+ * Runs the real binary; resolves with its exit code and output. The drift guard, as in
+ * helpers/cli.ts: the answers the command receives are logged (PAYEMU_DRIFT_LOG) and checked
+ * against the OpenAPI document; one that leaves its schema rejects, naming it.
+ */
 function run(
   args: string[],
   env: Record<string, string> = {},
   options: { cwd?: string; onStdout?: (text: string, child: ReturnType<typeof spawn>) => void } = {},
 ) {
-  return new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, CI: '1', ...env }, cwd: options.cwd });
+  return new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>((resolve, reject) => {
+    const drift = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-drift-'));
+    const log = path.join(drift, 'answers.jsonl');
+    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, CI: '1', PAYEMU_DRIFT_LOG: log, ...env }, cwd: options.cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -21,7 +29,12 @@ function run(
       options.onStdout?.(stdout, child);
     });
     child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.on('close', (code, signal) => {
+      const problems = fs.existsSync(log) ? checkDriftLog(fs.readFileSync(log, 'utf8')) : [];
+      fs.rmSync(drift, { recursive: true, force: true });
+      if (problems.length > 0) reject(new Error(`payemu ${args.join(' ')} received answers that leave the OpenAPI document:\n${problems.join('\n')}`));
+      else resolve({ code, signal, stdout, stderr });
+    });
   });
 }
 

@@ -1,3 +1,4 @@
+import { driftLog } from './drift-log.js';
 import { ApiError, Unreachable } from './errors.js';
 import { readEventStream } from './stream.js';
 import type {
@@ -130,16 +131,20 @@ export function createClient(options: ClientOptions): PayemuClient {
   const url = options.url.replace(/\/+$/, '');
   const key = options.key;
   const transport = options.fetch ?? fetch;
+  const drift = driftLog();
   const auth = (): Record<string, string> => (key !== undefined ? { Authorization: `Bearer ${key}` } : {});
 
   const send = async (path: string, init: RequestInit): Promise<Response> => {
+    let res: Response;
     try {
-      return await transport(`${url}${path}`, init);
+      res = await transport(`${url}${path}`, init);
     } catch (error) {
       // An abort is the caller's own doing, not an absent payemu.
       if ((error as Error).name === 'AbortError') throw error;
       throw new Unreachable(url, error);
     }
+    await drift?.(init.method ?? 'GET', path, res);
+    return res;
   };
 
   const request = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> => {

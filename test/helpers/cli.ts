@@ -1,8 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
+import { checkDriftLog } from './openapi.js';
 
 /** The published binary; it runs the bundle in dist/bin/, so `npm run build` first (`npm test` does). */
 export const BIN = fileURLToPath(new URL('../../bin/payemu.js', import.meta.url));
@@ -22,6 +25,12 @@ export interface SpawnOptions {
  * A running `payemu` child process whose stdout is read line by line. Lines are queued as they
  * arrive; `nextLine` and `waitForLine` take them in order, so nothing printed is ever missed
  * and no test needs to sleep. Killed (SIGKILL) in teardown if still running.
+ *
+ * The drift guard: every answer the process's client receives is logged (PAYEMU_DRIFT_LOG, a
+ * file of its own) and checked against the OpenAPI document once it has ended. `waitForExit`
+ * (so `runPayemu` and `stop`) rejects with the answers that left their schema; for a process
+ * that nobody waited for, the teardown reports them on stderr and fails the test file (a throw
+ * there would skip the teardowns that close the test's servers).
  */
 export class PayemuProcess {
   readonly child: ChildProcess;
@@ -33,12 +42,16 @@ export class PayemuProcess {
   private taken = 0;
   private partial = '';
   private waiters: (() => void)[] = [];
+  private readonly driftDir: string;
+  private drift: string[] | undefined;
+  private driftReported = false;
 
   constructor(t: Test, args: readonly string[], options: SpawnOptions = {}) {
     if (!fs.existsSync(DIST_MAIN)) throw new Error('dist/ is missing: run `npm run build` before the CLI tests (npm test does).');
+    this.driftDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-drift-'));
     this.child = spawn(process.execPath, [BIN, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, ...options.env },
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, PAYEMU_DRIFT_LOG: path.join(this.driftDir, 'answers.jsonl'), ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
@@ -62,10 +75,29 @@ export class PayemuProcess {
     // 'exit', not 'close': a grandchild holding the pipes must not hold up the teardown.
     const died = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     t.teardown(async () => {
-      if (this.exit || this.child.exitCode !== null || this.child.signalCode !== null) return;
-      this.child.kill('SIGKILL');
-      await died;
+      if (!(this.exit || this.child.exitCode !== null || this.child.signalCode !== null)) {
+        this.child.kill('SIGKILL');
+        await died;
+      }
+      const drift = this.driftProblems();
+      if (drift.length > 0 && !this.driftReported) {
+        this.driftReported = true;
+        process.exitCode = 1;
+        console.error(`${t.fullname}: payemu ${args.join(' ')}\n${drift.join('\n')}`);
+      }
     });
+  }
+
+  /**
+   * What the drift guard found in the answers this process received (none: []). Read once the
+   * process has ended (its log is then whole); the log and its folder are removed.
+   */
+  driftProblems(): string[] {
+    if (this.drift) return this.drift;
+    const file = path.join(this.driftDir, 'answers.jsonl');
+    this.drift = fs.existsSync(file) ? checkDriftLog(fs.readFileSync(file, 'utf8')) : [];
+    fs.rmSync(this.driftDir, { recursive: true, force: true });
+    return this.drift;
   }
 
   get pid(): number {
@@ -107,11 +139,18 @@ export class PayemuProcess {
         reject(new Error(`payemu did not exit within ${WAIT_LIMIT_MS / 1000} s (killed).\n${this.output()}`));
       }, WAIT_LIMIT_MS);
     });
+    let exit: Exit;
     try {
-      return await Promise.race([this.exited, limit]);
+      exit = await Promise.race([this.exited, limit]);
     } finally {
       clearTimeout(timer);
     }
+    const drift = this.driftProblems();
+    if (drift.length > 0 && !this.driftReported) {
+      this.driftReported = true;
+      throw new Error(`payemu ${this.child.spawnargs.slice(2).join(' ')} received answers that leave the OpenAPI document:\n${drift.join('\n')}`);
+    }
+    return exit;
   }
 
   /** Takes lines until one matches; returns it. */

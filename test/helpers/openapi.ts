@@ -169,3 +169,31 @@ function templateRegex(template: string): RegExp {
     .join('/');
   return new RegExp(`^${source}/?$`);
 }
+
+/**
+ * The drift guard for the answers payemu's CLI processes receive: `text` is a drift log (one JSON
+ * entry per line, written by src/client/drift-log.ts when PAYEMU_DRIFT_LOG names the file; the
+ * CLI helpers set it). Each entry is checked as `checkAgainstOpenApi` checks the helpers' own
+ * answers; returns the problems (none: []). A last line cut short by a killed process is skipped.
+ */
+export function checkDriftLog(text: string): string[] {
+  const problems: string[] = [];
+  const lines = text.split('\n');
+  lines.forEach((line, index) => {
+    if (line === '') return;
+    let entry: { method: string; path: string; status: number; contentType: string | null; text: string };
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      if (index === lines.length - 1) return;
+      problems.push(`drift log line ${index + 1} is not JSON: ${line.slice(0, 200)}`);
+      return;
+    }
+    try {
+      checkAgainstOpenApi(entry.method, entry.path, entry.status, entry.contentType, entry.text);
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  });
+  return problems;
+}

@@ -1,8 +1,9 @@
 import type { EventName } from '../../bus/events.js';
 import { minorToNumber } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
-import type { EventData } from '../../types.js';
+import type { EventData, PaymentCompletedData, PaymentFailedData } from '../../types.js';
 import { raiseEvent } from '../../webhooks/raise.js';
+import type { EventAdds } from './event-adds.js';
 import type { PaymentRecord } from './payment-records.js';
 
 /**
@@ -10,7 +11,7 @@ import type { PaymentRecord } from './payment-records.js';
  * (payment_id, reference, amount as a number, currency, status, card_last, card_brand,
  * metadata); a failed payment adds failure_code and failure_message.
  */
-export function paymentEventData(payment: PaymentRecord): EventData<'payment.completed'> | EventData<'payment.failed'> {
+export function paymentEventData(payment: PaymentRecord): PaymentCompletedData | PaymentFailedData {
   return {
     payment_id: Number(payment.id),
     reference: payment.reference,
@@ -24,7 +25,17 @@ export function paymentEventData(payment: PaymentRecord): EventData<'payment.com
   };
 }
 
-/** Raises a `payment.*` event about `payment`, as of its `updated_at`. */
-export function emitPaymentEvent(tx: Transaction, name: EventName, payment: PaymentRecord, extra: Record<string, unknown> = {}): void {
-  raiseEvent(tx, { name, source: payment.source, mode: payment.mode, data: Object.assign(paymentEventData(payment), extra) }, payment.updated_at);
+type PaymentEventName = Extract<EventName, `payment.${string}`>;
+
+/** Raises a `payment.*` event about `payment`, as of its `updated_at`, with what the event adds (`adds`, typed by its schema). */
+export function emitPaymentEvent<N extends PaymentEventName>(
+  tx: Transaction,
+  name: N,
+  payment: PaymentRecord,
+  ...[adds]: EventAdds<N, PaymentFailedData>
+): void {
+  // The base is typed by paymentEventData and the adds by the event's schema; TypeScript cannot
+  // join the two for a generic name (and resolving it there would cost the type check dearly).
+  const data = Object.assign(paymentEventData(payment), adds) as unknown as EventData<N>;
+  raiseEvent(tx, { name, source: payment.source, mode: payment.mode, data }, payment.updated_at);
 }
