@@ -83,6 +83,11 @@ export function parseDocumentParams(query: Record<string, unknown>, shape: Resou
 /** No fields, no include: what most requests ask (one shared object, read only). */
 const PLAIN: DocumentQuery = { fields: new Map(), include: new Set() };
 
+/** No `fields[...]` and no `include`: the resource's usual answer. */
+export function isPlain(query: DocumentQuery): boolean {
+  return query.fields.size === 0 && query.include.size === 0;
+}
+
 function isEmpty(query: Record<string, unknown>): boolean {
   for (const _ in query) return false;
   return true;
