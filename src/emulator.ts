@@ -119,9 +119,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const server = createServer(app, [...ROUTES, ...(options.extraRoutes ?? [])], { checkHost: (req) => checkHost?.(req) });
   // Responses not sent yet: on close they end their connection instead of keeping it alive.
   const inFlight = new Set<ServerResponse>();
+  function forgetResponse(this: ServerResponse) {
+    inFlight.delete(this);
+  }
   server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
     inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+    res.on('close', forgetResponse); // one shared listener: this sits on every request's path
   });
   try {
     await new Promise<void>((resolve, reject) => {

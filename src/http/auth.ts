@@ -12,6 +12,8 @@ export interface Scope {
 /** Secret key -> Scope, rebuilt whenever the config changes. */
 export class Keyring {
   private keys = new Map<string, Scope>();
+  /** `Bearer <key>` -> Scope: the header as clients send it, found without parsing it. */
+  private bearers = new Map<string, Scope>();
   private allowLists = new Map<string, net.BlockList>();
 
   constructor(config: PayemuConfig) {
@@ -20,13 +22,16 @@ export class Keyring {
 
   update(config: PayemuConfig): void {
     const keys = new Map<string, Scope>();
+    const bearers = new Map<string, Scope>();
     const allowLists = new Map<string, net.BlockList>();
     for (const source of config.sources) {
       keys.set(source.test_key, { source, mode: 'test' });
       keys.set(source.live_key, { source, mode: 'live' });
       if (source.ip_whitelist.length > 0) allowLists.set(source.slug, blockListOf(source.ip_whitelist));
     }
+    for (const [key, scope] of keys) if (/^\S+$/.test(key)) bearers.set(`Bearer ${key}`, scope);
     this.keys = keys;
+    this.bearers = bearers;
     this.allowLists = allowLists;
   }
 
@@ -36,7 +41,8 @@ export class Keyring {
 
   /** `Authorization: Bearer <key>` or `X-API-Key: <key>`; anything else is a 401. */
   authenticate(req: IncomingMessage, fallbackKey?: string): Scope {
-    const scope = this.lookup(keyOf(req) ?? fallbackKey);
+    const authorization = req.headers.authorization;
+    const scope = (authorization !== undefined && this.bearers.get(authorization)) || this.lookup(keyOf(req) ?? fallbackKey);
     if (!scope) throw new Unauthorized();
     const allowed = this.allowLists.get(scope.source.slug);
     if (allowed) {

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /**
  * The bodies of one request the request journal records, as the pipeline already holds them:
  * the bytes `readJson` read (and the text it decoded) and the string `send` wrote. Set only for
- * recorded requests, so every other request pays one WeakMap look-up and nothing more.
+ * recorded requests, so every other request pays one property read and nothing more.
  */
 export interface BodyCapture {
   /** The request body as read (`readJson`); undefined when none was read. */
@@ -16,17 +16,21 @@ export interface BodyCapture {
   response?: string;
 }
 
-const captures = new WeakMap<IncomingMessage | ServerResponse, BodyCapture>();
+// A symbol-keyed property of the request and its answer rather than a WeakMap: it is set on
+// every recorded request, and a WeakMap entry costs several times a property (and more garbage
+// collection work).
+const CAPTURE = Symbol('payemu.capture');
 
-/** Starts capturing the bodies of `req` and its answer `res`. */
-export function captureBodies(req: IncomingMessage, res: ServerResponse): BodyCapture {
-  const capture: BodyCapture = {};
-  captures.set(req, capture);
-  captures.set(res, capture);
+type Captured = (IncomingMessage | ServerResponse) & { [CAPTURE]?: BodyCapture };
+
+/** Starts capturing the bodies of `req` and its answer `res` into `capture`. */
+export function captureBodies<C extends BodyCapture>(req: IncomingMessage, res: ServerResponse, capture: C): C {
+  (req as Captured)[CAPTURE] = capture;
+  (res as Captured)[CAPTURE] = capture;
   return capture;
 }
 
 /** The capture of a request or answer being recorded, or undefined. */
 export function captureOf(message: IncomingMessage | ServerResponse): BodyCapture | undefined {
-  return captures.get(message);
+  return (message as Captured)[CAPTURE];
 }

@@ -42,6 +42,7 @@ type Fail = (param: string, message: string) => void;
  * path throws the 400 at once.
  */
 export function parseDocumentParams(query: Record<string, unknown>, shape: ResourceShape, fail: Fail): DocumentQuery {
+  if (isEmpty(query)) return PLAIN;
   const shapes = new Map<string, ResourceShape>([[shape.type, shape]]);
   for (const related of Object.values(shape.relationships ?? {})) shapes.set(related.type, related);
   const fields = new Map<string, readonly string[]>();
@@ -79,8 +80,22 @@ export function parseDocumentParams(query: Record<string, unknown>, shape: Resou
   return { fields, include: parseInclude(query.include, shape) };
 }
 
+/** No fields, no include: what most requests ask (one shared object, read only). */
+const PLAIN: DocumentQuery = { fields: new Map(), include: new Set() };
+
+/** No `fields[...]` and no `include`: the resource's usual answer. */
+export function isPlain(query: DocumentQuery): boolean {
+  return query.fields.size === 0 && query.include.size === 0;
+}
+
+function isEmpty(query: Record<string, unknown>): boolean {
+  for (const _ in query) return false;
+  return true;
+}
+
 /** The same for a single resource: any 422 is thrown. */
 export function parseDocumentQuery(query: Record<string, unknown>, shape: ResourceShape): DocumentQuery {
+  if (isEmpty(query)) return PLAIN;
   const errors: Record<string, string[]> = {};
   const parsed = parseDocumentParams(query, shape, (param, message) => (errors[param] ??= []).push(message));
   const first = Object.values(errors)[0]?.[0];

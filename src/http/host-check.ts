@@ -23,11 +23,17 @@ const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 export function hostCheck(address: string, allowedHosts: readonly string[] = []): HostCheck | undefined {
   if (!isLoopbackAddress(address)) return undefined;
   const names = new Set([...LOOPBACK_NAMES, asHostName(address), ...allowedHosts.map((name) => normalizeAllowedHost(name) ?? name)]);
+  // Headers already accepted, as sent: a client sends the same Host on every request, so the
+  // check is usually one look-up. Bounded, as ports make many spellings of one name.
+  const accepted = new Set<string>();
   return (req) => {
     const header = req.headers.host;
-    if (header === undefined) return undefined;
+    if (header === undefined || accepted.has(header)) return undefined;
     const name = hostNameOf(header);
-    if (name !== undefined && names.has(name)) return undefined;
+    if (name !== undefined && names.has(name)) {
+      if (accepted.size < 16) accepted.add(header);
+      return undefined;
+    }
     const shown = header.length > 200 ? `${header.slice(0, 200)}...` : header;
     const hint = name ? ` Start payemu with --allowed-host ${name.replace(/^\[|\]$/g, '')} to answer it.` : '';
     return new Forbidden(

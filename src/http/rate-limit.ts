@@ -1,3 +1,4 @@
+import { scopeKey } from '../lib/scope-key.js';
 import type { Scope } from './auth.js';
 import { TooManyRequests } from './errors.js';
 
@@ -8,6 +9,8 @@ import { TooManyRequests } from './errors.js';
  */
 export class RateLimiter {
   private readonly windows = new Map<string, { start: number; count: number }>();
+  /** `X-RateLimit-Limit`'s value by limit: the same few strings on every answer. */
+  private readonly limits = new Map<number, string>();
 
   constructor(
     private readonly realNow: () => number,
@@ -18,10 +21,10 @@ export class RateLimiter {
     this.enforceAll = value;
   }
 
-  /** Counts one request; returns the headers to send, or throws 429 with them. */
-  take(scope: Scope): Record<string, string> {
+  /** Counts one request; returns the headers to send (`[name, value, ...]`), or throws 429 with them. */
+  take(scope: Scope): string[] {
     const limit = scope.source.rate_limit_per_minute;
-    const key = `${scope.source.slug}:${scope.mode}`;
+    const key = scopeKey(scope.source.slug, scope.mode);
     const now = this.realNow();
     let window = this.windows.get(key);
     if (!window || now - window.start >= 60_000) this.windows.set(key, (window = { start: now, count: 0 }));
@@ -33,6 +36,8 @@ export class RateLimiter {
       throw error;
     }
     window.count++;
-    return { 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': String(Math.max(0, limit - window.count)) };
+    let limitText = this.limits.get(limit);
+    if (limitText === undefined) this.limits.set(limit, (limitText = String(limit)));
+    return ['X-RateLimit-Limit', limitText, 'X-RateLimit-Remaining', String(Math.max(0, limit - window.count))];
   }
 }

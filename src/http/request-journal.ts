@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { stopwatch } from '../clock/clock.js';
 import { formatTimestamp, parseTimestamp } from '../clock/format.js';
 import type { Mode } from '../config/types.js';
 import { newId } from '../lib/ids.js';
 import { scopeKey } from '../lib/scope-key.js';
 import { captureBodies, type BodyCapture } from './body-capture.js';
 import { Unprocessable } from './errors.js';
-import { noteOf } from './request-note.js';
+import { faultOf } from './request-note.js';
 
 /** Requests kept per Source and mode unless `--journal-size` says otherwise. */
 export const DEFAULT_JOURNAL_SIZE = 1000;
@@ -50,8 +49,9 @@ export interface RequestFilterInput {
   limit?: unknown;
 }
 
-/** What is kept of a request: the view's fields but the time as epoch ms and the bodies as kept text. */
-interface Entry extends Omit<RequestEntryView, 'at' | 'request_body' | 'response_body'> {
+/** What is kept of a request: the view's fields but the id (drawn when the entry is first shown), the time as epoch ms and the bodies as kept text. */
+interface Entry extends Omit<RequestEntryView, 'id' | 'at' | 'request_body' | 'response_body'> {
+  id: string | undefined;
   at: number;
   /** The request body's text (cut when long), or undefined when none was read. */
   request: string | undefined;
@@ -60,7 +60,7 @@ interface Entry extends Omit<RequestEntryView, 'at' | 'request_body' | 'response
   response: string | undefined;
   responseCut: boolean;
   /** The view, made on first read: bodies are parsed when asked for, not on the request's path. */
-  view?: RequestEntryView;
+  view: RequestEntryView | undefined;
 }
 
 /** A bounded ring of entries, oldest overwritten first. */
@@ -95,10 +95,61 @@ export interface Recording {
 }
 
 /**
+ * One request being recorded. It is also the request's body capture (body-capture.ts): the
+ * pipeline writes the bodies into it as it reads and answers them. One object a request, no
+ * closures: it sits on every /v1 request's path.
+ */
+class Pending implements Recording, BodyCapture {
+  requestRaw?: Buffer = undefined;
+  requestText?: string = undefined;
+  requestJson?: boolean = undefined;
+  response?: string = undefined;
+  // Real time, for the duration only (the entry's `at` is the virtual clock's).
+  private readonly started = performance.now();
+
+  constructor(
+    private readonly rings: Map<string, Ring>,
+    private readonly size: number,
+    private readonly source: string,
+    private readonly mode: Mode,
+    private readonly req: IncomingMessage & { path?: string; query?: Record<string, unknown> },
+    private readonly res: ServerResponse,
+    private readonly at: number,
+  ) {}
+
+  end(): void {
+    const { req, res } = this;
+    const request = keptText(this);
+    const response = this.response === undefined ? undefined : keep(this.response);
+    const key = req.headers['idempotency-key'];
+    // The ring is looked up now: a reset of the scope while the request ran starts a new one.
+    ringOf(this.rings, this.size, this.source, this.mode).push({
+      id: undefined,
+      at: this.at,
+      method: req.method ?? '',
+      path: req.path ?? req.url ?? '',
+      query: req.query ?? {},
+      status: res.headersSent ? res.statusCode : null,
+      duration_ms: Math.round(performance.now() - this.started),
+      idempotency_key: (Array.isArray(key) ? key[0] : key) ?? null,
+      replayed: res.getHeader('idempotent-replayed') === 'true',
+      fault: faultOf(req),
+      request: request?.text,
+      requestJson: this.requestJson === true,
+      requestCut: request?.cut ?? false,
+      response: response?.text,
+      responseCut: response?.cut ?? false,
+      view: undefined,
+    });
+  }
+}
+
+/**
  * The request journal: the last `size` `/v1` requests of each Source and mode, in memory only
  * (a restart or a reset of the scope empties it). Recording is kept cheap because it sits on
  * every request's path: the bodies are the text the pipeline already read and the string it
- * already wrote (body-capture.ts), cut at 16 KiB, and parsed only when someone reads the list.
+ * already wrote (body-capture.ts), cut at 16 KiB, and parsed only when someone reads the list;
+ * an entry's id is drawn when the list first shows it.
  * No header is kept but `Idempotency-Key`, so keys (`Authorization`, `X-API-Key`) never are.
  */
 export class RequestJournal {
@@ -109,32 +160,7 @@ export class RequestJournal {
   /** Starts recording `req` of the authenticated scope; `now` is the virtual time it arrived. */
   start(req: IncomingMessage & { path?: string; query?: Record<string, unknown> }, res: ServerResponse, source: string, mode: Mode, now: number): Recording {
     if (this.size === 0) return NOTHING;
-    const capture = captureBodies(req, res);
-    const elapsed = stopwatch();
-    const key = req.headers['idempotency-key'];
-    return {
-      end: () => {
-        const request = keptText(capture);
-        const response = capture.response === undefined ? undefined : keep(capture.response);
-        this.ring(source, mode).push({
-          id: newId('req_'),
-          at: now,
-          method: req.method ?? '',
-          path: req.path ?? req.url ?? '',
-          query: req.query ?? {},
-          status: res.headersSent ? res.statusCode : null,
-          duration_ms: Math.round(elapsed()),
-          idempotency_key: (Array.isArray(key) ? key[0] : key) ?? null,
-          replayed: res.getHeader('idempotent-replayed') === 'true',
-          fault: noteOf(req).fault,
-          request: request?.text,
-          requestJson: capture.requestJson === true,
-          requestCut: request?.cut ?? false,
-          response: response?.text,
-          responseCut: response?.cut ?? false,
-        });
-      },
-    };
+    return captureBodies(req, res, new Pending(this.rings, this.size, source, mode, req, res, now));
   }
 
   /** The scope's entries that match, newest first, at most `filter.limit`; `total` counts every match. */
@@ -161,13 +187,14 @@ export class RequestJournal {
     }
     return removed;
   }
+}
 
-  private ring(source: string, mode: Mode): Ring {
-    const key = scopeKey(source, mode);
-    let ring = this.rings.get(key);
-    if (!ring) this.rings.set(key, (ring = new Ring(this.size)));
-    return ring;
-  }
+/** The scope's ring, made on first use. */
+function ringOf(rings: Map<string, Ring>, size: number, source: string, mode: Mode): Ring {
+  const key = scopeKey(source, mode);
+  let ring = rings.get(key);
+  if (!ring) rings.set(key, (ring = new Ring(size)));
+  return ring;
 }
 
 const NOTHING: Recording = { end: () => {} };
@@ -185,7 +212,7 @@ function matches(entry: Entry, filter: RequestFilter): boolean {
 
 function present(entry: Entry): RequestEntryView {
   return {
-    id: entry.id,
+    id: (entry.id ??= newId('req_')),
     at: formatTimestamp(entry.at),
     method: entry.method,
     path: entry.path,

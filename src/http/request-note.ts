@@ -6,14 +6,17 @@ export interface RequestNote {
   fault: string | null;
 }
 
-const notes = new WeakMap<IncomingMessage, RequestNote>();
+// A symbol-keyed property, not a WeakMap: cheaper to read on every recorded request.
+const NOTE = Symbol('payemu.note');
+
+type Noted = IncomingMessage & { [NOTE]?: RequestNote };
 
 /** The request's note, made on first use. */
 export function noteOf(req: IncomingMessage): RequestNote {
-  let note = notes.get(req);
-  if (!note) {
-    note = { fault: null };
-    notes.set(req, note);
-  }
-  return note;
+  return ((req as Noted)[NOTE] ??= { fault: null });
+}
+
+/** The id of the fault that acted on the request, or null; makes no note. */
+export function faultOf(req: IncomingMessage): string | null {
+  return (req as Noted)[NOTE]?.fault ?? null;
 }

@@ -1,5 +1,7 @@
 import type { Transaction } from '../store/store.js';
-import { type DocumentQuery, parseDocumentQuery, type ResourceShape } from './document-query.js';
+import { AnswerCache } from './answer-cache.js';
+import { type DocumentQuery, isPlain, parseDocumentQuery, type ResourceShape } from './document-query.js';
+import type { Reply } from './envelope.js';
 import { type ApiContext, type ApiRoute, type Method, type RouteDoc, v1 } from './route.js';
 import { documentParameters, errors } from '../schemas/wire.js';
 
@@ -13,23 +15,37 @@ import { documentParameters, errors } from '../schemas/wire.js';
  * `GET path`: one document of `shape`'s type, its `fields[...]` (and `include`) checked and
  * parsed. The answers: `document`, 400 and 422 of the query, and 404 where the path names a
  * record (`:id`, `:reference`).
+ *
+ * Either `read` makes the document, or `load` finds the one record it is made of and `present`
+ * makes it: then the plain answer (no `fields`, no `include`), which must depend on that record
+ * and the base URL alone, is serialized once per version of the record (answer-cache.ts).
  */
-export function readRoute(
+export function readRoute<R extends object>(
   path: string,
   summary: string,
-  options: { shape: ResourceShape; document: object; read(ctx: ApiContext, query: DocumentQuery): object },
+  options: { shape: ResourceShape; document: object } & (
+    | { read(ctx: ApiContext, query: DocumentQuery): object }
+    | { load(ctx: ApiContext): R; present(record: R, ctx: ApiContext, query: DocumentQuery): object }
+  ),
 ): ApiRoute {
-  const { shape, document, read } = options;
+  const { shape, document } = options;
   const responses: NonNullable<RouteDoc['responses']> = path.includes('/:')
     ? { 200: document, 400: errors, 404: errors, 422: errors }
     : { 200: document, 400: errors, 422: errors };
+  const cache = new AnswerCache();
   return v1({
     method: 'GET',
     path,
     summary,
     parameters: documentParameters(shape),
     responses,
-    handle: (ctx) => ({ status: 200, json: read(ctx, parseDocumentQuery(ctx.query, shape)) }),
+    handle: (ctx): Reply => {
+      const query = parseDocumentQuery(ctx.query, shape);
+      if ('read' in options) return { status: 200, json: options.read(ctx, query) };
+      const record = options.load(ctx);
+      if (!isPlain(query)) return { status: 200, json: options.present(record, ctx, query) };
+      return { status: 200, raw: cache.json(record, ctx.app.baseUrl(), () => options.present(record, ctx, query)) };
+    },
   });
 }
 

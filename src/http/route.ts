@@ -23,7 +23,7 @@ export interface ApiContext<Body = Record<string, unknown>, Query = Record<strin
 
 interface RouteBase extends RouteDoc {
   method: Method;
-  /** polka pattern, `/v1/payments/:reference`. */
+  /** The path, `:name` for a parameter segment: `/v1/payments/:reference` (router.ts). */
   path: string;
   /** JSON Schema of the query string (validated with type coercion). */
   query?: object;

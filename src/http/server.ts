@@ -1,74 +1,81 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import polka, { type Request } from 'polka';
 import type { App } from '../app.js';
-import { stopwatch } from '../clock/clock.js';
 import type { Timers } from '../clock/timers.js';
 import { readJson } from './body.js';
-import { type Reply, send, sendError } from './envelope.js';
+import { type Reply, send, sendError, setAnswerHeaders } from './envelope.js';
 import { type FaultRecord, faultFor, faultReply } from './faults.js';
 import { HttpError, MethodNotAllowed, NotFound } from './errors.js';
 import type { HostCheck } from './host-check.js';
 import { fingerprint, idempotencyKeyOf, runIdempotent } from './idempotency.js';
 import type { Scope } from './auth.js';
 import type { ApiContext, OpenContext, Route } from './route.js';
+import type { Recording } from './request-journal.js';
 import { noteOf } from './request-note.js';
+import { parseTarget, RouteTable } from './router.js';
 import { checkRequestTarget } from './text.js';
 import { check, compileBody, compileQuery } from './validation.js';
 
-type Req = Request;
+/** A request as the routes get it: its target split once (router.ts) and its `:params`. */
+export type Req = http.IncomingMessage & { path: string; search: string; query: Record<string, unknown>; params: Record<string, string>; originalUrl: string };
+type Handler = (req: Req, res: http.ServerResponse) => void;
 
 /**
- * The HTTP server: polka routes built from the route catalogue. polka's `onError` and
- * `onNoMatch` are the only places a failure becomes a response, and both go through the one
+ * The HTTP server: the routes of the catalogue in a route table (router.ts). `noMatch` and
+ * `fail` are the only places a failure becomes a response, and both go through the one
  * envelope writer. A crash inside a route is logged on the bus and answered with a 500; the
  * server keeps serving.
+ *
+ * A request's work runs synchronously as far as it can (a read answers in the same turn that
+ * parsed it) and goes asynchronous only where something awaits: reading a body, a fault's
+ * latency, a route that returns a promise.
  */
 export function createServer(app: App, routes: readonly Route[], options: { checkHost?: HostCheck } = {}): http.Server {
-  const patterns = routes.map((route) => ({ route, regex: patternToRegex(route.path) }));
-
+  const table = new RouteTable<Handler>();
+  const validators: (() => unknown)[] = [];
+  for (const route of routes) {
+    table.add(route.method, route.path, route.auth === 'key' ? apiHandler(app, route, validators) : openHandler(app, route, validators));
+  }
   const noMatch = (req: Req, res: http.ServerResponse) => {
     const path = req.path ?? req.url ?? '/';
-    const allowed = [...new Set(patterns.filter((p) => p.regex.test(path)).map((p) => p.route.method))];
-    const error = allowed.length > 0 ? new MethodNotAllowed(req.method ?? 'GET', allowed) : new NotFound(`No route matches ${req.method} ${path}.`);
-    logOnFinish(app, req, res);
-    sendError(res, error);
+    const allowed = table.methodsFor(path);
+    sendError(res, allowed.length > 0 ? new MethodNotAllowed(req.method ?? 'GET', allowed) : new NotFound(`No route matches ${req.method} ${path}.`));
   };
-  const router = polka({
-    onError: (error: unknown, req, res) => fail(app, req as Req, res, error),
-    onNoMatch: (req, res) => noMatch(req as Req, res),
-  });
-  // DNS rebinding (host-check.ts): a Host payemu does not answer to is refused before any route.
   const { checkHost } = options;
-  if (checkHost)
-    router.use((req, res, next) => {
-      const refused = checkHost(req);
-      if (!refused) return next();
-      logOnFinish(app, req, res);
-      sendError(res, refused);
-    });
+  const logged = requestLog(app);
 
-  const validators: (() => unknown)[] = [];
-  for (const { route, regex } of patterns) {
-    const handler = route.auth === 'key' ? apiHandler(app, route, validators) : openHandler(app, route, validators);
-    const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
-    // polka matches paths in any letter case (`/V1/Sessions`); payemu's paths are exact, as
-    // the 405 check above is, so a path in another case is answered as no route.
-    router[method](route.path, (req: Req, res: http.ServerResponse) => (regex.test(req.path) ? handler(req, res) : noMatch(req, res)));
-  }
-
-  // polka's own listener defers each request with setImmediate; calling its handler directly
-  // saves that turn of the event loop on every request.
   // requireHostHeader off: an HTTP/1.1 request without Host reaches the routes (and gets its
   // 401 or 404 in the envelope) instead of Node's bodiless 400.
-  const server = http.createServer({ keepAliveTimeout: 5_000, requireHostHeader: false }, (req, res) => {
+  const route = (req: Req, res: http.ServerResponse) => {
+    const url = req.url ?? '/';
+    checkRequestTarget(url);
+    const target = parseTarget(url);
+    req.originalUrl = url;
+    req.url = target.search === '' ? target.path : target.path + target.search;
+    req.path = target.path;
+    req.search = target.search;
+    req.query = target.query;
+    // DNS rebinding (host-check.ts): a Host payemu does not answer to is refused before any route.
+    const refused = checkHost?.(req);
+    if (refused) return sendError(res, refused);
+    const match = table.find(req.method ?? 'GET', target.path);
+    if (!match) return noMatch(req, res);
+    req.params = match.params;
+    match.value(req, res);
+  };
+
+  // requireHostHeader off: an HTTP/1.1 request without Host reaches the routes (and gets its
+  // 401 or 404 in the envelope) instead of Node's bodiless 400.
+  const server = http.createServer({ keepAliveTimeout: 5_000, requireHostHeader: false }, (message, res) => {
+    const req = message as Req;
+    if (app.bus.has('request')) logged(res);
     try {
-      checkRequestTarget(req.url ?? '/');
+      route(req, res);
     } catch (error) {
-      logOnFinish(app, req as Req, res);
-      return sendError(res, error);
+      // A route's own failures are answered by the route (settle); this is the target check's
+      // 400, or a bug before any route, which must not take the process down.
+      fail(app, req, res, error);
     }
-    router.handler(req as Req, res, undefined as never);
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     // Unparseable HTTP (bad request line, oversized headers): answer in the envelope when we can.
@@ -114,47 +121,74 @@ function rawError(status: number, detail: string): string {
   return `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
-function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>, validators: (() => unknown)[]) {
+function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>, validators: (() => unknown)[]): Handler {
   const bodySchema = route.body;
   const querySchema = route.query;
   const validateBody = bodySchema ? lazily(() => compileBody(bodySchema), validators) : undefined;
   const validateQuery = querySchema ? lazily(() => compileQuery(querySchema), validators) : undefined;
+  const idempotent = route.method === 'POST' && route.idempotent !== false;
   // The request journal records /v1 requests once authenticated (a refusal before is not its
-  // scope's). A failure is answered here rather than by polka's onError, so that the entry has
-  // the answer; a connection closed unanswered is recorded with no status. Faults act on /v1
-  // requests only too, never on the control plane that sets them.
+  // scope's). A failure is answered here, so that the entry has the answer; a connection closed
+  // unanswered is recorded with no status. Faults act on /v1 requests only too, never on the
+  // control plane that sets them.
   const v1 = route.path.startsWith('/v1/');
-  const answer = async (req: Req, res: http.ServerResponse, scope: Scope): Promise<Reply> => {
-    const query = validateQuery ? check<Record<string, unknown>>(validateQuery(), { ...req.query }) : req.query;
-    const raw = req.method === 'GET' || req.method === 'DELETE' ? undefined : await readJson(req, route.bodyLimit);
+  const run = (req: Req, res: http.ServerResponse, scope: Scope, query: Record<string, unknown>, raw: unknown): Reply | Promise<Reply> => {
     const body = validateBody ? check<Record<string, unknown>>(validateBody(), raw ?? {}) : {};
     const ctx: ApiContext = { app, req, res, params: req.params, query, body, scope, now: app.clock.now() };
-    const key = route.method === 'POST' && route.idempotent !== false ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
+    const key = idempotent ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
     if (key === undefined) return route.handle(ctx);
-    return runIdempotent(app.store, scope, key, fingerprint(req.method, req.path, raw), ctx.now, () => route.handle(ctx));
+    return runIdempotent(app.store, scope, key, fingerprint(req.method ?? 'POST', req.path, raw), ctx.now, () => route.handle(ctx));
   };
-  const serve = async (req: Req, res: http.ServerResponse, scope: Scope) => {
-    if (route.rateLimited) {
-      for (const [name, value] of Object.entries(app.rateLimiter.take(scope))) res.setHeader(name, value);
-    }
-    const fault = v1 ? faultFor(app.store, scope, req.method, req.path) : undefined;
-    if (fault === undefined) return send(res, await answer(req, res, scope));
-    await actOnFault(app, fault, req, res, () => answer(req, res, scope));
+  const answer = (req: Req, res: http.ServerResponse, scope: Scope): Reply | Promise<Reply> => {
+    const query = validateQuery ? check<Record<string, unknown>>(validateQuery(), { ...req.query }) : req.query;
+    if (req.method === 'GET' || req.method === 'DELETE') return run(req, res, scope, query, undefined);
+    return readJson(req, route.bodyLimit).then((raw) => run(req, res, scope, query, raw));
   };
-  return async (req: Req, res: http.ServerResponse) => {
-    logOnFinish(app, req, res);
-    const scope = app.keyring.authenticate(req, route.keyInQuery ? stringOrUndefined(req.query.key) : undefined);
-    (res as ScopedResponse).scope = scope;
-    if (!v1) return serve(req, res, scope);
-    const recording = app.requestJournal.start(req, res, scope.source.slug, scope.mode, app.clock.now());
+  const serve = (req: Req, res: http.ServerResponse, scope: Scope): void | Promise<void> => {
+    if (route.rateLimited) setAnswerHeaders(res, app.rateLimiter.take(scope));
+    const fault = v1 ? faultFor(app.store, scope, req.method ?? 'GET', req.path) : undefined;
+    if (fault !== undefined) return actOnFault(app, fault, req, res, async () => answer(req, res, scope));
+    const reply = answer(req, res, scope);
+    if (reply instanceof Promise) return reply.then((settled) => send(res, settled));
+    send(res, reply);
+  };
+  return (req, res) => {
+    let scope: Scope;
     try {
-      await serve(req, res, scope);
+      scope = app.keyring.authenticate(req, route.keyInQuery ? stringOrUndefined(req.query.key) : undefined);
     } catch (error) {
-      fail(app, req, res, error);
-    } finally {
-      recording.end();
+      return fail(app, req, res, error);
     }
+    (res as ScopedResponse).scope = scope;
+    const recording = v1 ? app.requestJournal.start(req, res, scope.source.slug, scope.mode, app.clock.now()) : undefined;
+    settle(app, req, res, () => serve(req, res, scope), recording);
   };
+}
+
+/**
+ * Runs `work` and answers its failure (`fail`), whether it throws at once or its promise
+ * rejects; then ends the journal's recording, once the answer is sent.
+ */
+function settle(app: App, req: Req, res: http.ServerResponse, work: () => void | Promise<void>, recording?: Recording): void {
+  let pending: void | Promise<void>;
+  try {
+    pending = work();
+  } catch (error) {
+    fail(app, req, res, error);
+    recording?.end();
+    return;
+  }
+  if (pending === undefined) {
+    recording?.end();
+    return;
+  }
+  pending.then(
+    () => recording?.end(),
+    (error: unknown) => {
+      fail(app, req, res, error);
+      recording?.end();
+    },
+  );
 }
 
 /**
@@ -193,15 +227,17 @@ function wait(app: App, ms: number): Promise<void> {
   });
 }
 
-function openHandler(app: App, route: Extract<Route, { auth: 'none' }>, validators: (() => unknown)[]) {
+function openHandler(app: App, route: Extract<Route, { auth: 'none' }>, validators: (() => unknown)[]): Handler {
   const querySchema = route.query;
   const validateQuery = querySchema ? lazily(() => compileQuery(querySchema), validators) : undefined;
-  return async (req: Req, res: http.ServerResponse) => {
-    logOnFinish(app, req, res);
+  const serve = (req: Req, res: http.ServerResponse): void | Promise<void> => {
     const query = validateQuery ? check<Record<string, unknown>>(validateQuery(), { ...req.query }) : req.query;
     const ctx: OpenContext = { app, req, res, params: req.params, query, now: app.clock.now() };
-    send(res, await route.handle(ctx));
+    const reply = route.handle(ctx);
+    if (reply instanceof Promise) return reply.then((settled) => send(res, settled));
+    send(res, reply);
   };
+  return (req, res) => settle(app, req, res, () => serve(req, res));
 }
 
 function fail(app: App, req: Req, res: http.ServerResponse, error: unknown): void {
@@ -215,33 +251,32 @@ function report(app: App, req: Req, error: unknown): void {
   app.bus.emit('server.error', { method: req.method ?? '', path: req.path ?? req.url ?? '', error: failure.message, stack: failure.stack });
 }
 
-type ScopedResponse = http.ServerResponse & { scope?: { source: { slug: string }; mode: string } };
+const STARTED = Symbol('payemu.started');
 
-function logOnFinish(app: App, req: Req, res: http.ServerResponse): void {
-  if (!app.bus.has('request')) return;
-  const elapsed = stopwatch();
-  res.once('finish', () => {
-    const scope = (res as ScopedResponse).scope;
+type ScopedResponse = http.ServerResponse & { scope?: { source: { slug: string }; mode: string }; [STARTED]?: number };
+
+/**
+ * The `request` event of each answer, once sent, for the loggers and the terminal UI: `watch(res)`
+ * when the request arrives. One listener function serves every response (no closure per request).
+ */
+function requestLog(app: App): (res: http.ServerResponse) => void {
+  function finished(this: ScopedResponse & { req: Req }) {
+    const { req, scope } = this;
     app.bus.emit('request', {
       method: req.method ?? '',
       path: req.path ?? req.url ?? '',
-      status: res.statusCode,
-      ms: elapsed(),
+      status: this.statusCode,
+      ms: performance.now() - (this[STARTED] ?? 0),
       source: scope?.source.slug,
       mode: scope?.mode,
     });
-  });
+  }
+  return (res) => {
+    (res as ScopedResponse)[STARTED] = performance.now();
+    res.once('finish', finished);
+  };
 }
 
 function stringOrUndefined(value: unknown): string | undefined {
   return typeof value === 'string' ? value : undefined;
-}
-
-/** `/v1/payments/:reference` -> a regex for 405 detection. */
-function patternToRegex(pattern: string): RegExp {
-  const source = pattern
-    .split('/')
-    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('/');
-  return new RegExp(`^${source}/?$`);
 }

@@ -28,8 +28,18 @@ export function createLogger(emulator: UiHost, options: { json: boolean; color: 
   );
   process.once('exit', lines.flush);
   const paint = palette(options.color);
-  // The virtual clock's date and time (UTC), as `payemu events` shows them.
-  const time = () => emulator.clock.now().slice(0, 19).replace('T', ' ');
+  // The virtual clock's date and time (UTC), as `payemu events` shows them; the text of the
+  // last reading is kept, as a request's line is written on every request.
+  let lastNow = '';
+  let lastTime = '';
+  const time = () => {
+    const now = emulator.clock.now();
+    if (now !== lastNow) {
+      lastNow = now;
+      lastTime = now.slice(0, 19).replace('T', ' ');
+    }
+    return lastTime;
+  };
 
   return {
     ready() {
@@ -226,7 +236,12 @@ function summary(data: Record<string, unknown>): string {
 }
 
 function palette(color: boolean) {
-  const c = new Chalk({ level: color ? 1 : 0 });
+  // Without colour, plain text as it is (chalk at level 0 does the same, at more cost a call).
+  if (!color) {
+    const plain = (text: string) => text;
+    return { status: (_status: number) => plain, event: plain, dim: plain, error: plain };
+  }
+  const c = new Chalk({ level: 1 });
   return {
     status: (status: number) => (status >= 500 ? c.red : status >= 400 ? c.yellow : c.green),
     event: c.cyan,

@@ -1,4 +1,3 @@
-import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 
 /**
@@ -51,7 +50,9 @@ export async function strictRefusal(url: string): Promise<string | undefined> {
   }
   let addresses: string[];
   try {
-    addresses = net.isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+    // node:dns is loaded on first use: only --strict-webhook-urls needs it, and its load (a few
+    // milliseconds) would otherwise come before every start's readiness line.
+    addresses = net.isIP(host) ? [host] : (await (await import('node:dns/promises')).lookup(host, { all: true })).map((a) => a.address);
   } catch (error) {
     return `cannot resolve ${host}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
   }

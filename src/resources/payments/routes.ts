@@ -21,8 +21,9 @@ export const paymentRoutes = [
   readRoute('/v1/payments/:reference', 'Retrieve a payment by its reference', {
     shape: paymentShape,
     document: paymentReadDocument,
-    read: ({ app, scope, params }, q) => {
-      const { data, included } = paymentDocument(app.store, [findPayment(app.store, scope, params.reference!)], q, app.baseUrl());
+    load: ({ app, scope, params }) => findPayment(app.store, scope, params.reference!),
+    present: (payment, { app }, q) => {
+      const { data, included } = paymentDocument(app.store, [payment], q, app.baseUrl());
       return { data: data[0], ...(included ? { included } : {}) };
     },
   }),
