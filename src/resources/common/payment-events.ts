@@ -1,9 +1,8 @@
 import type { EventName } from '../../bus/events.js';
 import { minorToNumber } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
-import type { EventData, PaymentCompletedData, PaymentFailedData } from '../../types.js';
-import { raiseEvent } from '../../webhooks/raise.js';
-import type { EventAdds } from './event-adds.js';
+import type { PaymentCompletedData, PaymentFailedData } from '../../types.js';
+import { type EventAdds, raiseFamilyEvent } from './event-adds.js';
 import type { PaymentRecord } from './payment-records.js';
 
 /**
@@ -34,8 +33,5 @@ export function emitPaymentEvent<N extends PaymentEventName>(
   payment: PaymentRecord,
   ...[adds]: EventAdds<N, PaymentFailedData>
 ): void {
-  // The base is typed by paymentEventData and the adds by the event's schema; TypeScript cannot
-  // join the two for a generic name (and resolving it there would cost the type check dearly).
-  const data = Object.assign(paymentEventData(payment), adds) as unknown as EventData<N>;
-  raiseEvent(tx, { name, source: payment.source, mode: payment.mode, data }, payment.updated_at);
+  raiseFamilyEvent(tx, name, payment, paymentEventData(payment), adds, payment.updated_at);
 }

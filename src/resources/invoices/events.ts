@@ -1,10 +1,8 @@
 import type { EventName } from '../../bus/events.js';
 import { formatDate, formatTimestamp } from '../../clock/format.js';
 import { minorToNumber } from '../../lib/money.js';
-import type { Transaction } from '../../store/store.js';
-import type { EventData, InvoiceCreatedData } from '../../types.js';
-import { raiseEvent } from '../../webhooks/raise.js';
-import type { EventAdds } from '../common/event-adds.js';
+import type { InvoiceCreatedData } from '../../types.js';
+import { familyEmitter } from '../common/event-adds.js';
 import type { InvoiceRecord } from './records.js';
 import { invoiceTotals } from './totals.js';
 
@@ -34,17 +32,5 @@ export function invoiceEventData(invoice: InvoiceRecord): InvoiceCreatedData {
   };
 }
 
-type InvoiceEventName = Extract<EventName, `invoice.${string}`>;
-
-/** Raises an `invoice.*` event about `invoice` at `at`, with what the event adds (`adds`, typed by its schema). */
-export function emitInvoiceEvent<N extends InvoiceEventName>(
-  tx: Transaction,
-  name: N,
-  invoice: InvoiceRecord,
-  at: number,
-  ...[adds]: EventAdds<N, InvoiceCreatedData>
-): void {
-  // As emitPaymentEvent: the base and the adds are typed apart, joined here for the generic name.
-  const data = Object.assign(invoiceEventData(invoice), adds) as unknown as EventData<N>;
-  raiseEvent(tx, { name, source: invoice.source, mode: invoice.mode, data }, at);
-}
+/** Raises an `invoice.*` event about an invoice at `at`, with what the event adds (typed by its schema). */
+export const emitInvoiceEvent = familyEmitter<Extract<EventName, `invoice.${string}`>, InvoiceRecord, InvoiceCreatedData>(invoiceEventData);

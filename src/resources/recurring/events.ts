@@ -1,10 +1,8 @@
 import type { EventName } from '../../bus/events.js';
 import { formatDate, formatTimestamp } from '../../clock/format.js';
 import { minorToNumber } from '../../lib/money.js';
-import type { Transaction } from '../../store/store.js';
-import type { EventData, RecurringSuspendedData } from '../../types.js';
-import { raiseEvent } from '../../webhooks/raise.js';
-import type { EventAdds } from '../common/event-adds.js';
+import type { RecurringSuspendedData } from '../../types.js';
+import { familyEmitter } from '../common/event-adds.js';
 import type { RecurringRecord } from './records.js';
 
 /** `data` of the `recurring.*` webhooks (docs/webhooks.md): the schedule, plus what happened. */
@@ -25,18 +23,5 @@ export function recurringEventData(schedule: RecurringRecord): RecurringSuspende
   };
 }
 
-type RecurringEventName = Extract<EventName, `recurring.${string}`>;
-
-/** Raises a `recurring.*` event about `schedule` at `at`, with what the event adds (`adds`, typed by its schema). */
-export function emitRecurringEvent<N extends RecurringEventName>(
-  tx: Transaction,
-  name: N,
-  schedule: RecurringRecord,
-  at: number,
-  ...[adds]: EventAdds<N, RecurringSuspendedData>
-): void {
-  // As emitPaymentEvent: the base and the adds are typed apart, joined here for the generic name.
-  // Added in place rather than spread into a copy: a year of billing builds hundreds of thousands.
-  const data = Object.assign(recurringEventData(schedule), adds) as unknown as EventData<N>;
-  raiseEvent(tx, { name, source: schedule.source, mode: schedule.mode, data }, at);
-}
+/** Raises a `recurring.*` event about a schedule at `at`, with what the event adds (typed by its schema). */
+export const emitRecurringEvent = familyEmitter<Extract<EventName, `recurring.${string}`>, RecurringRecord, RecurringSuspendedData>(recurringEventData);
