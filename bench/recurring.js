@@ -1,7 +1,8 @@
 // Benchmark of clock-driven work: 1,000 daily schedules advanced one year, 365,000 charges, in
 // one `clock.advance`. Prints CPU and wall time, the time spent in garbage collection (pauses on
 // the main thread), and memory. Wall time moves with the machine's other load; CPU less so.
-//   node bench/recurring.js [--days 365] [--schedules 1000] [--file]
+//   node bench/recurring.js [--days 365] [--schedules 1000] [--file] [--json]
+// `--json` prints the figures as one JSON line instead of a table row (npm run bench reads it).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -62,8 +63,23 @@ const charges = result.ran['recurring.charge'] ?? 0;
 // the cost of one stored payment with its index entries.
 const perCharge = charges > 0 ? Math.round((after.heapUsed - before.heapUsed) / charges) : 0;
 const peakRss = mb(process.resourceUsage().maxRSS * 1024);
-console.log(
-  `| ${schedules} daily schedules, ${days} days, ${file ? 'file-backed' : 'in memory'} | ${charges} charges | ${wall.toFixed(1)} s wall | ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU (GC ${(gcMs / 1000).toFixed(1)} s) | ${Math.round(charges / wall)} charges/s | heap ${mb(before.heapUsed)} -> ${mb(after.heapUsed)} MB (${perCharge} B a charge) | RSS ${mb(before.rss)} -> ${mb(after.rss)} MB, peak ${peakRss} MB | health answered within ${Math.round(slowestHealth)} ms |`,
-);
+const figures = {
+  schedules,
+  days,
+  file,
+  charges,
+  wallS: Math.round(wall * 10) / 10,
+  cpuS: Math.round((cpu.user + cpu.system) / 1e5) / 10,
+  gcS: Math.round(gcMs / 100) / 10,
+  heapMb: { before: mb(before.heapUsed), after: mb(after.heapUsed) },
+  rssMb: { before: mb(before.rss), after: mb(after.rss) },
+  peakRssMb: peakRss,
+  slowestHealthMs: Math.round(slowestHealth),
+};
+if (process.argv.includes('--json')) console.log(JSON.stringify(figures));
+else
+  console.log(
+    `| ${schedules} daily schedules, ${days} days, ${file ? 'file-backed' : 'in memory'} | ${charges} charges | ${wall.toFixed(1)} s wall | ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU (GC ${(gcMs / 1000).toFixed(1)} s) | ${Math.round(charges / wall)} charges/s | heap ${mb(before.heapUsed)} -> ${mb(after.heapUsed)} MB (${perCharge} B a charge) | RSS ${mb(before.rss)} -> ${mb(after.rss)} MB, peak ${peakRss} MB | health answered within ${Math.round(slowestHealth)} ms |`,
+  );
 await payemu.close();
 if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });

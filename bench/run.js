@@ -21,11 +21,15 @@
 //   BENCH_QUIET_WAIT=0      seconds to wait, before each measurement, for the rest of the machine
 //                           to fall under BENCH_QUIET_CORES (0.25) of CPU; 0: do not wait
 //   BENCH_PAID=100000       paid payments stored before the "paid" restart (session + test card each)
-//   BENCH_ONLY=bare,file,memory,seeded,paid   run only some of the parts
+//   BENCH_ONLY=bare,file,memory,seeded,paid,config,year   run only some of the parts (`config`:
+//                           start-ups with --config FILE; `year`: bench/recurring.js --file in a
+//                           child, 1,000 daily schedules advanced a year)
+//   BENCH_YEAR_DAYS=365     days the `year` part advances (fewer for a quick check of the bench)
 //   BENCH_KEEP_NODE_ENV=1   keep NODE_EXTRA_CA_CERTS in the servers' environment (see lib.js)
 //   BENCH_PROFILE=1         run payemu under --cpu-prof (profiles in bench/results/profiles/)
 //   BENCH_KEEP=1            keep the data directories
 //   BENCH_ROOT=DIR          run the payemu of another checkout (built): a before/after comparison
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -63,7 +67,7 @@ const STARTUP_RUNS = Math.max(1, Number(env.BENCH_STARTUP_RUNS ?? 5));
 const POST_BODY = env.BENCH_POST_BODY === 'unique' ? 'unique' : 'fixed';
 const QUIET_WAIT = Number(env.BENCH_QUIET_WAIT ?? 0);
 const QUIET_CORES = Number(env.BENCH_QUIET_CORES ?? 0.25);
-const ONLY = new Set((env.BENCH_ONLY ?? 'bare,file,memory,seeded,paid').split(',').map((s) => s.trim()));
+const ONLY = new Set((env.BENCH_ONLY ?? 'bare,file,memory,seeded,paid,config,year').split(',').map((s) => s.trim()));
 const PROFILE_DIR = path.join(ROOT, 'bench/results/profiles');
 const payemuNodeArgs = env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
 
@@ -242,6 +246,39 @@ async function sideBySide(label, kind, options) {
   return { label, startup, get, post, rssMbAfter: rss, compactions: server.compactions };
 }
 
+/** Start-ups with `--config FILE` (a copy of the embedded defaults), each on a new data directory. */
+async function withConfig() {
+  const configFile = path.join(TMP, 'payemu.config.json');
+  fs.copyFileSync(path.join(ROOT, 'fixtures/payemu.config.json'), configFile);
+  log(`payemu --config FILE: start-up x${STARTUP_RUNS}`);
+  const { server, startup } = await timedStarts('payemu', { configFile }, STARTUP_RUNS);
+  await stop(server);
+  log(`  spawn -> first answer: median ${startup.medianMs} ms (${startup.runsMs.join(', ')}); -> first POST answered: median ${startup.firstPostMedianMs} ms`);
+  return { label: 'payemu (--config FILE)', startup };
+}
+
+/**
+ * The year of billing: bench/recurring.js in a child of its own (it runs payemu in-process, so
+ * its peak memory is payemu's), file-backed, with its summary as one JSON line.
+ */
+async function year() {
+  log(`year of billing: 1,000 daily schedules advanced ${env.BENCH_YEAR_DAYS ?? 365} days, file-backed`);
+  const child = spawn(
+    process.execPath,
+    ['--expose-gc', path.join(ROOT, 'bench/recurring.js'), '--file', '--json', '--days', String(env.BENCH_YEAR_DAYS ?? 365)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`bench/recurring.js exited with ${code}`);
+  const result = JSON.parse(out.trim().split('\n').at(-1) ?? '');
+  log(
+    `  ${result.charges} charges in ${result.wallS} s (${result.cpuS} s of CPU), peak RSS ${result.peakRssMb} MB, health within ${result.slowestHealthMs} ms`,
+  );
+  return result;
+}
+
 /** Seeds SEED sessions through the API, restarts on the data, then measures on top of them. */
 async function seeded() {
   const dataDir = newDataDir();
@@ -334,8 +371,8 @@ const fmt = (n, digits = 0) =>
 const pct = (n) => (n === undefined || Number.isNaN(n) ? 'n/a' : `${Math.round(n * 100)}%`);
 
 function report(results) {
-  const { bare, file, memory, stored, paid } = results;
-  const rows = [bare, file, memory, stored].filter(Boolean);
+  const { bare, file, memory, stored, paid, config, year } = results;
+  const rows = [bare, file, memory, stored, config].filter(Boolean);
   const lines = [];
   lines.push(`payemu benchmark, ${new Date().toISOString()}`);
   lines.push(
@@ -403,6 +440,25 @@ function report(results) {
     );
   }
   if (file) target('start-up to first answer, empty', `${fmt(file.startup.medianMs)} ms`, '< 150 ms', file.startup.medianMs < 150);
+  if (config) {
+    target('start-up to first answer, --config FILE', `${fmt(config.startup.medianMs)} ms`, '< 150 ms', config.startup.medianMs < 150);
+    target(
+      'spawn to first POST /v1/sessions answered, --config FILE',
+      `${fmt(config.startup.firstPostMedianMs)} ms`,
+      '< 150 ms',
+      config.startup.firstPostMedianMs < 150,
+    );
+  }
+  if (year) {
+    target(
+      `${year.days} days over ${fmt(year.schedules)} daily schedules, file-backed`,
+      `${fmt(year.wallS, 1)} s (${fmt(year.cpuS, 1)} s of CPU, GC ${fmt(year.gcS, 1)} s)`,
+      '< 10 s',
+      year.wallS < 10,
+    );
+    target('peak resident memory of that advance', `${fmt(year.peakRssMb)} MB`, '< 400 MB', year.peakRssMb < 400);
+    target('GET /_payemu/health during that advance, slowest', `${fmt(year.slowestHealthMs)} ms`, '< 200 ms', year.slowestHealthMs < 200);
+  }
   for (const [row, what] of [
     [stored, `${fmt(SEED)} stored sessions`],
     [paid, `${fmt(PAID)} stored paid payments`],
@@ -464,6 +520,8 @@ async function main() {
   if (ONLY.has('memory')) results.memory = await sideBySide('payemu (--in-memory)', 'payemu', { inMemory: true });
   if (ONLY.has('seeded')) results.stored = await seeded();
   if (ONLY.has('paid')) results.paid = await paid();
+  if (ONLY.has('config')) results.config = await withConfig();
+  if (ONLY.has('year')) results.year = await year();
 
   const { text, targets } = report(results);
   process.stdout.write(`\n${text}\n`);
