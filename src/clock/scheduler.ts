@@ -103,6 +103,9 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
       const list = this.byCollection.get(kind.collection.name) ?? [];
       list.push(kind);
       this.byCollection.set(kind.collection.name, list);
+      // A clean stop marks the records with due work, so that a start finds them (rebuild)
+      // without parsing every record the snapshot holds.
+      store.watch(kind.collection, kind.kind, (record) => kind.dueAt(record) !== undefined);
     }
     store.onCommit((changes) => this.observe(changes));
     timers.due(() => this.dueNow());
@@ -120,11 +123,15 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
     return true;
   }
 
-  /** Schedules what the loaded records have pending; called once after the store opens. */
+  /**
+   * Schedules what the loaded records have pending; called once after the store opens. Only
+   * the records that may have due work are read (see `Store.watched`): `dueAt` depends on the
+   * record alone, so one that had none when the snapshot was written has none now.
+   */
   rebuild(): void {
     this.heap.clear();
     for (const kinds of this.byCollection.values()) {
-      for (const kind of kinds) for (const record of this.store.all(kind.collection)) this.schedule(kind, record);
+      for (const kind of kinds) for (const record of this.store.watched(kind.collection)) this.schedule(kind, record);
     }
   }
 

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { Change, StoredRecord } from './collection.js';
-import { listSegments, readState, segmentPath, writeSnapshot } from './files.js';
+import { listSegments, segmentPath } from './files.js';
+import { readState, writeSnapshot } from './snapshot-file.js';
 
 /**
  * Folds the snapshot and journal segments up to `upTo` into a new snapshot, then deletes those

@@ -1,18 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  checkSnapshot,
-  decodeLine,
-  isRecord,
-  listSegments,
-  readLines,
-  segmentPath,
-  snapshotDb,
-  snapshotPath,
-  snapshotSyntaxDamage,
-  type Damage,
-  type Snapshot,
-} from './files.js';
+import { decodeLine, isRecord, listSegments, readLines, segmentPath, snapshotPath, type Damage } from './files.js';
+import { checkSnapshot, snapshotDb, snapshotSyntaxDamage, type Snapshot } from './snapshot-file.js';
 
 /**
  * `payemu doctor` (src/cli/doctor.ts): checks a data directory's files as a start reads them,

@@ -2,9 +2,11 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Change } from './collection.js';
-import { encodeChangesBytes, listSegments, readState, segmentPath, writeSnapshot } from './files.js';
+import { encodeChangesBytes, listSegments, segmentPath } from './files.js';
 import { acquireLock } from './lock.js';
 import type { Persistence, StoreState } from './persistence.js';
+import type { Marks } from './raw-records.js';
+import { readState, writeSnapshot } from './snapshot-file.js';
 
 export interface FilePersistenceOptions {
   /** Journal bytes after which the segment is rotated and compacted in the background. */
@@ -26,6 +28,8 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
   let fd = -1;
   /** The snapshot read at open was written in one line (an older version): rewrite it at close. */
   let oldLayout = false;
+  /** The snapshot read at open: whether there was one, and the tests it marked records by. */
+  let snapshotRead: { marks: Marks | undefined } | undefined;
   let segment = 0;
   let bytes = 0;
   let compactor: ChildProcess | undefined;
@@ -45,6 +49,8 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
     bytes = 0;
     compactor = startCompactor(dir, upTo, (result) => {
       compactor = undefined;
+      // A compaction knows no tests: its snapshot marks no record (see `unmarked`).
+      if (result.ok) snapshotRead = { marks: undefined };
       options.onCompaction?.(result);
     });
   };
@@ -61,25 +67,22 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
     const segments = listSegments(dir);
     let journal = 0;
     for (const n of segments) journal += fs.statSync(segmentPath(dir, n)).size;
-    if (journal < atClose && !oldLayout) return;
+    if (journal < atClose && !oldLayout && !unmarked(snapshotRead, state.marking.marks)) return;
     const covers = segments.at(-1) ?? segment;
-    writeSnapshot(
-      dir,
-      covers,
-      [...state].map(([name, map]) => [name, map.values()]),
-    );
+    writeSnapshot(dir, covers, state.collections, state.marking);
     for (const n of segments) fs.rmSync(segmentPath(dir, n), { force: true });
   };
 
   return {
-    async load(apply) {
+    async load(apply, raw) {
       fs.mkdirSync(dir, { recursive: true });
       releaseLock = acquireLock(dir);
       try {
-        const state = await readState(dir, apply, { repairTail: true });
+        const state = await readState(dir, apply, { repairTail: true, ...(raw ? { raw } : {}) });
         openSegment(state.segments.at(-1) ?? state.covers + 1);
         bytes = state.journalBytes;
         oldLayout = state.snapshotLayout === 'whole';
+        snapshotRead = state.snapshotLayout === 'none' ? undefined : { marks: state.snapshotMarks };
       } catch (error) {
         // A store that cannot be read is not open: the directory is free again.
         releaseLock();
@@ -118,6 +121,16 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
       }
     },
   };
+}
+
+/**
+ * Whether a snapshot lacks marks of some of the tests the store watches now (one written by a
+ * compaction, or an older version): its next start would parse every record of their
+ * collections, so a close rewrites it with them.
+ */
+function unmarked(snapshot: { marks: Marks | undefined } | undefined, watched: Marks): boolean {
+  if (!snapshot) return false;
+  return Object.entries(watched).some(([name, tests]) => !tests.every((test) => snapshot.marks?.[name]?.includes(test)));
 }
 
 function startCompactor(dir: string, upTo: number, done: (result: { ok: boolean; records?: number; error?: string }) => void): ChildProcess {

@@ -1,14 +1,21 @@
 import type { Change, StoredRecord } from './collection.js';
+import type { RawLine, SnapshotMarking } from './raw-records.js';
+import type { RawSink } from './snapshot-file.js';
 
-/** Every record, by collection then id: what the store holds in memory. */
-export type StoreState = ReadonlyMap<string, ReadonlyMap<string, StoredRecord>>;
+/** What the store holds in memory, as a snapshot would keep it. */
+export interface StoreState {
+  /** Every record by collection, in order; one never parsed since it was read is a RawLine. */
+  collections: Iterable<[string, Iterable<StoredRecord | RawLine>]>;
+  marking: SnapshotMarking;
+}
 
 /**
  * Where the store's changes go. `append` must not return before the changes have reached the
  * file system: the store answers a request only after it returns.
  */
 export interface Persistence {
-  load(apply: (changes: readonly Change[]) => void): Promise<void>;
+  /** `raw`, when given, takes the records the persistence keeps unparsed (see RawRecords). */
+  load(apply: (changes: readonly Change[]) => void, raw?: RawSink): Promise<void>;
   append(changes: readonly Change[]): void;
   /** `state` is what the store holds, the same as its files: it may be written as a snapshot. */
   close(state?: StoreState): Promise<void>;

@@ -1,9 +1,12 @@
 import type { Change, Collection, IndexKey, StoredRecord } from './collection.js';
 import { Indexes } from './indexes.js';
 import type { Persistence } from './persistence.js';
+import type { Marks, RawLine, RawRecords } from './raw-records.js';
+import { Transaction } from './transaction.js';
 import type { RaisedEvent } from '../bus/events.js';
 
 export type { RaisedEvent };
+export { Transaction };
 
 /** A domain event raised inside a transaction; published only once the transaction is on disk. */
 export type CommitListener = (changes: readonly Change[], events: readonly RaisedEvent[]) => void;
@@ -18,7 +21,21 @@ export type CommitListener = (changes: readonly Change[], events: readonly Raise
  * journal before it is applied, so an answer sent after it is on disk.
  */
 export class Store {
-  private readonly records = new Map<string, Map<string, StoredRecord>>();
+  /** A record, or the index in `raw` of one read from the snapshot and not parsed yet. */
+  private readonly records = new Map<string, Map<string, StoredRecord | number>>();
+  /** The snapshot's records kept unparsed, and how many of each collection still are. */
+  private raw: RawRecords | undefined;
+  private readonly rawLeft = new Map<string, number>();
+  /**
+   * A collection's records as the snapshot held them (each parsed, or an index in `raw`), not
+   * put in its map yet: that is done when something first needs the map, so a start does not
+   * fill the maps of 100,000 records no request has asked for yet.
+   */
+  private readonly pending = new Map<string, (StoredRecord | number)[]>();
+  /** The tests the snapshot that was read marked its records by. */
+  private snapshotMarks: Marks | undefined;
+  /** Per collection, its watches (see `watch`): [name, test]. */
+  private readonly watches = new Map<string, [string, (record: StoredRecord) => boolean][]>();
   /** A collection's secondary indexes, built by the first look-up in it (see `index`). */
   private readonly indexes = new Map<string, Indexes<StoredRecord>>();
   private readonly defs = new Map<string, Collection<StoredRecord>>();
@@ -42,23 +59,97 @@ export class Store {
 
   /** Loads what the persistence holds. Called once, before the server listens. */
   async open(): Promise<void> {
-    await this.persistence.load((changes) => this.apply(changes));
+    await this.persistence.load((changes) => this.apply(changes), {
+      begin: (raw, marks) => {
+        this.raw = raw;
+        this.snapshotMarks = marks;
+      },
+      collection: (name, records) => this.load(name, records),
+    });
+  }
+
+  /** A collection's records as the snapshot holds them, some unparsed (indexes in `raw`). */
+  private load(name: string, records: readonly (StoredRecord | number)[]): void {
+    let kept = 0;
+    for (const record of records) if (typeof record === 'number') kept++;
+    if (!this.records.has(name)) {
+      // A collection this version no longer has.
+      for (let i = 0; i < kept; i++) this.raw!.forget();
+      return;
+    }
+    // Counted as put (an id twice in a snapshot counts twice): never fewer than there are,
+    // which `all` relies on to return the map's values as they are.
+    if (kept > 0) this.rawLeft.set(name, kept);
+    this.pending.set(name, records as (StoredRecord | number)[]); // handed over: see RawSink
   }
 
   get<T extends StoredRecord>(def: Collection<T>, id: string): T | undefined {
-    return this.map(def.name).get(id) as T | undefined;
+    const map = this.map(def.name);
+    const value = map.get(id);
+    return (typeof value === 'number' ? this.parse(def.name, map, id, value) : value) as T | undefined;
+  }
+
+  /**
+   * Declares a test on a collection's records whose passing ones must be found at start
+   * without parsing the others (the scheduler's due work): a clean stop marks, in the
+   * snapshot, each record that passes one of its collection's tests, and `watched` yields the
+   * records that may pass. `name` identifies the test across versions: a snapshot marked by
+   * other tests than this version's is not trusted (every record of the collection may pass).
+   */
+  watch<T extends StoredRecord>(def: Collection<T>, name: string, test: (record: T) => boolean): void {
+    const list = this.watches.get(def.name) ?? [];
+    list.push([name, test as (record: StoredRecord) => boolean]);
+    this.watches.set(def.name, list);
+  }
+
+  /**
+   * The records of a collection that may pass its watches' tests, in insertion order: every
+   * record but those read unparsed from a snapshot that was marked by these tests and did not
+   * mark them. A record parsed since is yielded whether or not it passes.
+   */
+  *watched<T extends StoredRecord>(def: Collection<T>): IterableIterator<T> {
+    if (!this.rawLeft.get(def.name)) {
+      yield* this.map(def.name).values() as IterableIterator<T>;
+      return;
+    }
+    const trusted = this.marksTrusted(def.name);
+    const list = this.pending.get(def.name);
+    if (list && trusted) {
+      // Its map not filled yet: the snapshot's records are read in their order, only the
+      // marked ones parsed (in place, for the map to be filled with).
+      for (let i = 0; i < list.length; i++) {
+        const value = list[i]!;
+        if (typeof value !== 'number') yield value as T;
+        else if (this.raw!.marked(value)) {
+          const record = this.raw!.parse(value);
+          list[i] = record;
+          this.leaveRaw(def.name);
+          yield record as T;
+        }
+      }
+      return;
+    }
+    const map = this.map(def.name);
+    // Values rather than entries: no pair built per record; an unparsed one knows its id.
+    for (const value of map.values()) {
+      if (typeof value !== 'number') yield value as T;
+      else if (!trusted || this.raw!.marked(value)) yield this.parse(def.name, map, this.raw!.id(value), value) as T;
+    }
   }
 
   /** Records whose index `index` has key `key`, in insertion order. */
   find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[] {
     const map = this.map(def.name);
+    // Every record of a collection with its indexes built is parsed.
     return this.index(def.name)
       .ids(index, key)
       .map((id) => map.get(id) as T);
   }
 
   all<T extends StoredRecord>(def: Collection<T>): IterableIterator<T> {
-    return this.map(def.name).values() as IterableIterator<T>;
+    const map = this.map(def.name);
+    if (!this.rawLeft.get(def.name)) return map.values() as IterableIterator<T>;
+    return this.parsedAll(def.name, map) as IterableIterator<T>;
   }
 
   count<T extends StoredRecord>(def: Collection<T>): number {
@@ -111,7 +202,7 @@ export class Store {
   /** Records under an index key in insertion order, without copying the index. */
   *iterate<T extends StoredRecord>(def: Collection<T>, index: string, key: string): IterableIterator<T> {
     const map = this.map(def.name);
-    for (const id of this.index(def.name).iterate(index, key)) yield map.get(id) as T;
+    for (const id of this.index(def.name).iterate(index, key)) yield map.get(id) as T; // parsed: see find
   }
 
   /** `[index name, key function]` of a collection's indexes, for a transaction's own index. */
@@ -129,18 +220,76 @@ export class Store {
   }
 
   /** Empties the given collections (or all), durably. */
-  clear(filter: (record: StoredRecord, collection: string) => boolean = () => true): number {
+  clear(filter?: (record: StoredRecord, collection: string) => boolean): number {
     const changes: Change[] = [];
-    for (const [name, map] of this.records) {
-      for (const record of map.values()) if (filter(record, name)) changes.push({ collection: name, id: record.id, record: null });
+    for (const name of this.records.keys()) {
+      const map = this.map(name);
+      for (const [id, value] of map) {
+        // Without a filter, a record need not be parsed to be deleted.
+        if (!filter || filter(typeof value === 'number' ? this.parse(name, map, id, value) : value, name)) changes.push({ collection: name, id, record: null });
+      }
     }
     this.commit(changes, []);
     return changes.length;
   }
 
   /** Hands the records to the persistence, which may keep them as a snapshot for the next start. */
-  close(): Promise<void> {
-    return this.persistence.close(this.records);
+  async close(): Promise<void> {
+    const marks: Record<string, string[]> = {};
+    for (const [name, list] of this.watches) marks[name] = list.map(([test]) => test);
+    try {
+      await this.persistence.close({
+        collections: [...this.records.keys()].map((name) => [name, this.exported(name)]),
+        marking: { marks, marked: (name, record) => this.watches.get(name)?.some(([, test]) => test(record)) === true },
+      });
+    } finally {
+      this.raw?.close(); // the snapshot the unparsed records are read from
+    }
+  }
+
+  /** A collection's records as a snapshot keeps them: the unparsed ones as they were read. */
+  private *exported(name: string): IterableIterator<StoredRecord | RawLine> {
+    // A map never filled: the snapshot's list is the records, in order.
+    const values = this.pending.get(name) ?? this.records.get(name)!.values();
+    if (!this.rawLeft.get(name)) {
+      yield* values as Iterable<StoredRecord>;
+      return;
+    }
+    // A mark not made by these tests says nothing: such records are marked, as may pass.
+    const trusted = this.marksTrusted(name);
+    for (const value of values) {
+      if (typeof value !== 'number') yield value;
+      else {
+        const line = this.raw!.line(value);
+        if (!trusted) line.marked = true;
+        yield line;
+      }
+    }
+  }
+
+  /** Whether the snapshot's marks on a collection's records hold for this version's tests of it. */
+  private marksTrusted(name: string): boolean {
+    const marked = this.snapshotMarks?.[name];
+    const tests = this.watches.get(name) ?? [];
+    return marked !== undefined && tests.every(([test]) => marked.includes(test));
+  }
+
+  /** Parses a record kept unparsed, and keeps it parsed in its place (its order unchanged). */
+  private parse(name: string, map: Map<string, StoredRecord | number>, id: string, index: number): StoredRecord {
+    const record = this.raw!.parse(index);
+    map.set(id, record);
+    this.leaveRaw(name);
+    return record;
+  }
+
+  private leaveRaw(name: string): void {
+    const left = this.rawLeft.get(name)! - 1;
+    if (left > 0) this.rawLeft.set(name, left);
+    else this.rawLeft.delete(name);
+  }
+
+  private *parsedAll(name: string, map: Map<string, StoredRecord | number>): IterableIterator<StoredRecord> {
+    for (const value of map.values()) yield typeof value === 'number' ? this.parse(name, map, this.raw!.id(value), value) : value;
   }
 
   private commit(changes: readonly Change[], events: readonly RaisedEvent[]): void {
@@ -154,9 +303,16 @@ export class Store {
 
   private apply(changes: readonly Change[]): void {
     for (const change of changes) {
-      const map = this.records.get(change.collection);
-      if (!map) continue; // a collection this version no longer has
-      const previous = map.get(change.id);
+      if (!this.records.has(change.collection)) continue; // a collection this version no longer has
+      const map = this.map(change.collection);
+      let previous = map.get(change.id);
+      if (typeof previous === 'number') {
+        // Replaced before it was ever read (a journal written after the snapshot). A collection
+        // with its indexes built has every record parsed, so no index holds it.
+        this.raw!.forget();
+        this.leaveRaw(change.collection);
+        previous = undefined;
+      }
       if (change.record) map.set(change.id, change.record);
       else map.delete(change.id);
       // An index not built yet is built from the records when first used.
@@ -176,149 +332,20 @@ export class Store {
       const def = this.defs.get(name);
       if (!def) throw new Error(`unknown collection ${name}`);
       indexes = new Indexes(def);
-      for (const record of this.map(name).values()) indexes.update(undefined, record);
+      for (const record of this.all({ name, indexes: def.indexes })) indexes.update(undefined, record);
       this.indexes.set(name, indexes);
     }
     return indexes;
   }
 
-  private map(name: string): Map<string, StoredRecord> {
+  private map(name: string): Map<string, StoredRecord | number> {
     const map = this.records.get(name);
     if (!map) throw new Error(`unknown collection ${name}`);
+    const list = this.pending.get(name);
+    if (list) {
+      this.pending.delete(name);
+      for (const value of list) map.set(typeof value === 'number' ? this.raw!.id(value) : value.id, value);
+    }
     return map;
   }
-}
-
-/** The writes of one unit of work; reads see the transaction's own writes (and its parent's) first. */
-export class Transaction {
-  /** collection -> id -> the last write of that record here. Two levels rather than one map on
-   * `collection + id`: a batch of due jobs reads and writes hundreds of thousands of times, and
-   * a joined key would be a new string to build and hash on each. */
-  private readonly written = new Map<string, Map<string, Change>>();
-  /** collection -> index -> key -> ids whose version written here has that key: index look-ups
-   * in a transaction with thousands of writes (a batch of due jobs) stay cheap. A collection's
-   * is built by the first look-up in it and kept up to date from then on; the collections
-   * nobody looks up in (events, most of the writes of a batch) are never indexed. */
-  private readonly keyed = new Map<string, Map<string, Map<string, Set<string>>>>();
-  /** While a savepoint is open: what each write replaced, to undo it. */
-  private undo: [string, string, Change | undefined][] = [];
-  private open = 0;
-  readonly events: RaisedEvent[] = [];
-
-  constructor(private readonly store: Store) {}
-
-  get<T extends StoredRecord>(def: Collection<T>, id: string): T | undefined {
-    const change = this.written.get(def.name)?.get(id);
-    if (change) return (change.record ?? undefined) as T | undefined;
-    return this.store.get(def, id);
-  }
-
-  /** Index lookups see committed records with this transaction's writes laid over them. */
-  find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[] {
-    const below = this.store.find(def, index, key);
-    const writes = this.written.get(def.name);
-    // Nothing of this collection written here (most lookups): what is below is the answer.
-    if (!writes) return below;
-    const mine = this.ownIndex(def.name).get(index)?.get(key);
-    const result: T[] = [];
-    for (const record of below) {
-      const change = writes.get(record.id);
-      if (!change) result.push(record);
-      else if (change.record && mine?.has(record.id)) result.push(change.record as T);
-    }
-    if (mine && mine.size > 0) {
-      const seen = new Set(below.map((r) => r.id));
-      for (const id of mine) if (!seen.has(id)) result.push(writes.get(id)!.record as T);
-    }
-    return result;
-  }
-
-  put<T extends StoredRecord>(def: Collection<T>, record: NoInfer<T>): T {
-    this.note({ collection: def.name, id: record.id, record });
-    return record;
-  }
-
-  delete<T extends StoredRecord>(def: Collection<T>, id: string): void {
-    this.note({ collection: def.name, id, record: null });
-  }
-
-  emit(event: RaisedEvent): void {
-    this.events.push(event);
-  }
-
-  changes(): Change[] {
-    const all: Change[] = [];
-    for (const writes of this.written.values()) for (const change of writes.values()) all.push(change);
-    return all;
-  }
-
-  savepoint(): { undo: number; events: number } {
-    this.open++;
-    return { undo: this.undo.length, events: this.events.length };
-  }
-
-  release(_savepoint: { undo: number; events: number }): void {
-    if (--this.open === 0) this.undo = [];
-  }
-
-  /** Undoes every write and event since the savepoint. */
-  rollback(savepoint: { undo: number; events: number }): void {
-    while (this.undo.length > savepoint.undo) {
-      const [collection, id, previous] = this.undo.pop()!;
-      const writes = this.written.get(collection)!;
-      this.reindex(collection, id, writes.get(id)?.record, previous?.record);
-      if (previous) writes.set(id, previous);
-      else writes.delete(id);
-    }
-    this.events.length = savepoint.events;
-    this.release(savepoint);
-  }
-
-  private note(change: Change): void {
-    let writes = this.written.get(change.collection);
-    if (!writes) this.written.set(change.collection, (writes = new Map()));
-    const previous = writes.get(change.id);
-    if (this.open > 0) this.undo.push([change.collection, change.id, previous]);
-    this.reindex(change.collection, change.id, previous?.record, change.record);
-    writes.set(change.id, change);
-  }
-
-  /** A collection's index of this transaction's writes, built now if no look-up needed it
-   * before. Ids are listed in the order first written here, as they will be once committed. */
-  private ownIndex(collection: string): Map<string, Map<string, Set<string>>> {
-    let byIndex = this.keyed.get(collection);
-    if (!byIndex) {
-      this.keyed.set(collection, (byIndex = new Map()));
-      for (const change of this.written.get(collection)!.values()) this.reindex(collection, change.id, null, change.record);
-    }
-    return byIndex;
-  }
-
-  /** Moves `id` in the collection's own index from the keys of `before` to those of `after`;
-   * a key both have keeps the id where it is. */
-  private reindex(collection: string, id: string, before: StoredRecord | null | undefined, after: StoredRecord | null | undefined): void {
-    const byIndex = this.keyed.get(collection);
-    if (!byIndex) return;
-    for (const [index, keyOf] of this.store.indexesOf(collection)) {
-      const old = before ? keyOf(before) : undefined;
-      const now = after ? keyOf(after) : undefined;
-      if (old === now) continue;
-      let byKey = byIndex.get(index);
-      if (!byKey) byIndex.set(index, (byKey = new Map()));
-      const kept = keysOf(now);
-      for (const k of keysOf(old)) if (!kept.includes(k)) byKey.get(k)?.delete(id);
-      const had = keysOf(old);
-      for (const k of kept) {
-        if (had.includes(k)) continue;
-        let ids = byKey.get(k);
-        if (!ids) byKey.set(k, (ids = new Set()));
-        ids.add(id);
-      }
-    }
-  }
-}
-
-function keysOf(key: IndexKey): readonly string[] {
-  if (key === undefined) return [];
-  return typeof key === 'string' ? [key] : key;
 }

@@ -95,6 +95,8 @@ export class Dispatcher {
   ) {
     this.chaos = new ChaosEffects(store, clock, bus, timers, options);
     timers.due(() => this.dueNow());
+    // Marked at a clean stop: a start finds the deliveries to go on with without parsing every event.
+    store.watch(Events, 'webhook.delivery', (event) => event.next_attempt_at !== null || inProgress(event) !== undefined);
     // An event raised for a Source without an endpoint is settled in its own transaction (one
     // journal line), not by a second write when its delivery would start.
     store.beforeCommit((tx) => {
@@ -126,13 +128,13 @@ export class Dispatcher {
    * left in progress (it stopped or crashed while they were out) are marked interrupted first.
    */
   start(): void {
-    this.closeInterrupted();
+    this.closeInterrupted(this.store.watched(Events));
     this.unsubscribe.push(
       // After every other listener has heard of the event (a stream shows the event before its
       // first attempt); microtasks keep first attempts in event order.
       this.bus.on('domain', (event) => this.enqueue(event.id)),
     );
-    for (const event of this.store.all(Events)) if (event.next_attempt_at !== null) this.schedule(event);
+    for (const event of this.store.watched(Events)) if (event.next_attempt_at !== null) this.schedule(event);
   }
 
   /**
@@ -144,7 +146,7 @@ export class Dispatcher {
   reload(): void {
     if (this.closed) return;
     for (const id of [...this.due.keys()]) if (!this.store.get(Events, id)) this.cancel(id);
-    this.closeInterrupted();
+    this.closeInterrupted(this.store.all(Events));
     for (const event of this.store.all(Events)) if (event.next_attempt_at !== null && !this.inFlight.has(event.id)) this.schedule(event);
   }
 
@@ -153,9 +155,9 @@ export class Dispatcher {
    * got it. It counts as a failed attempt (shown as `interrupted`), and the delivery goes on by
    * the backoff like after any failure. One transaction for all of them.
    */
-  private closeInterrupted(): void {
+  private closeInterrupted(events: Iterable<EventRecord>): void {
     const cut: EventRecord[] = [];
-    for (const event of this.store.all(Events)) if (inProgress(event) && !this.inFlight.has(event.id)) cut.push(event);
+    for (const event of events) if (inProgress(event) && !this.inFlight.has(event.id)) cut.push(event);
     if (cut.length === 0) return;
     this.store.transaction((tx) => {
       for (const event of cut) {

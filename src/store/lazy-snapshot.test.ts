@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import t, { type Test } from 'tap';
+import { filePersistence } from './file-persistence.js';
+import { snapshotPath } from './files.js';
+import { Store } from './store.js';
+import { COLLECTIONS, Others, Things, dump, type Other } from './store.test-support.js';
+
+/**
+ * A start leaves the snapshot's records unparsed until they are read, and finds the records a
+ * watch's test may pass from the marks of the clean stop (docs/storage.md): what a reader of the
+ * store sees is the same as when every record was parsed at start.
+ */
+
+const due = (record: Other) => record.v % 10 === 0;
+
+/** A file store whose `others` are watched by `due` (as the scheduler watches its collections). */
+async function open(t: Test, dir: string, watch = true) {
+  const store = new Store(COLLECTIONS, filePersistence(dir, { snapshotAtCloseBytes: 1 }));
+  if (watch) store.watch(Others, 'due', due);
+  await store.open();
+  let closed = false;
+  const close = async () => {
+    if (!closed) await store.close();
+    closed = true;
+  };
+  t.teardown(close);
+  return Object.assign(store, { closeOnce: close });
+}
+
+/** 50 others (every tenth passes `due`) and some things, then a clean stop that writes the snapshot. */
+async function seeded(t: Test) {
+  const dir = t.testdir();
+  const store = await open(t, dir);
+  store.transaction((tx) => {
+    for (let i = 0; i < 50; i++) tx.put(Others, { id: `o${i}`, v: i });
+    for (let i = 0; i < 5; i++) tx.put(Things, { id: `t${i}`, color: i % 2 ? 'red' : 'blue', n: i, note: 'é "quoted" \\ ☃' });
+  });
+  const before = dump(store);
+  const order = [...store.all(Others)].map((r) => r.id);
+  await store.closeOnce();
+  return { dir, before, order };
+}
+
+t.test('a clean stop marks what the watches pass; a start reads the same records, in the same order', async (t) => {
+  const { dir, before, order } = await seeded(t);
+  const lines = fs.readFileSync(snapshotPath(dir), 'utf8').split('\n');
+  t.match(lines[0], /"marks":\{"others":\["due"\]\}/);
+  t.same(
+    lines.filter((line) => line.startsWith(' ')).map((line) => JSON.parse(line.replace(/,$/, '')).id),
+    ['o0', 'o10', 'o20', 'o30', 'o40'],
+    'the marked lines are the records that pass',
+  );
+  t.same(JSON.parse(lines.join('\n')).collections.others.length, 50, 'still one JSON document');
+
+  const store = await open(t, dir);
+  t.same(
+    [...store.watched(Others)].map((r) => r.id),
+    ['o0', 'o10', 'o20', 'o30', 'o40'],
+    'watched: only the marked records',
+  );
+  t.same(store.get(Others, 'o7'), { id: 'o7', v: 7 }, 'a record is parsed when read');
+  t.equal(store.get(Others, 'o7'), store.get(Others, 'o7'), 'and then kept: the same object each time');
+  t.same(
+    [...store.all(Others)].map((r) => r.id),
+    order,
+    'insertion order kept',
+  );
+  t.same(dump(store), before);
+  t.same(
+    store.find(Things, 'byColor', 'red').map((r) => r.id),
+    ['t1', 't3'],
+    'indexes are built from the unparsed records',
+  );
+});
+
+t.test('a write after the start, and records never read, reach the next snapshot as they were', async (t) => {
+  const { dir, before } = await seeded(t);
+  const store = await open(t, dir);
+  store.transaction((tx) => tx.put(Others, { id: 'o3', v: 30 })); // now passes `due`
+  store.transaction((tx) => tx.delete(Others, 'o10'));
+  await store.closeOnce();
+  const again = await open(t, dir);
+  t.same(
+    [...again.watched(Others)].map((r) => r.id),
+    ['o0', 'o3', 'o20', 'o30', 'o40'],
+    'the written record is marked as its test now says',
+  );
+  const expected = before.others.filter((r) => r.id !== 'o10').map((r) => (r.id === 'o3' ? { id: 'o3', v: 30 } : r));
+  t.same(dump(again).others, expected);
+  t.same(dump(again).things, before.things, 'records with odd characters written back unchanged');
+});
+
+t.test('a snapshot without marks, or marked by other tests: every record may pass', async (t) => {
+  const { dir } = await seeded(t);
+  const file = snapshotPath(dir);
+  const text = fs.readFileSync(file, 'utf8');
+  fs.writeFileSync(file, text.replace('"marks":{"others":["due"]},', '').replaceAll('\n ', '\n'));
+  const unmarked = await open(t, dir);
+  t.equal([...unmarked.watched(Others)].length, 50, 'no marks: all of them');
+  await unmarked.closeOnce();
+  t.match(fs.readFileSync(file, 'utf8'), /"marks":\{"others":\["due"\]\}/, 'a clean stop writes the marks');
+
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('["due"]', '["other"]'));
+  const renamed = await open(t, dir);
+  t.equal([...renamed.watched(Others)].length, 50, 'marks of other tests: all of them');
+});
+
+t.test('a record damaged inside its line is found when read, named with the repair command', async (t) => {
+  const { dir } = await seeded(t);
+  const file = snapshotPath(dir);
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('{"id":"o7","v":7}', '{"id":"o7","v":7x}'));
+  const store = await open(t, dir, false);
+  t.same(store.get(Others, 'o6'), { id: 'o6', v: 6 });
+  t.throws(() => store.get(Others, 'o7'), /^store damaged: snapshot\.json at character \d+ is not valid JSON.*payemu doctor --data .* --repair/);
+});

@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import type { StoredRecord } from './collection.js';
+import { isRecord, StoreDamaged } from './files.js';
+
+/**
+ * Per collection, the names of the tests a snapshot's writer marked its records by (see
+ * `Store.watch`): a marked record passed one of them when it was written.
+ */
+export type Marks = Readonly<Record<string, readonly string[]>>;
+
+/** How a snapshot marks its records (see snapshot-file.ts). */
+export interface SnapshotMarking {
+  marks: Marks;
+  /** Whether `record` of `collection` (one named in `marks`) passes one of its tests. */
+  marked(collection: string, record: StoredRecord): boolean;
+}
+
+/** A record as read from the snapshot, never parsed: written back to the next one as it is. */
+export interface RawLine {
+  text: string;
+  marked: boolean;
+}
+
+/** Bytes read around a record when it is first used: its neighbours, read next, come with it. */
+const WINDOW = 64 * 1024;
+
+/**
+ * Records of a snapshot left in the file, each read and parsed on first use: a start on
+ * 100,000 records then costs a scan for line ends and ids, not the parse of every record, the
+ * garbage collection of what that builds, nor the memory of the file's text (see
+ * docs/storage.md). The file stays open: a snapshot is replaced by renaming a new file over
+ * it, never rewritten in place, so what this reads is what was scanned. A record is referred
+ * to by its index here; the file is closed once every record kept is parsed or replaced.
+ */
+export class RawRecords {
+  private fd: number | undefined;
+  private starts: Float64Array;
+  private ends: Float64Array;
+  private marks: Uint8Array;
+  private readonly ids: string[] = [];
+  /** Records kept and not yet parsed or replaced. */
+  private left = 0;
+  /** The file's bytes last read: `window[0]` is at `windowStart`. */
+  private readonly window = Buffer.allocUnsafe(WINDOW);
+  private windowStart = 0;
+  private windowLength = 0;
+
+  /** `size`: the file's, to size the lists (a record is rarely under 200 bytes). */
+  constructor(
+    fd: number,
+    private readonly dir: string,
+    size: number,
+  ) {
+    this.fd = fd;
+    const capacity = Math.max(1024, Math.ceil(size / 200));
+    this.starts = new Float64Array(capacity);
+    this.ends = new Float64Array(capacity);
+    this.marks = new Uint8Array(capacity);
+  }
+
+  /** Keeps the record `id` at bytes [start, end) of the file; returns its index. */
+  add(id: string, start: number, end: number, marked: boolean): number {
+    const index = this.ids.length;
+    if (index === this.starts.length) {
+      this.starts = grown(this.starts);
+      this.ends = grown(this.ends);
+      const marks = new Uint8Array(this.marks.length * 2);
+      marks.set(this.marks);
+      this.marks = marks;
+    }
+    this.starts[index] = start;
+    this.ends[index] = end;
+    this.marks[index] = marked ? 1 : 0;
+    this.ids.push(id);
+    this.left++;
+    return index;
+  }
+
+  id(index: number): string {
+    return this.ids[index]!;
+  }
+
+  marked(index: number): boolean {
+    return this.marks[index] === 1;
+  }
+
+  /**
+   * The record, parsed now. A record that is not JSON (the file was damaged after it was
+   * written, where the cheap checks at start could not see it) is a StoreDamaged error, as it
+   * would have been at start when every record was parsed there.
+   */
+  parse(index: number): StoredRecord {
+    const id = this.ids[index]!;
+    const start = this.starts[index]!;
+    let record: unknown;
+    try {
+      record = JSON.parse(this.text(index));
+    } catch (error) {
+      throw new StoreDamaged({ file: 'snapshot.json', offset: start, problem: `is not valid JSON (${(error as Error).message})` }, this.dir);
+    }
+    if (!isRecord(record) || record.id !== id)
+      throw new StoreDamaged({ file: 'snapshot.json', offset: start, problem: `record "${id}" is not a record with that id` }, this.dir);
+    this.forget();
+    return record;
+  }
+
+  /** The record's line as read, for a snapshot written with it unparsed. */
+  line(index: number): RawLine {
+    return { text: this.text(index), marked: this.marked(index) };
+  }
+
+  /** One record kept is parsed or replaced: once none is left, the file is closed. */
+  forget(): void {
+    if (--this.left === 0) this.close();
+  }
+
+  close(): void {
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.fd = undefined;
+  }
+
+  private text(index: number): string {
+    const start = this.starts[index]!;
+    const end = this.ends[index]!;
+    if (this.fd === undefined) throw new Error('the snapshot file is closed');
+    if (start < this.windowStart || end > this.windowStart + this.windowLength) {
+      if (end - start > WINDOW) {
+        const bytes = Buffer.allocUnsafe(end - start);
+        readAt(this.fd, bytes, start);
+        return bytes.toString('utf8');
+      }
+      this.windowStart = start;
+      this.windowLength = readAt(this.fd, this.window, start);
+    }
+    return this.window.toString('utf8', start - this.windowStart, end - this.windowStart);
+  }
+}
+
+function grown(list: Float64Array): Float64Array {
+  const bigger = new Float64Array(list.length * 2);
+  bigger.set(list);
+  return bigger;
+}
+
+/** Fills `buffer` from `position` of the file, or up to its end; returns the bytes read. */
+function readAt(fd: number, buffer: Buffer, position: number): number {
+  let filled = 0;
+  while (filled < buffer.length) {
+    const read = fs.readSync(fd, buffer, filled, buffer.length - filled, position + filled);
+    if (read === 0) break;
+    filled += read;
+  }
+  return filled;
+}

@@ -1,0 +1,144 @@
+import type { Change, Collection, IndexKey, StoredRecord } from './collection.js';
+import type { RaisedEvent } from '../bus/events.js';
+
+/** What a transaction reads below its own writes: the store's committed records. */
+export interface CommittedRecords {
+  get<T extends StoredRecord>(def: Collection<T>, id: string): T | undefined;
+  find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[];
+  /** `[index name, key function]` of a collection's indexes. */
+  indexesOf(collection: string): readonly [string, (record: StoredRecord) => IndexKey][];
+}
+
+/** The writes of one unit of work; reads see the transaction's own writes (and its parent's) first. */
+export class Transaction {
+  /** collection -> id -> the last write of that record here. Two levels rather than one map on
+   * `collection + id`: a batch of due jobs reads and writes hundreds of thousands of times, and
+   * a joined key would be a new string to build and hash on each. */
+  private readonly written = new Map<string, Map<string, Change>>();
+  /** collection -> index -> key -> ids whose version written here has that key: index look-ups
+   * in a transaction with thousands of writes (a batch of due jobs) stay cheap. A collection's
+   * is built by the first look-up in it and kept up to date from then on; the collections
+   * nobody looks up in (events, most of the writes of a batch) are never indexed. */
+  private readonly keyed = new Map<string, Map<string, Map<string, Set<string>>>>();
+  /** While a savepoint is open: what each write replaced, to undo it. */
+  private undo: [string, string, Change | undefined][] = [];
+  private open = 0;
+  readonly events: RaisedEvent[] = [];
+
+  constructor(private readonly store: CommittedRecords) {}
+
+  get<T extends StoredRecord>(def: Collection<T>, id: string): T | undefined {
+    const change = this.written.get(def.name)?.get(id);
+    if (change) return (change.record ?? undefined) as T | undefined;
+    return this.store.get(def, id);
+  }
+
+  /** Index lookups see committed records with this transaction's writes laid over them. */
+  find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[] {
+    const below = this.store.find(def, index, key);
+    const writes = this.written.get(def.name);
+    // Nothing of this collection written here (most lookups): what is below is the answer.
+    if (!writes) return below;
+    const mine = this.ownIndex(def.name).get(index)?.get(key);
+    const result: T[] = [];
+    for (const record of below) {
+      const change = writes.get(record.id);
+      if (!change) result.push(record);
+      else if (change.record && mine?.has(record.id)) result.push(change.record as T);
+    }
+    if (mine && mine.size > 0) {
+      const seen = new Set(below.map((r) => r.id));
+      for (const id of mine) if (!seen.has(id)) result.push(writes.get(id)!.record as T);
+    }
+    return result;
+  }
+
+  put<T extends StoredRecord>(def: Collection<T>, record: NoInfer<T>): T {
+    this.note({ collection: def.name, id: record.id, record });
+    return record;
+  }
+
+  delete<T extends StoredRecord>(def: Collection<T>, id: string): void {
+    this.note({ collection: def.name, id, record: null });
+  }
+
+  emit(event: RaisedEvent): void {
+    this.events.push(event);
+  }
+
+  changes(): Change[] {
+    const all: Change[] = [];
+    for (const writes of this.written.values()) for (const change of writes.values()) all.push(change);
+    return all;
+  }
+
+  savepoint(): { undo: number; events: number } {
+    this.open++;
+    return { undo: this.undo.length, events: this.events.length };
+  }
+
+  release(_savepoint: { undo: number; events: number }): void {
+    if (--this.open === 0) this.undo = [];
+  }
+
+  /** Undoes every write and event since the savepoint. */
+  rollback(savepoint: { undo: number; events: number }): void {
+    while (this.undo.length > savepoint.undo) {
+      const [collection, id, previous] = this.undo.pop()!;
+      const writes = this.written.get(collection)!;
+      this.reindex(collection, id, writes.get(id)?.record, previous?.record);
+      if (previous) writes.set(id, previous);
+      else writes.delete(id);
+    }
+    this.events.length = savepoint.events;
+    this.release(savepoint);
+  }
+
+  private note(change: Change): void {
+    let writes = this.written.get(change.collection);
+    if (!writes) this.written.set(change.collection, (writes = new Map()));
+    const previous = writes.get(change.id);
+    if (this.open > 0) this.undo.push([change.collection, change.id, previous]);
+    this.reindex(change.collection, change.id, previous?.record, change.record);
+    writes.set(change.id, change);
+  }
+
+  /** A collection's index of this transaction's writes, built now if no look-up needed it
+   * before. Ids are listed in the order first written here, as they will be once committed. */
+  private ownIndex(collection: string): Map<string, Map<string, Set<string>>> {
+    let byIndex = this.keyed.get(collection);
+    if (!byIndex) {
+      this.keyed.set(collection, (byIndex = new Map()));
+      for (const change of this.written.get(collection)!.values()) this.reindex(collection, change.id, null, change.record);
+    }
+    return byIndex;
+  }
+
+  /** Moves `id` in the collection's own index from the keys of `before` to those of `after`;
+   * a key both have keeps the id where it is. */
+  private reindex(collection: string, id: string, before: StoredRecord | null | undefined, after: StoredRecord | null | undefined): void {
+    const byIndex = this.keyed.get(collection);
+    if (!byIndex) return;
+    for (const [index, keyOf] of this.store.indexesOf(collection)) {
+      const old = before ? keyOf(before) : undefined;
+      const now = after ? keyOf(after) : undefined;
+      if (old === now) continue;
+      let byKey = byIndex.get(index);
+      if (!byKey) byIndex.set(index, (byKey = new Map()));
+      const kept = keysOf(now);
+      for (const k of keysOf(old)) if (!kept.includes(k)) byKey.get(k)?.delete(id);
+      const had = keysOf(old);
+      for (const k of kept) {
+        if (had.includes(k)) continue;
+        let ids = byKey.get(k);
+        if (!ids) byKey.set(k, (ids = new Set()));
+        ids.add(id);
+      }
+    }
+  }
+}
+
+function keysOf(key: IndexKey): readonly string[] {
+  if (key === undefined) return [];
+  return typeof key === 'string' ? [key] : key;
+}
