@@ -21,8 +21,10 @@ export interface RawLine {
   marked: boolean;
 }
 
-/** Bytes read around a record when it is first used: its neighbours, read next, come with it. */
+/** Bytes read from a record when it is first used: the records after it, often read next, come with it. */
 const WINDOW = 64 * 1024;
+/** Read when the record follows the last window: records read in order (an index built, a list, a stop). */
+const SEQUENTIAL_WINDOW = 1024 * 1024;
 
 /**
  * Records of a snapshot left in the file, each read and parsed on first use: a start on
@@ -41,7 +43,7 @@ export class RawRecords {
   /** Records kept and not yet parsed or replaced. */
   private left = 0;
   /** The file's bytes last read: `window[0]` is at `windowStart`. */
-  private readonly window = Buffer.allocUnsafe(WINDOW);
+  private readonly window = Buffer.allocUnsafe(SEQUENTIAL_WINDOW);
   private windowStart = 0;
   private windowLength = 0;
 
@@ -124,13 +126,15 @@ export class RawRecords {
     const end = this.ends[index]!;
     if (this.fd === undefined) throw new Error('the snapshot file is closed');
     if (start < this.windowStart || end > this.windowStart + this.windowLength) {
-      if (end - start > WINDOW) {
+      const inOrder = start >= this.windowStart + this.windowLength && start < this.windowStart + this.windowLength + WINDOW;
+      const size = inOrder ? SEQUENTIAL_WINDOW : WINDOW;
+      if (end - start > size) {
         const bytes = Buffer.allocUnsafe(end - start);
         readAt(this.fd, bytes, start);
         return bytes.toString('utf8');
       }
       this.windowStart = start;
-      this.windowLength = readAt(this.fd, this.window, start);
+      this.windowLength = readAt(this.fd, this.window.subarray(0, size), start);
     }
     return this.window.toString('utf8', start - this.windowStart, end - this.windowStart);
   }

@@ -66,8 +66,9 @@ const ID_START = Buffer.from('{"id":"');
 
 /**
  * Reads a snapshot written by writeSnapshot line by line, in 1 MB reads. With `keepRaw`, a
- * record whose line starts with its id (JSON.stringify of payemu's records) is left in the
- * file (RawRecords keeps it open) and only its id is read; otherwise each record is parsed.
+ * record whose line is not marked and starts with its id (JSON.stringify of payemu's records)
+ * is left in the file (RawRecords keeps it open) and only its id is read; otherwise each record
+ * is parsed.
  * Returns undefined when the file is not in that layout, or is damaged where a line's shape
  * shows it: the caller then reads it whole, which finds and names the damage as before.
  * 'none' when there is no snapshot.
@@ -106,7 +107,8 @@ function scanSnapshot(fd: number, raw: RawRecords | undefined): Omit<SnapshotRea
       const from = marked ? start + 1 : start;
       const to = bytes[end - 1] === COMMA ? end - 1 : end;
       if (bytes[from] !== OPEN || bytes[to - 1] !== CLOSE) return false;
-      const idEnd = raw ? plainIdEnd(bytes, from, to) : -1;
+      // A marked record is parsed now: the start reads it anyway (it may have due work).
+      const idEnd = raw && !marked ? plainIdEnd(bytes, from, to) : -1;
       if (idEnd !== -1) {
         // latin1: the id's bytes are ASCII (plainIdEnd), and latin1 is the cheaper decoding.
         list.push(raw!.add(bytes.toString('latin1', from + ID_START.length, idEnd), offset + from - start, offset + to - start, marked));
