@@ -75,13 +75,22 @@ type BatchHook = (tx: Transaction, at: number) => void;
 
 /** A long run of due work gives the event loop a turn this often, so requests are answered. */
 const YIELD_EVERY_MS = 20;
+/**
+ * At most this many jobs of one instant commit together. A thousand schedules due at the same
+ * midnight would otherwise be one transaction of about 230 ms on a 2-core machine, and a request
+ * (`GET /_payemu/health`, promised within 200 ms during an advance) would wait for all of it.
+ * Each piece stores the clock at that instant with its work: after a crash, what a stored piece
+ * did not run is still due at that instant (due work is derived from the records), so the
+ * restart runs it, once.
+ */
+const JOBS_PER_BATCH = 200;
 
 /**
  * Runs due work in time order, each job at its own virtual timestamp: during a clock advance
  * everything up to the target, and otherwise on a one-second real-time tick.
  *
- * Work runs in batches, one per instant (a thousand schedules due at 00:00 commit as one
- * transaction, one journal line). Runs never overlap: an advance, the tick and the run that
+ * Work runs in batches, one per instant, of at most JOBS_PER_BATCH jobs (a thousand schedules
+ * due at 00:00 commit as five transactions, five journal lines). Runs never overlap: an advance, the tick and the run that
  * follows a write take turns, and a long run yields to the event loop between batches.
  */
 export class Scheduler<C extends SchedulerContext = SchedulerContext> {
@@ -98,6 +107,7 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
     private readonly store: Store,
     kinds: readonly JobKind<StoredRecord, C>[],
     private readonly timers: Timers,
+    private readonly jobsPerBatch = JOBS_PER_BATCH,
   ) {
     for (const kind of kinds) {
       const list = this.byCollection.get(kind.collection.name) ?? [];
@@ -234,11 +244,16 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
     return report;
   }
 
-  /** Everything due at one instant, as one transaction; a job that fails leaves the others' work in place. */
+  /**
+   * What is due at one instant, as one transaction, up to `jobsPerBatch` jobs run (the rest is
+   * the next batch, at the same instant; stale entries are dropped on the way and do not count);
+   * a job that fails leaves the others' work in place.
+   */
   private runBatch(app: C, at: number, beforeBatch: BatchHook | undefined, report: RunReport): void {
     this.store.transaction((batch) => {
       beforeBatch?.(batch, at);
-      for (let job = this.heap.peek(); job && job.at === at; job = this.heap.peek()) {
+      let ran = 0;
+      for (let job = this.heap.peek(); job && job.at === at && ran < this.jobsPerBatch; job = this.heap.peek()) {
         this.heap.pop();
         const kind = job.kind;
         const record = batch.get(kind.collection, job.id);
@@ -247,6 +262,7 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
         if (due === undefined || due > job.due) continue;
         const stamp = runsAt(kind, record!, due);
         if (stamp > job.at) continue;
+        ran++;
         try {
           this.store.transaction((tx) => kind.run(tx, record!, stamp, app));
         } catch (error) {
