@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import t from 'tap';
-import { MAX_IN_FLIGHT_PER_SOURCE } from '../src/webhooks/dispatcher.js';
+import { MAX_IN_FLIGHT_PER_SOURCE } from '../src/webhooks/lanes.js';
 import { emulator, pay, type TestEmulator } from './helpers/emulator.js';
 import { receiver } from './helpers/receiver.js';
 

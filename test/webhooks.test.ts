@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import t from 'tap';
 import type { BusEvents } from '../src/bus/bus.js';
-import { MAX_IN_FLIGHT_PER_SOURCE } from '../src/webhooks/dispatcher.js';
+import { MAX_IN_FLIGHT_PER_SOURCE } from '../src/webhooks/lanes.js';
 import { emulator, pay, type TestEmulator } from './helpers/emulator.js';
 import { deadUrl, receiver } from './helpers/receiver.js';
 

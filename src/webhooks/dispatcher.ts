@@ -8,6 +8,7 @@ import type { Store } from '../store/store.js';
 import { inProgress, interrupted, settle, settleCopy, startedAttempt, withStarted } from './attempts.js';
 import type { ChaosSettingsOf } from './chaos.js';
 import { ChaosEffects, chaosSigning } from './chaos-apply.js';
+import { Lanes, type Lane } from './lanes.js';
 import { Events, type Attempt, type EventRecord } from './records.js';
 import { sendWebhook } from './send.js';
 
@@ -22,27 +23,8 @@ export interface DispatcherOptions {
   chaos?: ChaosSettingsOf;
 }
 
-/**
- * Deliveries in flight at once per Source; later ones wait their turn in event order. A clock
- * advance of a year raises hundreds of thousands of events in one call: without a bound each
- * would open its own connection at once.
- */
-export const MAX_IN_FLIGHT_PER_SOURCE = 64;
-
 /** How a clock advance reports the retries it ran (in `ran` and `items`). */
 export const RETRY_KIND = 'webhook.retry';
-
-/**
- * One Source's deliveries: how many are in flight, the ids waiting for a free slot, and the
- * retries a clock advance is waiting to run (each is handed the next free slot, ahead of
- * `waiting`: the advance cannot move on until they have ended).
- */
-interface Lane {
-  active: number;
-  waiting: string[];
-  head: number;
-  urgent: (() => void)[];
-}
 
 /** What an attempt needs once it may go: the event as it stands, its Source and where it goes. */
 interface Target {
@@ -79,7 +61,7 @@ export class Dispatcher {
   /** A clock advance is running the due retries: timers leave them to it. */
   private advancing = false;
   private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
-  private readonly lanes = new Map<string, Lane>();
+  private readonly lanes = new Lanes((id) => void this.attempt(id));
   private closed = false;
   private unsubscribe: (() => void)[] = [];
   /** Webhook chaos: the plans drawn for first attempts not made yet, and those waiting out a delay. */
@@ -218,14 +200,7 @@ export class Dispatcher {
     this.chaos.close();
     this.due.clear();
     this.dueOrder.clear();
-    // Retries an advance waits to run are let go: they see the dispatcher closed and end at once.
-    for (const lane of this.lanes.values()) {
-      for (const go of lane.urgent.splice(0)) {
-        lane.active++;
-        go();
-      }
-    }
-    this.lanes.clear();
+    this.lanes.close();
     // An attempt cut short stays in the store as in progress: the next start marks it
     // interrupted and retries it (the same as after a crash).
     for (const { abort } of this.inFlight.values()) abort.abort();
@@ -278,7 +253,7 @@ export class Dispatcher {
   private dueNow(): boolean {
     if (this.closed) return false;
     if (this.firstAttempts.length > 0 || this.inFlight.size > 0 || this.chaos.delaying()) return true;
-    for (const lane of this.lanes.values()) if (lane.urgent.length > 0 || lane.head < lane.waiting.length) return true;
+    if (this.lanes.pending()) return true;
     const next = this.nextScheduled();
     return next !== undefined && next.at <= this.clock.now();
   }
@@ -342,17 +317,14 @@ export class Dispatcher {
       this.chaos.drop(id);
       return undefined;
     }
-    const lane = this.lane(target.source.slug);
-    if (lane.active < MAX_IN_FLIGHT_PER_SOURCE) {
-      lane.active++;
-      return this.deliver(lane, id, target);
-    }
+    const lane = this.lanes.lane(target.source.slug);
+    if (this.lanes.take(lane)) return this.deliver(lane, id, target);
     if (!forAdvance) {
-      lane.waiting.push(id);
+      this.lanes.wait(lane, id);
       return undefined;
     }
-    // Resolved by startWaiting (or close) with a slot taken for this attempt.
-    await new Promise<void>((resolve) => lane.urgent.push(resolve));
+    // Resolved (or at close) with a slot taken for this attempt.
+    await this.lanes.waitUrgent(lane);
     return this.deliver(lane, id, this.target(id));
   }
 
@@ -380,7 +352,7 @@ export class Dispatcher {
   /** One attempt, in a slot of `lane` already taken for it (given back when it ends); resolves with its virtual start. */
   private async deliver(lane: Lane, id: string, target: Target | undefined): Promise<number | undefined> {
     if (!target) {
-      this.release(lane);
+      this.lanes.release(lane);
       return undefined;
     }
     const { event, source, url } = target;
@@ -405,40 +377,7 @@ export class Dispatcher {
     } finally {
       this.inFlight.delete(id);
       finish();
-      this.release(lane);
-    }
-  }
-
-  private release(lane: Lane): void {
-    lane.active--;
-    this.startWaiting(lane);
-  }
-
-  private lane(source: string): Lane {
-    let lane = this.lanes.get(source);
-    if (!lane) this.lanes.set(source, (lane = { active: 0, waiting: [], head: 0, urgent: [] }));
-    return lane;
-  }
-
-  /** Fills the free slots: first the retries an advance waits for, then the waiting ids, oldest
-   * first. An id whose event no longer needs an attempt (delivered meanwhile, removed by a
-   * reset) takes no slot. */
-  private startWaiting(lane: Lane): void {
-    // The slot is taken here, for the advance's attempt that resumes on the next microtask.
-    while (!this.closed && lane.active < MAX_IN_FLIGHT_PER_SOURCE && lane.urgent.length > 0) {
-      lane.active++;
-      lane.urgent.shift()!();
-    }
-    // attempt() takes its slot before its first await, so `active` is current in this loop.
-    while (!this.closed && lane.active < MAX_IN_FLIGHT_PER_SOURCE && lane.head < lane.waiting.length) {
-      void this.attempt(lane.waiting[lane.head++]!);
-    }
-    if (lane.head === lane.waiting.length) {
-      lane.waiting = [];
-      lane.head = 0;
-    } else if (lane.head > 1024 && lane.head * 2 > lane.waiting.length) {
-      lane.waiting = lane.waiting.slice(lane.head);
-      lane.head = 0;
+      this.lanes.release(lane);
     }
   }
 
