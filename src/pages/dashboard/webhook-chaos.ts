@@ -69,7 +69,7 @@ export async function setChaosAction(ctx: OpenContext, render: (scope: DashScope
   if (typeof settings === 'string') return render(scope, form, settings);
   const id = scopeKey(scope.source.slug, scope.mode);
   ctx.app.store.transaction((tx) => tx.put(WebhookChaos, { id, source: scope.source.slug, mode: scope.mode, settings }));
-  return redirect(href(scope, '/faults', { notice: 'Webhook chaos set.' }) + '#webhook-chaos');
+  return redirect(`${href(scope, '/faults', { notice: 'Webhook chaos set.' })}#webhook-chaos`);
 }
 
 export async function chaosOffAction(ctx: OpenContext) {

@@ -1,0 +1,159 @@
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+import { encodeChanges, listSegments, segmentPath, snapshotPath } from './files.js';
+import { type Thing, type Other, Things, Others, openFileStore, dump, ids, lastSegment } from './store.test-support.js';
+
+// Compaction of the journal into the snapshot, in a child process (file-persistence.ts): what
+// it keeps, and what a crash at each of its steps leaves. The rest of the file store's tests
+// are in file-persistence.test.ts.
+
+t.test('compaction with a tiny threshold: snapshot written, old segments gone, every record kept', async (t) => {
+  const dir = t.testdir();
+  const results: { ok: boolean; records?: number; error?: string }[] = [];
+  let notify = () => {};
+  const nextCompaction = () => new Promise<void>((resolve) => (notify = resolve));
+  const store = await openFileStore(t, dir, {
+    compactAfterBytes: 2048,
+    onCompaction: (result) => {
+      results.push(result);
+      notify();
+    },
+  });
+
+  const first = nextCompaction();
+  // Writes go on while the compactor runs: they land in the new segment.
+  for (let i = 0; i < 200; i++) {
+    store.transaction((tx) => tx.put(Things, { id: `t${i}`, color: i % 2 ? 'odd' : 'even', n: i, note: 'x'.repeat(50) }));
+    if (i % 7 === 0) store.transaction((tx) => tx.delete(Things, `t${i - 3}`));
+    if (i % 5 === 0) store.transaction((tx) => tx.put(Things, { ...tx.get(Things, `t${i}`)!, color: 'changed' }));
+  }
+  await first;
+  t.same(results[0], { ok: true, records: results[0]!.records }, 'the first compaction succeeded');
+  t.ok(fs.existsSync(snapshotPath(dir)), 'snapshot.json exists');
+  const covered = JSON.parse(fs.readFileSync(snapshotPath(dir), 'utf8')).covers as number;
+  t.ok(covered >= 1);
+  t.ok(
+    listSegments(dir).every((n) => n > covered),
+    'the segments it covers are deleted',
+  );
+
+  // The next append past the threshold compacts everything written so far.
+  const second = nextCompaction();
+  store.transaction((tx) => tx.put(Others, { id: 'last', v: 1 }));
+  await second;
+  t.equal(results.length, 2);
+  t.equal(results[1]!.ok, true, results[1]!.error ?? 'compaction ok');
+  const snapshot = JSON.parse(fs.readFileSync(snapshotPath(dir), 'utf8'));
+  t.equal(snapshot.covers, Math.min(...listSegments(dir)) - 1, 'the snapshot covers every segment before the current one');
+  t.equal(listSegments(dir).length, 1, 'one (empty) segment is left');
+  t.equal(fs.statSync(lastSegment(dir)).size, 0);
+  t.equal(results[1]!.records, store.count(Things as never) + store.count(Others as never), 'the snapshot holds every record');
+  t.notOk(fs.existsSync(path.join(dir, '.snapshot.json.tmp')), 'no temporary file is left');
+
+  const before = dump(store);
+  t.equal(before.things.find((r) => r.id === 't195')?.color, 'changed');
+  t.equal(
+    before.things.find((r) => r.id === 't193'),
+    undefined,
+    'deleted (196 % 7 === 0)',
+  );
+  await store.closeOnce();
+  const reopened = await openFileStore(t, dir, { compactAfterBytes: 2048 });
+  t.same(dump(reopened), before, 'a reopen has every record');
+  t.same(ids(reopened.find(Things, 'byColor', 'changed')).sort(), ids(before.things.filter((r) => r.color === 'changed')));
+});
+
+t.test('a crash at any point of a compaction leaves a store that reopens with every record', async (t) => {
+  // The two cases run side by side: each waits for a compactor process to start.
+  const root = t.testdir();
+  const diedAfterSnapshot = async (dir: string) => {
+    t.comment('died after the new snapshot, before deleting the old segments');
+    let done!: () => void;
+    const compacted = new Promise<void>((resolve) => (done = resolve));
+    const store = await openFileStore(t, dir, { compactAfterBytes: 1024, onCompaction: () => done() });
+    // Segment 1 takes puts until the one that passes the threshold rotates it; then t0 changes
+    // and t1 is deleted in segment 2. `stale` is what segment 1 holds when it is rotated.
+    let stale = '';
+    for (let i = 0; !fs.existsSync(segmentPath(dir, 2)); i++) {
+      const record = { id: `t${i}`, color: 'red', n: i, note: 'y'.repeat(80) };
+      stale += encodeChanges([{ collection: 'things', id: record.id, record }]);
+      store.transaction((tx) => tx.put(Things, record));
+    }
+    store.transaction((tx) => {
+      tx.put(Things, { ...tx.get(Things, 't0')!, color: 'blue' });
+      tx.delete(Things, 't1');
+    });
+    await compacted;
+    t.notOk(fs.existsSync(segmentPath(dir, 1)), 'compaction deleted segment 1');
+    const before = dump(store);
+    await store.closeOnce();
+
+    fs.writeFileSync(segmentPath(dir, 1), stale); // as if the compactor died before the delete
+    const reopened = await openFileStore(t, dir);
+    t.same(dump(reopened), before, 'the leftover segment is ignored: nothing old comes back');
+    t.equal(reopened.get(Things, 't1'), undefined);
+    t.equal(reopened.get(Things, 't0')?.color, 'blue');
+  };
+
+  const diedBeforeRename = async (dir: string) => {
+    t.comment('died before the snapshot was renamed (segments rotated, a half temp file left)');
+    fs.mkdirSync(dir);
+    const line = (id: string, v: number) => encodeChanges([{ collection: 'others', id, record: { id, v } as Other }]);
+    fs.writeFileSync(segmentPath(dir, 1), line('a', 1) + line('b', 2));
+    fs.writeFileSync(segmentPath(dir, 2), line('a', 10) + encodeChanges([{ collection: 'others', id: 'b', record: null }]) + line('c', 3));
+    fs.writeFileSync(path.join(dir, '.snapshot.json.tmp'), '{"version":1,"covers":1,"collec');
+
+    let done!: (result: { ok: boolean; error?: string }) => void;
+    const compacted = new Promise<{ ok: boolean; error?: string }>((resolve) => (done = resolve));
+    // The journal is past the threshold at load: it compacts at once.
+    const store = await openFileStore(t, dir, { compactAfterBytes: 10, onCompaction: (result) => done(result) });
+    t.same(
+      dump(store).others,
+      [
+        { id: 'a', v: 10 },
+        { id: 'c', v: 3 },
+      ],
+      'both segments replayed, in order',
+    );
+    const result = await compacted;
+    t.equal(result.ok, true, result.error ?? 'compaction ok');
+    t.same(listSegments(dir), [3], 'appends went to a new segment; the old ones are folded');
+    t.equal(JSON.parse(fs.readFileSync(snapshotPath(dir), 'utf8')).covers, 2);
+    t.notOk(fs.existsSync(path.join(dir, '.snapshot.json.tmp')), 'the temp file was replaced and renamed');
+    await store.closeOnce();
+    const reopened = await openFileStore(t, dir);
+    t.same(dump(reopened).others, [
+      { id: 'a', v: 10 },
+      { id: 'c', v: 3 },
+    ]);
+  };
+  const serverDied = async (dir: string) => {
+    t.comment('the server died (kill -9) while its compactor ran: the compactor stops at once, leaving the directory alone');
+    // When the server is killed, its compactor lives on as an orphan. Going on, it would race the
+    // restarted server: replacing the snapshot and deleting segments while the new server reads
+    // them (records missing in memory, payment ids given out twice). The death of the server
+    // closes the IPC channel; `disconnect()` does the same here.
+    fs.mkdirSync(dir);
+    let journal = '';
+    for (let i = 0; i < 5000; i++)
+      journal += encodeChanges([{ collection: 'things', id: `t${i}`, record: { id: `t${i}`, color: 'red', n: i, note: 'z'.repeat(100) } as Thing }]);
+    fs.writeFileSync(segmentPath(dir, 1), journal);
+    const script = fileURLToPath(new URL(`./compact-main${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
+    const child = fork(script, [dir, '1'], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const exited = once(child, 'exit');
+    child.disconnect();
+    const [code] = await exited;
+    t.not(code, 0, 'it exits with a failure code');
+    t.notOk(fs.existsSync(snapshotPath(dir)), 'no snapshot was written');
+    t.equal(fs.readFileSync(segmentPath(dir, 1), 'utf8'), journal, 'the segment is still there, unchanged');
+  };
+  await Promise.all([
+    diedAfterSnapshot(path.join(root, 'after-snapshot')),
+    diedBeforeRename(path.join(root, 'before-rename')),
+    serverDied(path.join(root, 'server-died')),
+  ]);
+});
