@@ -73,6 +73,31 @@ t.test('a clean stop marks what the watches pass; a start reads the same records
   );
 });
 
+t.test('an index built from records left unparsed follows writes to them', async (t) => {
+  const { dir, before } = await seeded(t);
+  const store = await open(t, dir);
+  t.same(
+    store.find(Things, 'byColor', 'blue').map((r) => r.id),
+    ['t0', 't2', 't4'],
+    'the index is built: t1 and t3 (red) are read for their keys only',
+  );
+  store.transaction((tx) => tx.put(Things, { ...before.things[1]!, color: 'blue' }));
+  store.transaction((tx) => tx.delete(Things, 't3'));
+  t.same(store.find(Things, 'byColor', 'red'), [], 'the old keys of records written over before they were read are gone');
+  t.same(
+    store.find(Things, 'byColor', 'blue').map((r) => r.id),
+    ['t0', 't2', 't4', 't1'],
+  );
+  t.equal(store.countIndex(Things, 'byColor', 'red'), 0);
+  await store.closeOnce();
+  const again = await open(t, dir);
+  t.same(
+    dump(again).things.map((r) => `${r.id}:${r.color}`),
+    ['t0:blue', 't1:blue', 't2:blue', 't4:blue'],
+    'and the next start reads what was written',
+  );
+});
+
 t.test('a write after the start, and records never read, reach the next snapshot as they were', async (t) => {
   const { dir, before } = await seeded(t);
   const store = await open(t, dir);

@@ -92,6 +92,13 @@ export class RawRecords {
    * would have been at start when every record was parsed there.
    */
   parse(index: number): StoredRecord {
+    const record = this.read(index);
+    this.forget();
+    return record;
+  }
+
+  /** The record, parsed now and not counted as read: it stays in the file (see `parse`). */
+  read(index: number): StoredRecord {
     const id = this.ids[index]!;
     const start = this.starts[index]!;
     let record: unknown;
@@ -102,7 +109,6 @@ export class RawRecords {
     }
     if (!isRecord(record) || record.id !== id)
       throw new StoreDamaged({ file: 'snapshot.json', offset: start, problem: `record "${id}" is not a record with that id` }, this.dir);
-    this.forget();
     return record;
   }
 

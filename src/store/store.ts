@@ -84,9 +84,7 @@ export class Store {
   }
 
   get<T extends StoredRecord>(def: Collection<T>, id: string): T | undefined {
-    const map = this.map(def.name);
-    const value = map.get(id);
-    return (typeof value === 'number' ? this.parse(def.name, map, id, value) : value) as T | undefined;
+    return this.value(def.name, this.map(def.name), id) as T | undefined;
   }
 
   /**
@@ -140,10 +138,9 @@ export class Store {
   /** Records whose index `index` has key `key`, in insertion order. */
   find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[] {
     const map = this.map(def.name);
-    // Every record of a collection with its indexes built is parsed.
     return this.index(def.name)
       .ids(index, key)
-      .map((id) => map.get(id) as T);
+      .map((id) => this.value(def.name, map, id) as T);
   }
 
   all<T extends StoredRecord>(def: Collection<T>): IterableIterator<T> {
@@ -202,7 +199,7 @@ export class Store {
   /** Records under an index key in insertion order, without copying the index. */
   *iterate<T extends StoredRecord>(def: Collection<T>, index: string, key: string): IterableIterator<T> {
     const map = this.map(def.name);
-    for (const id of this.index(def.name).iterate(index, key)) yield map.get(id) as T; // parsed: see find
+    for (const id of this.index(def.name).iterate(index, key)) yield this.value(def.name, map, id) as T;
   }
 
   /** `[index name, key function]` of a collection's indexes, for a transaction's own index. */
@@ -274,6 +271,12 @@ export class Store {
     return marked !== undefined && tests.every(([test]) => marked.includes(test));
   }
 
+  /** The record `id` of a collection's map, parsed now if it was kept unparsed. */
+  private value(name: string, map: Map<string, StoredRecord | number>, id: string): StoredRecord | undefined {
+    const value = map.get(id);
+    return typeof value === 'number' ? this.parse(name, map, id, value) : value;
+  }
+
   /** Parses a record kept unparsed, and keeps it parsed in its place (its order unchanged). */
   private parse(name: string, map: Map<string, StoredRecord | number>, id: string, index: number): StoredRecord {
     const record = this.raw!.parse(index);
@@ -305,18 +308,20 @@ export class Store {
     for (const change of changes) {
       if (!this.records.has(change.collection)) continue; // a collection this version no longer has
       const map = this.map(change.collection);
+      const indexes = this.indexes.get(change.collection);
       let previous = map.get(change.id);
       if (typeof previous === 'number') {
-        // Replaced before it was ever read (a journal written after the snapshot). A collection
-        // with its indexes built has every record parsed, so no index holds it.
+        // Replaced before it was ever read (a journal written after the snapshot, a write):
+        // read now only if its keys are in an index built without keeping it (see `index`).
+        const raw = previous;
+        previous = indexes ? this.raw!.read(raw) : undefined;
         this.raw!.forget();
         this.leaveRaw(change.collection);
-        previous = undefined;
       }
       if (change.record) map.set(change.id, change.record);
       else map.delete(change.id);
       // An index not built yet is built from the records when first used.
-      this.indexes.get(change.collection)?.update(previous, change.record ?? undefined);
+      indexes?.update(previous, change.record ?? undefined);
     }
   }
 
@@ -324,7 +329,10 @@ export class Store {
    * A collection's indexes, built now from its records if nothing looked them up before: a
    * start on 100,000 stored records then only fills the maps of records, and an index costs
    * its build only once a request needs it. Built from the records in their map's order
-   * (insertion order), which is the order a start replaying the files would give them.
+   * (insertion order), which is the order a start replaying the files would give them. A
+   * record kept unparsed is parsed for its keys and left in the file: the first
+   * `POST /v1/sessions` after a restart builds the reference indexes of 200,000 records, which
+   * kept parsed would double the resident memory for records no request asked for.
    */
   private index(name: string): Indexes<StoredRecord> {
     let indexes = this.indexes.get(name);
@@ -332,7 +340,8 @@ export class Store {
       const def = this.defs.get(name);
       if (!def) throw new Error(`unknown collection ${name}`);
       indexes = new Indexes(def);
-      for (const record of this.all({ name, indexes: def.indexes })) indexes.update(undefined, record);
+      const raw = this.raw;
+      for (const value of this.map(name).values()) indexes.update(undefined, typeof value === 'number' ? raw!.read(value) : value);
       this.indexes.set(name, indexes);
     }
     return indexes;
