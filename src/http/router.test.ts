@@ -45,3 +45,9 @@ t.test('a target splits into path, search and query; a fragment is dropped', asy
   t.same(parseTarget('/v1/payments?'), { path: '/v1/payments', search: '?', query: {} });
   t.same(parseTarget('/v1/x#a?b'), { path: '/v1/x', search: '', query: {} });
 });
+
+t.test('routes are found by their first segment: one starting with a :param is refused when added', async (t) => {
+  t.throws(() => new RouteTable<string>().add('GET', '/:anything', 'x'), /first segment must be literal/);
+  t.equal(table.find('GET', '/'), undefined);
+  t.equal(table.find('GET', '/payments/abc'), undefined, 'a known second segment under an unknown first');
+});
