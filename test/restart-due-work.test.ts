@@ -107,3 +107,14 @@ t.test('a snapshot without marks (an older version): the due work still runs aft
   t.same(await reads(e, ids), before, 'every read answers as before the stop');
   await dueWorkRuns(t, e, ids, received(), received);
 });
+
+t.test('work that a write after the restart made undue does not run', async (t) => {
+  const { options, ids } = await seeded(t);
+  const e = await emulator(t, options);
+  const completed = await e.api.post(`/_payemu/sessions/${ids.session}/complete`, { card_number: '4242424242424242' });
+  t.equal(completed.status, 200, 'the open session is paid after the restart');
+  const { ran } = await e.clock.advance('8d');
+  t.notOk(ran['session.expired'], 'so it does not expire when its expiry, scheduled at start, comes');
+  t.ok(ran['invoice.overdue'] && ran['recurring.charge'], 'the other due work runs');
+  t.not((await e.api.get(`/v1/sessions/${ids.session}`)).body.data.attributes.status, 'expired');
+});
