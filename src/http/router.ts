@@ -9,8 +9,8 @@ import polka from 'polka';
  * add a promise and a `setImmediate` to every request. polka's `find` tries every route's
  * pattern in turn, so the routes are kept in one polka router per first segment and segment
  * count (`v1` and 3 for `/v1/payments/:reference`): a request tries a dozen patterns, not all
- * of them (the router was 6 % of a `GET /v1/payments/{reference}`). The rules are those payemu's routes were
- * always served by:
+ * of them (the router was 6 % of a `GET /v1/payments/{reference}`). The rules are those
+ * payemu's routes were always served by:
  * - letter case is exact (`/V1/sessions` is no route);
  * - one trailing slash is allowed (`/v1/sessions/`);
  * - a `:param` is one non-empty segment, percent-decoded (left as sent if it does not decode);
@@ -62,8 +62,8 @@ export class RouteTable<T> {
     const router = this.routers.get(segments[0]!)?.[segments.length];
     if (!router) return undefined;
     const candidates = router.find(method as Methods, path).handlers as unknown as Entry<T>[];
+    // Every candidate has as many segments as the path: that is the router it came from.
     for (const entry of candidates) {
-      if (entry.segments.length !== segments.length) continue;
       const params = matchEntry(entry, segments);
       if (params) return { value: entry.value, params };
     }
