@@ -81,7 +81,7 @@ export function createLogger(emulator: UiHost, options: { json: boolean; color: 
  * to FILE, whatever the terminal shows (the terminal UI, plain lines, or nothing, under exec),
  * for CI to keep as an artifact. The file is opened (created, with its folder, or emptied)
  * before payemu starts, so a path that cannot be written fails the start; lines are gathered
- * per turn of the event loop and written synchronously, so a stop or an exit loses none.
+ * for at most FLUSH_EVERY_MS and written synchronously, so a stop or an exit loses none.
  */
 export function openFileLog(file: string): { attach(emulator: UiHost): void; close(): void } {
   const target = path.resolve(file);
@@ -161,10 +161,10 @@ function batched(write: (text: string) => void, timers: () => UiTimers | undefin
     queue(line: string) {
       pending += `${line}\n`;
       if (scheduled) return;
-      const soon = timers();
-      if (soon === undefined) return flush();
+      const waits = timers();
+      if (waits === undefined) return flush();
       scheduled = true;
-      soon.after(FLUSH_EVERY_MS, flush);
+      waits.after(FLUSH_EVERY_MS, flush);
     },
     write(line: string) {
       pending += `${line}\n`;
