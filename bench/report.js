@@ -128,13 +128,13 @@ export function report(results, settings) {
   if (stored) {
     lines.push(
       `Seeding: ${fmt(seed)} sessions through the API in ${stored.seeding.seconds} s (${fmt(stored.seeding.rps)} req/s); data directory ${stored.dataDirMb} MB. ` +
-        `RSS: ${stored.rssMb.afterSeeding} MB after seeding, ${stored.rssMb.afterRestart} MB after a restart on it, ${stored.rssMb.afterMeasurement} MB after the measurements on top (more sessions by then).`,
+        `RSS: ${stored.rssMb.afterSeeding} MB after seeding, ${stored.rssMb.afterRestart} MB after a restart on it and its first POST, ${stored.rssMb.afterMeasurement} MB after the measurements on top (more sessions by then).`,
     );
   }
   if (paid) {
     lines.push(
       `Paid payments: ${fmt(paidCount)} seeded through the API in ${paid.seeding.seconds} s; stop (with its snapshot) ${fmt(paid.stopMs)} ms; data directory ${paid.dataDirMb} MB; ` +
-        `restart ${fmt(paid.startup.medianMs)} ms (${paid.startup.runsMs.join(', ')}), RSS ${paid.rssMb.afterRestart} MB after it.`,
+        `restart ${fmt(paid.startup.medianMs)} ms (${paid.startup.runsMs.join(', ')}), RSS ${paid.rssMb.afterRestart} MB after it and its first POST.`,
     );
   }
   for (const row of [file, memory, stored]) {

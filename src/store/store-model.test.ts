@@ -5,7 +5,7 @@ import { COLLECTIONS, Others, Things, type Thing } from './store.test-support.js
 
 /**
  * The store against a model (a plain map of records), over random histories: puts, deletes,
- * reads, index look-ups, clears and restarts, clean or not. A restart leaves the snapshot's
+ * reads, index look-ups, clears and clean restarts. A restart leaves the snapshot's
  * records unparsed, and reads, writes and index builds then meet them in every order: whatever
  * the order, what a reader sees is what the model holds.
  */
