@@ -25,4 +25,31 @@ export interface Change {
   collection: string;
   id: string;
   record: StoredRecord | null;
+  /**
+   * Only on a change read from the journal that rewrote a record in part (see files.ts):
+   * `record` then holds the fields that changed, to lay over the record as it was, and these
+   * are the fields it no longer has.
+   */
+  removed?: readonly string[];
+}
+
+/** A partial change whose record no earlier line, nor the snapshot, holds: the files were damaged. */
+export class MissingBase extends Error {
+  constructor(change: Change) {
+    super(`rewrites part of ${change.collection} record ${change.id}, which nothing before it holds`);
+  }
+}
+
+/**
+ * The record a partial change (`removed` set) makes of `base`: its fields in their order,
+ * without the removed ones, with the changed ones laid over them (new ones last).
+ */
+export function patched(base: StoredRecord | undefined, change: Change): StoredRecord {
+  if (base === undefined) throw new MissingBase(change);
+  const record: Record<string, unknown> = {};
+  const removed = change.removed!;
+  for (const key in base) if (!removed.includes(key)) record[key] = (base as unknown as Record<string, unknown>)[key];
+  const fields = change.record as unknown as Record<string, unknown>;
+  for (const key in fields) record[key] = fields[key];
+  return record as unknown as StoredRecord;
 }

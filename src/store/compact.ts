@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { Change, StoredRecord } from './collection.js';
+import { patched, type Change, type StoredRecord } from './collection.js';
 import { listSegments, segmentPath } from './files.js';
 import { readState, writeSnapshot } from './snapshot-file.js';
 
@@ -15,7 +15,8 @@ export async function compact(dir: string, upTo: number): Promise<{ records: num
     for (const change of changes) {
       let map = collections.get(change.collection);
       if (!map) collections.set(change.collection, (map = new Map()));
-      if (change.record) map.set(change.id, change.record);
+      const record = change.removed ? patched(map.get(change.id), change) : change.record;
+      if (record) map.set(change.id, record);
       else map.delete(change.id);
     }
   };

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { MissingBase } from './collection.js';
 import { decodeLine, isRecord, listSegments, readLines, segmentPath, snapshotPath, type Damage } from './files.js';
 import { checkSnapshot, snapshotDb, snapshotSyntaxDamage, type Snapshot } from './snapshot-file.js';
 
@@ -44,6 +45,8 @@ interface Examination extends Checkup {
   snapshot: { data: Snapshot; rewrite: boolean };
   /** Segments with damage (the newest one's unfinished last write is not damage). */
   damagedSegments: number[];
+  /** Lines of a segment that decode but cannot be replayed (laid over a record nothing holds). */
+  unreadable: Map<number, Set<number>>;
 }
 
 export async function checkStore(dir: string): Promise<Checkup> {
@@ -62,7 +65,7 @@ export async function repairStore(dir: string): Promise<Repair> {
   for (const n of found.damagedSegments) {
     const file = segmentPath(dir, n);
     const temp = `${file}.repair.tmp`;
-    writeReadableLines(file, temp);
+    writeReadableLines(file, temp, found.unreadable.get(n));
     backups.push({ file: path.basename(file), backup: path.basename(setAside(file)) });
     fs.renameSync(temp, file);
   }
@@ -103,6 +106,8 @@ function examine(dir: string): Examination {
 
   const segments = listSegments(dir).filter((n) => n > snapshot.data.covers);
   const damagedSegments: number[] = [];
+  /** Lines that decode but cannot be replayed, by segment. */
+  const unreadable = new Map<number, Set<number>>();
   segments.forEach((n, i) => {
     const file = segmentPath(dir, n);
     const name = path.basename(file);
@@ -114,6 +119,13 @@ function examine(dir: string): Examination {
         changes = decodeLine(text);
       } catch (error) {
         damage.push({ file: name, line, offset, problem: (error as Error).message, excerpt: text.slice(0, EXCERPT) });
+        return;
+      }
+      // A line laid over a record nothing before holds cannot be replayed: dropped by a repair.
+      const orphan = changes.find((change) => change.removed && !records.get(change.collection)?.has(change.id));
+      if (orphan) {
+        damage.push({ file: name, line, offset, problem: new MissingBase(orphan).message, excerpt: text.slice(0, EXCERPT) });
+        (unreadable.get(n) ?? unreadable.set(n, new Set()).get(n)!).add(line);
         return;
       }
       lines++;
@@ -132,7 +144,7 @@ function examine(dir: string): Examination {
 
   let count = 0;
   for (const ids of records.values()) count += ids.size;
-  return { dir, healthy: damage.length === 0, damage, notes, files, records: count, snapshot, damagedSegments };
+  return { dir, healthy: damage.length === 0, damage, notes, files, records: count, snapshot, damagedSegments, unreadable };
 }
 
 function checkupOf({ dir, healthy, damage, notes, files, records }: Examination): Checkup {
@@ -175,8 +187,8 @@ function readSnapshotLeniently(dir: string, damage: Finding[]): Examination['sna
   return { data, rewrite: true };
 }
 
-/** Copies the lines of `file` that decode into `temp`, in order, and flushes it to disk. */
-function writeReadableLines(file: string, temp: string): void {
+/** Copies the lines of `file` that decode, but those in `skip`, into `temp`, in order, and flushes it to disk. */
+function writeReadableLines(file: string, temp: string, skip: ReadonlySet<number> | undefined): void {
   const fd = fs.openSync(temp, 'w');
   try {
     let pending: string[] = [];
@@ -187,7 +199,8 @@ function writeReadableLines(file: string, temp: string): void {
       pending = [];
       size = 0;
     };
-    readLines(file, (text) => {
+    readLines(file, (text, line) => {
+      if (skip?.has(line)) return;
       try {
         decodeLine(text);
       } catch {

@@ -1,7 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Change } from './collection.js';
 import { encodeChangesBytes, listSegments, segmentPath } from './files.js';
 import { acquireLock } from './lock.js';
 import type { Persistence, StoreState } from './persistence.js';
@@ -91,8 +90,8 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
       }
       if (bytes > threshold) rotateAndCompact();
     },
-    append(changes: readonly Change[]) {
-      const line = encodeChangesBytes(changes);
+    append(changes, replaced) {
+      const line = encodeChangesBytes(changes, replaced);
       const length = line.length;
       // One write(2) of the line; a short write (rare) continues where it stopped.
       let written = fs.writeSync(fd, line, 0, length);

@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Change, StoredRecord } from './collection.js';
+import { MissingBase, type Change, type StoredRecord } from './collection.js';
 
 /**
  * The data directory's files:
  *   snapshot.json           every record as of the end of segment `covers`: one JSON document,
  *                           one record per line (snapshot-file.ts); older versions wrote one line
- *   journal-000042.ndjson   append-only segments; one line per committed transaction,
- *                           `[[collection, id, record|null], ...]`
+ *   journal-000042.ndjson   append-only segments; one line per committed transaction, a list of
+ *                           changes: `[collection, id, record]` (written whole), `[collection,
+ *                           id, null]` (deleted) or `[collection, id, {fields}, [removed]]`
+ *                           (rewritten in part: see `entryText`)
  * A record's truth is the snapshot with every later segment replayed over it, in order.
  */
 
@@ -30,8 +32,60 @@ export function listSegments(dir: string): number[] {
     .sort((a, b) => a - b);
 }
 
-export function encodeChanges(changes: readonly Change[]): string {
-  return `${JSON.stringify(changes.map((c) => [c.collection, c.id, c.record]))}\n`;
+/** What each change replaces in memory, by position: a record, or (a number) one not parsed. */
+export type Replaced = readonly (StoredRecord | number | undefined)[];
+
+const baseOf = (replaced: Replaced | undefined, i: number): StoredRecord | undefined => {
+  const value = replaced?.[i];
+  return typeof value === 'object' ? value : undefined;
+};
+
+export function encodeChanges(changes: readonly Change[], replaced?: Replaced): string {
+  return `[${changes.map((c, i) => entryText(c, baseOf(replaced, i))).join(',')}]\n`;
+}
+
+/**
+ * One change as the journal writes it. A record rewritten with few of its fields changed (a
+ * schedule's next billing date and sequence after each charge, a payment's status) is written
+ * as those fields only, `[collection, id, {changed}, [removed]]`, to be laid over the record as
+ * the lines before left it: a year of daily billing rewrites 1,000 schedules 365 times, and
+ * their whole records were a quarter of the journal. A field holding an object or an array is
+ * always written when the record has it (it may have been changed in place); a field set to
+ * `undefined` is removed, as `JSON.stringify` would drop it from a whole record.
+ */
+function entryText(change: Change, base: StoredRecord | undefined): string {
+  const record = change.record;
+  if (record !== null && base !== undefined && base !== record) {
+    const patch = changedFields(base as unknown as Fields, record as unknown as Fields);
+    if (patch) return JSON.stringify([change.collection, change.id, patch[0], patch[1]]);
+  }
+  return JSON.stringify([change.collection, change.id, record]);
+}
+
+type Fields = Record<string, unknown>;
+
+const NONE_REMOVED: readonly string[] = [];
+
+/** The fields of `after` that differ from `base`, and those it dropped; none when every field but the id is written. */
+function changedFields(base: Fields, after: Fields): [Fields, readonly string[]] | undefined {
+  const changed: Fields = {};
+  let count = 0;
+  let total = 0;
+  let removed = NONE_REMOVED;
+  for (const key in after) {
+    total++;
+    const value = after[key];
+    if (value === undefined) {
+      if (base[key] !== undefined) removed = [...removed, key];
+    } else if (value !== base[key] || (typeof value === 'object' && value !== null)) {
+      changed[key] = value;
+      count++;
+    }
+  }
+  for (const key in base) if (base[key] !== undefined && !(key in after)) removed = [...removed, key];
+  // Nothing left out but the id: the whole record is as short, and needs no record before it.
+  if (count + 1 >= total) return undefined;
+  return [changed, removed];
 }
 
 /** The buffer `encodeChangesBytes` writes into, kept between calls while it is small. */
@@ -44,13 +98,13 @@ const KEEP_BUFFER_BYTES = 8 * 1024 * 1024;
  * thousand recurring charges, 2 MB) builds a string of many pieces that must then be flattened
  * and encoded again, which cost more than the stringify itself.
  */
-export function encodeChangesBytes(changes: readonly Change[]): Buffer {
+export function encodeChangesBytes(changes: readonly Change[], replaced?: Replaced): Buffer {
   let buffer = lineBuffer;
   let length = 0;
   buffer[length++] = 0x5b; // [
   for (let i = 0; i < changes.length; i++) {
     const change = changes[i]!;
-    const text = JSON.stringify([change.collection, change.id, change.record]);
+    const text = entryText(change, baseOf(replaced, i));
     // A UTF-16 unit is at most 3 bytes of UTF-8; 3 more for `,` and the closing `]\n`.
     const need = length + text.length * 3 + 3;
     if (need > buffer.length) {
@@ -105,8 +159,9 @@ export class StoreDamaged extends Error {
 }
 
 /**
- * One journal line decoded and checked: a list of `[collection, id, record|null]`. Throws an
- * Error whose message says what is wrong with it.
+ * One journal line decoded and checked: a list of `[collection, id, record|null]` and
+ * `[collection, id, {fields}, [removed]]` (see `entryText`; `removed` is then set on the
+ * change). Throws an Error whose message says what is wrong with it.
  */
 export function decodeLine(text: string): Change[] {
   let decoded: unknown;
@@ -119,8 +174,15 @@ export function decodeLine(text: string): Change[] {
   const changes: Change[] = new Array(decoded.length);
   for (let i = 0; i < decoded.length; i++) {
     const change: unknown = decoded[i];
-    if (!Array.isArray(change) || change.length !== 3) throw new Error('is not a list of changes');
-    const [collection, id, record] = change as [unknown, unknown, unknown];
+    if (!Array.isArray(change) || (change.length !== 3 && change.length !== 4)) throw new Error('is not a list of changes');
+    const [collection, id, record, removed] = change as [unknown, unknown, unknown, unknown];
+    if (change.length === 4) {
+      if (typeof collection !== 'string' || typeof id !== 'string' || !isFields(record) || !isKeyList(removed)) {
+        throw new Error(`has a change that is not [collection, id, fields, removed fields] (change ${i + 1})`);
+      }
+      changes[i] = { collection, id, record: record as unknown as StoredRecord, removed };
+      continue;
+    }
     if (typeof collection !== 'string' || typeof id !== 'string' || !(record === null || isRecord(record))) {
       throw new Error(`has a change that is not [collection, id, record or null] (change ${i + 1})`);
     }
@@ -128,6 +190,9 @@ export function decodeLine(text: string): Change[] {
   }
   return changes;
 }
+
+const isFields = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value) && !('id' in value);
+const isKeyList = (value: unknown): value is string[] => Array.isArray(value) && value.every((key) => typeof key === 'string' && key !== 'id');
 
 /** A stored record: an object with a string id. */
 export function isRecord(value: unknown): value is StoredRecord {
@@ -208,7 +273,12 @@ export function replaySegment(file: string, apply: (changes: Change[]) => void, 
     } catch (error) {
       throw damaged({ line, offset, problem: (error as Error).message });
     }
-    apply(changes);
+    try {
+      apply(changes);
+    } catch (error) {
+      if (error instanceof MissingBase) throw damaged({ line, offset, problem: error.message });
+      throw error;
+    }
   });
   if (tail === undefined) return whole;
   // No newline: the write of this line never finished. Only the newest segment can end so (an

@@ -16,7 +16,11 @@ export interface StoreState {
 export interface Persistence {
   /** `raw`, when given, takes the records the persistence keeps unparsed (see RawRecords). */
   load(apply: (changes: readonly Change[]) => void, raw?: RawSink): Promise<void>;
-  append(changes: readonly Change[]): void;
+  /**
+   * `replaced`, when given, is what each change replaces in memory: a record (the journal may
+   * then write only the fields that changed), or the index of one kept unparsed.
+   */
+  append(changes: readonly Change[], replaced?: readonly (StoredRecord | number | undefined)[]): void;
   /** `state` is what the store holds, the same as its files: it may be written as a snapshot. */
   close(state?: StoreState): Promise<void>;
 }

@@ -4,8 +4,8 @@ import { filePersistence } from './file-persistence.js';
 import { COLLECTIONS, Others, Things, type Thing } from './store.test-support.js';
 
 /**
- * The store against a model (a plain map of records), over random histories: puts, deletes,
- * reads, index look-ups, clears and clean restarts. A restart leaves the snapshot's
+ * The store against a model (a plain map of records), over random histories: puts, partial
+ * rewrites, deletes, reads, index look-ups, clears and clean restarts. A restart leaves the snapshot's
  * records unparsed, and reads, writes and index builds then meet them in every order: whatever
  * the order, what a reader sees is what the model holds.
  */
@@ -33,8 +33,9 @@ for (let seed = 1; seed <= 12; seed++) {
     const rng = random(seed);
     const model = new Map<string, Thing>();
     const open = async () => {
-      // A snapshot at every clean stop: the next start meets unparsed records.
-      const store = new Store(COLLECTIONS, filePersistence(dir, { snapshotAtCloseBytes: 1 }));
+      // A snapshot at half the clean stops: the next start meets unparsed records, and journal
+      // lines laid over them (a record rewritten in part is journaled as what changed).
+      const store = new Store(COLLECTIONS, filePersistence(dir, { snapshotAtCloseBytes: rng.below(2) === 0 ? 1 : 1e9 }));
       await store.open();
       return store;
     };
@@ -62,7 +63,7 @@ for (let seed = 1; seed <= 12; seed++) {
     };
     for (let step = 0; step < 400; step++) {
       const id = `t${rng.below(60)}`;
-      const op = rng.below(20);
+      const op = rng.below(22);
       if (op < 8) {
         const record = thing(id);
         store.transaction((tx) => tx.put(Things, record));
@@ -86,6 +87,15 @@ for (let seed = 1; seed <= 12; seed++) {
         if (rng.below(4) === 0) {
           store.clear((record, collection) => collection === 'things' && (record as Thing).color === 'green');
           for (const [key, record] of model) if (record.color === 'green') model.delete(key);
+        }
+      } else if (op >= 20) {
+        // A record rewritten in part: one field changed, or its tags dropped.
+        const before = model.get(id);
+        if (before) {
+          const { tags: _dropped, ...untagged } = before;
+          const record = op === 20 ? { ...before, n: rng.below(1000) } : untagged;
+          store.transaction((tx) => tx.put(Things, record));
+          model.set(id, record);
         }
       } else {
         await store.close();

@@ -1,4 +1,4 @@
-import type { Change, Collection, IndexKey, StoredRecord } from './collection.js';
+import { patched, type Change, type Collection, type IndexKey, type StoredRecord } from './collection.js';
 import { Indexes } from './indexes.js';
 import type { Persistence } from './persistence.js';
 import type { Marks, RawLine, RawRecords } from './raw-records.js';
@@ -297,31 +297,50 @@ export class Store {
 
   private commit(changes: readonly Change[], events: readonly RaisedEvent[]): void {
     if (changes.length > 0) {
-      this.persistence.append(changes);
-      this.apply(changes);
+      const replaced = this.replaced(changes);
+      this.persistence.append(changes, replaced);
+      this.apply(changes, replaced);
     }
     if (changes.length === 0 && events.length === 0) return;
     for (const listener of this.listeners) listener(changes, events);
   }
 
-  private apply(changes: readonly Change[]): void {
-    for (const change of changes) {
+  /**
+   * What each change replaces in memory (a record, the index of one kept unparsed, or
+   * nothing), looked up once for both the journal (which writes only the fields that changed
+   * of a record it has parsed: files.ts) and `apply`.
+   */
+  private replaced(changes: readonly Change[]): (StoredRecord | number | undefined)[] {
+    const replaced = new Array<StoredRecord | number | undefined>(changes.length);
+    for (let i = 0; i < changes.length; i++) {
+      const change = changes[i]!;
+      replaced[i] = this.records.has(change.collection) ? this.map(change.collection).get(change.id) : undefined;
+    }
+    return replaced;
+  }
+
+  private apply(changes: readonly Change[], replaced?: readonly (StoredRecord | number | undefined)[]): void {
+    for (let i = 0; i < changes.length; i++) {
+      const change = changes[i]!;
       if (!this.records.has(change.collection)) continue; // a collection this version no longer has
       const map = this.map(change.collection);
       const indexes = this.indexes.get(change.collection);
-      let previous = map.get(change.id);
+      let previous = replaced ? replaced[i] : map.get(change.id);
       if (typeof previous === 'number') {
         // Replaced before it was ever read (a journal written after the snapshot, a write):
-        // read now only if its keys are in an index built without keeping it (see `index`).
+        // read now only if its keys are in an index built without keeping it (see `index`),
+        // or if the change is laid over it.
         const raw = previous;
-        previous = indexes ? this.raw!.read(raw) : undefined;
+        previous = indexes || change.removed ? this.raw!.read(raw) : undefined;
         this.raw!.forget();
         this.leaveRaw(change.collection);
       }
-      if (change.record) map.set(change.id, change.record);
+      // A journal line that rewrote part of the record (only ever read at start).
+      const record = change.removed ? patched(previous, change) : change.record;
+      if (record) map.set(change.id, record);
       else map.delete(change.id);
       // An index not built yet is built from the records when first used.
-      indexes?.update(previous, change.record ?? undefined);
+      indexes?.update(previous, record ?? undefined);
     }
   }
 
