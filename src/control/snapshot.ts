@@ -155,7 +155,8 @@ export function importSnapshot(app: App, collections: readonly Collection<Stored
             // Shared counters never move back: ids given since the snapshot stay unique.
             if (!scopedCounter(counter.id) && current && current.value >= counter.value) continue;
           }
-          tx.put(def, record);
+          // A document exported by an older version holds its records in that version's shape.
+          tx.put(def, def.upgrade ? def.upgrade(record) : record);
         }
         counts[def.name] = records.length;
       }

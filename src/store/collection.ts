@@ -12,12 +12,22 @@ export type IndexKey = string | readonly string[] | undefined;
 export interface Collection<T extends StoredRecord> {
   readonly name: string;
   readonly indexes: Readonly<Record<string, (record: T) => IndexKey>>;
+  /**
+   * A record as it was read from the files or a snapshot document, in this version's shape: a
+   * collection whose stored shape changed reads records older versions wrote through it (it
+   * returns a record of this version as it is). Records the code writes never pass through it.
+   */
+  readonly upgrade?: (record: StoredRecord) => T;
   /** Phantom field that carries the record type; never set. */
   readonly __type?: T;
 }
 
-export function collection<T extends StoredRecord>(name: string, indexes: Record<string, (record: T) => IndexKey> = {}): Collection<T> {
-  return { name, indexes };
+export function collection<T extends StoredRecord>(
+  name: string,
+  indexes: Record<string, (record: T) => IndexKey> = {},
+  upgrade?: (record: StoredRecord) => T,
+): Collection<T> {
+  return upgrade ? { name, indexes, upgrade } : { name, indexes };
 }
 
 /** One change to the store: a record written whole, or deleted (`record: null`). */

@@ -44,6 +44,8 @@ export class Store {
   /** [index name, key function] of each collection, resolved once. */
   private readonly indexDefs = new Map<string, [string, (record: StoredRecord) => IndexKey][]>();
   private readonly finishers: ((tx: Transaction) => void)[] = [];
+  /** Per collection whose stored shape changed: its records as older versions wrote them, made current. */
+  private readonly upgrades = new Map<string, (record: StoredRecord) => StoredRecord>();
 
   constructor(
     collections: readonly Collection<StoredRecord>[],
@@ -54,12 +56,13 @@ export class Store {
       this.records.set(def.name, new Map());
       this.indexDefs.set(def.name, Object.entries(def.indexes));
       this.defs.set(def.name, def);
+      if (def.upgrade) this.upgrades.set(def.name, def.upgrade);
     }
   }
 
   /** Loads what the persistence holds. Called once, before the server listens. */
   async open(): Promise<void> {
-    await this.persistence.load((changes) => this.apply(changes), {
+    await this.persistence.load((changes) => this.apply(changes, undefined, true), {
       begin: (raw, marks) => {
         this.raw = raw;
         this.snapshotMarks = marks;
@@ -80,6 +83,14 @@ export class Store {
     // Counted as put (an id twice in a snapshot counts twice): never fewer than there are,
     // which `all` relies on to return the map's values as they are.
     if (kept > 0) this.rawLeft.set(name, kept);
+    const upgrade = this.upgrades.get(name);
+    if (upgrade) {
+      const list = records as (StoredRecord | number)[];
+      for (let i = 0; i < list.length; i++) {
+        const record = list[i]!;
+        if (typeof record !== 'number') list[i] = upgrade(record);
+      }
+    }
     this.pending.set(name, records as (StoredRecord | number)[]); // handed over: see RawSink
   }
 
@@ -119,7 +130,7 @@ export class Store {
         const value = list[i]!;
         if (typeof value !== 'number') yield value as T;
         else if (this.raw!.marked(value)) {
-          const record = this.raw!.parse(value);
+          const record = this.read(def.name, value, true);
           list[i] = record;
           this.leaveRaw(def.name);
           yield record as T;
@@ -279,10 +290,20 @@ export class Store {
 
   /** Parses a record kept unparsed, and keeps it parsed in its place (its order unchanged). */
   private parse(name: string, map: Map<string, StoredRecord | number>, id: string, index: number): StoredRecord {
-    const record = this.raw!.parse(index);
+    const record = this.read(name, index, true);
     map.set(id, record);
     this.leaveRaw(name);
     return record;
+  }
+
+  /**
+   * A record kept unparsed, parsed now (`keep`: counted as read, see RawRecords) in this
+   * version's shape.
+   */
+  private read(name: string, index: number, keep: boolean): StoredRecord {
+    const record = keep ? this.raw!.parse(index) : this.raw!.read(index);
+    const upgrade = this.upgrades.get(name);
+    return upgrade ? upgrade(record) : record;
   }
 
   private leaveRaw(name: string): void {
@@ -319,7 +340,8 @@ export class Store {
     return replaced;
   }
 
-  private apply(changes: readonly Change[], replaced?: readonly (StoredRecord | number | undefined)[]): void {
+  /** `fromFiles`: the changes were read from the journal (at start), maybe written by an older version. */
+  private apply(changes: readonly Change[], replaced?: readonly (StoredRecord | number | undefined)[], fromFiles = false): void {
     for (let i = 0; i < changes.length; i++) {
       const change = changes[i]!;
       if (!this.records.has(change.collection)) continue; // a collection this version no longer has
@@ -331,12 +353,13 @@ export class Store {
         // read now only if its keys are in an index built without keeping it (see `index`),
         // or if the change is laid over it.
         const raw = previous;
-        previous = indexes || change.removed ? this.raw!.read(raw) : undefined;
+        previous = indexes || change.removed ? this.read(change.collection, raw, false) : undefined;
         this.raw!.forget();
         this.leaveRaw(change.collection);
       }
       // A journal line that rewrote part of the record (only ever read at start).
-      const record = change.removed ? patched(previous, change) : change.record;
+      let record = change.removed ? patched(previous, change) : change.record;
+      if (fromFiles && record) record = this.upgrades.get(change.collection)?.(record) ?? record;
       if (record) map.set(change.id, record);
       else map.delete(change.id);
       // An index not built yet is built from the records when first used.
@@ -359,8 +382,7 @@ export class Store {
       const def = this.defs.get(name);
       if (!def) throw new Error(`unknown collection ${name}`);
       indexes = new Indexes(def);
-      const raw = this.raw;
-      for (const value of this.map(name).values()) indexes.update(undefined, typeof value === 'number' ? raw!.read(value) : value);
+      for (const value of this.map(name).values()) indexes.update(undefined, typeof value === 'number' ? this.read(name, value, false) : value);
       this.indexes.set(name, indexes);
     }
     return indexes;
