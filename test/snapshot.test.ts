@@ -162,6 +162,48 @@ t.test("a scope's snapshot replaces that scope only", async (t) => {
   assertError(t, await e.globex.post('/_payemu/snapshot', snapshot), 422, /snapshot of acme in test mode/);
 });
 
+t.test('a snapshot of an earlier version, whose events kept their body whole, imports: the log and the deliveries are as before', async (t) => {
+  const r = await receiver(t);
+  const e = await emulator(t, { clockStart: START, freezeClock: true, webhookUrl: r.url });
+  const snapshot = (await e.api.get('/_payemu/snapshot')).body;
+  const at = Date.parse(START);
+  const data = { payment_id: 7, reference: 'old-1', amount: 10, currency: 'USD', status: 'PAID', card_last: '4242', card_brand: 'visa', metadata: {} };
+  // How versions before the lean event record stored an event: the webhook body whole, a copy of
+  // its reference, the attempt log (one failed attempt, a retry due in a second).
+  const attempt = { status: 500, response_body: 'down', duration_ms: 3, error: 'HTTP 500', at, url: r.url };
+  snapshot.data.events = [
+    {
+      id: '0b9c5a3e-7d3f-4c1e-9a65-2f5c8d1e4b7a',
+      source: 'acme',
+      mode: 'test',
+      event: 'payment.completed',
+      payload: { event: 'payment.completed', data },
+      reference: 'old-1',
+      created_at: at,
+      delivery_status: 'retrying',
+      attempts: [attempt],
+      cycle_attempts: 1,
+      next_attempt_at: at + 1000,
+    },
+  ];
+  t.equal((await e.api.post('/_payemu/snapshot', snapshot)).status, 200);
+  const listed = (await e.api.get('/_payemu/events?reference=old-1')).body.events;
+  t.match(listed, [
+    {
+      id: '0b9c5a3e-7d3f-4c1e-9a65-2f5c8d1e4b7a',
+      reference: 'old-1',
+      payload: { event: 'payment.completed', data },
+      delivery_status: 'retrying',
+      attempts: [{ status: 500, state: 'failed' }],
+    },
+  ]);
+  const delivered = r.next();
+  await e.api.post('/_payemu/clock/advance', { by: '1s' });
+  t.same(JSON.parse((await delivered).body), { event: 'payment.completed', data }, 'the retry sends the same body');
+  await e.idle();
+  t.match((await e.api.get('/_payemu/events?reference=old-1')).body.events[0], { delivery_status: 'delivered', attempts: [{ status: 500 }, { status: 200 }] });
+});
+
 t.test('a malformed snapshot, or one of a later format, is a 422 saying what is wrong, and changes nothing', async (t) => {
   const { e, ids } = await richState(t);
   const good = (await e.api.get('/_payemu/snapshot?all=true')).body;

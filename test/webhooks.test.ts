@@ -192,7 +192,7 @@ t.test('pending retries survive a restart', async (t) => {
   await e2.api.post('/_payemu/clock/advance', { by: '61m' });
   const [done] = await second;
   t.equal(done!.event.delivery_status, 'delivered');
-  t.equal(done!.event.attempts.length, 2);
+  t.equal(done!.event.attempts?.length, 2);
   t.equal(r.received.length, 2);
 });
 

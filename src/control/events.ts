@@ -3,7 +3,7 @@ import type { Reply } from '../http/envelope.js';
 import { Conflict, NotFound } from '../http/errors.js';
 import { control, type ApiContext } from '../http/route.js';
 import { presentAttempt, presentEvent } from '../webhooks/present.js';
-import { Events, type EventRecord } from '../webhooks/records.js';
+import { Events, eventReference, type EventRecord } from '../webhooks/records.js';
 import { scopeKey } from '../lib/scope-key.js';
 import { errors } from '../schemas/wire.js';
 import { event, eventList, eventStream } from '../schemas/control.js';
@@ -42,7 +42,7 @@ export const eventRoutes = [
       for (let i = all.length - 1; i >= 0 && events.length < limit; i--) {
         const event = all[i]!;
         if (query.event && event.event !== query.event) continue;
-        if (query.reference !== undefined && event.reference !== query.reference) continue;
+        if (query.reference !== undefined && eventReference(event) !== query.reference) continue;
         if (query.delivery_status && event.delivery_status !== query.delivery_status) continue;
         events.push(presentEvent(event));
       }

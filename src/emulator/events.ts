@@ -1,6 +1,6 @@
 import type { App } from '../app.js';
 import { presentEvent } from '../webhooks/present.js';
-import { Events } from '../webhooks/records.js';
+import { Events, eventReference } from '../webhooks/records.js';
 import type { Emulator } from './types.js';
 
 /** `Emulator.events`: the event log as `GET /_payemu/events` shows it, resends, and live events. */
@@ -11,7 +11,7 @@ export function eventMethods(app: App): Emulator['events'] {
       const all = [...store.all(Events)].filter(
         (e) =>
           (!filter.event || e.event === filter.event) &&
-          (filter.reference === undefined || e.reference === filter.reference) &&
+          (filter.reference === undefined || eventReference(e) === filter.reference) &&
           (!filter.delivery_status || e.delivery_status === filter.delivery_status) &&
           (!filter.source || e.source === filter.source) &&
           (!filter.mode || e.mode === filter.mode),

@@ -18,12 +18,9 @@ function record(id: string, fields: Partial<EventRecord> = {}): EventRecord {
     source: 'acme',
     mode: 'test',
     event: 'payment.completed',
-    payload: { event: 'payment.completed', data: { reference: `ref-${id}` } },
-    reference: `ref-${id}`,
+    data: { reference: `ref-${id}` },
     created_at: AT,
     delivery_status: 'pending',
-    attempts: [],
-    cycle_attempts: 0,
     next_attempt_at: null,
     ...fields,
   };

@@ -1,6 +1,6 @@
 import type { BusEvents } from '../bus/bus.js';
 import { EVENT_NAMES } from '../bus/events.js';
-import { attemptState, type Attempt, type DeliveryStatus, type EventRecord } from '../webhooks/records.js';
+import { attemptState, attemptsOf, cycleAttempts, eventBody, type Attempt, type DeliveryStatus, type EventRecord } from '../webhooks/records.js';
 
 /**
  * What the terminal UI shows, as a pure reducer: bus events and key presses are actions, the
@@ -181,8 +181,8 @@ function summaryOf(data: Record<string, unknown>): Pick<EventRow, 'reference' | 
 function attempted(state: UiState, record: EventRecord, attempt: Attempt | null): UiState {
   const delivery = {
     delivery: record.delivery_status,
-    attempts: record.attempts.slice(-LIMITS.attempts),
-    cycleAttempts: record.cycle_attempts,
+    attempts: attemptsOf(record).slice(-LIMITS.attempts),
+    cycleAttempts: cycleAttempts(record),
   };
   // An attempt still out, or cut off by a stop, says nothing yet of whether the endpoint answers.
   const settled = attempt === null || attempt.state === undefined;
@@ -208,8 +208,8 @@ function attempted(state: UiState, record: EventRecord, attempt: Attempt | null)
     source: record.source,
     mode: record.mode,
     at: record.created_at,
-    ...summaryOf(record.payload.data),
-    payload: record.payload,
+    ...summaryOf(record.data),
+    payload: eventBody(record),
     ...delivery,
   };
   return withNewEvent({ ...state, targets }, row);

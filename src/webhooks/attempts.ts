@@ -1,5 +1,5 @@
 import type { ChaosKind } from './chaos.js';
-import { attemptState, type Attempt, type EventRecord } from './records.js';
+import { attemptState, attemptsOf, cycleAttempts, type Attempt, type EventRecord } from './records.js';
 
 /**
  * The attempt log of an event, as pure functions. An attempt is written twice: when it starts
@@ -19,7 +19,7 @@ export function startedAttempt(url: string, at: number, chaos: ChaosKind | null 
  * the delivery's status, and it is never retried: the delivery itself was its first attempt.
  */
 export function settleCopy(event: EventRecord, ended: Attempt): EventRecord {
-  const attempts = event.attempts.slice();
+  const attempts = attemptsOf(event).slice();
   if (inProgress(event)) attempts[attempts.length - 1] = ended;
   else attempts.push(ended);
   return { ...event, attempts };
@@ -27,7 +27,7 @@ export function settleCopy(event: EventRecord, ended: Attempt): EventRecord {
 
 /** The event with `started` logged as its newest attempt; its delivery state is unchanged. */
 export function withStarted(event: EventRecord, started: Attempt): EventRecord {
-  return { ...event, attempts: [...event.attempts, started] };
+  return { ...event, attempts: [...attemptsOf(event), started] };
 }
 
 /** What became of an attempt cut off by a stop or a crash: it has no answer, and no known end. */
@@ -37,7 +37,7 @@ export function interrupted(started: Attempt): Attempt {
 
 /** The event's attempt in progress, if its newest attempt is one. */
 export function inProgress(event: EventRecord): Attempt | undefined {
-  const last = event.attempts[event.attempts.length - 1];
+  const last = event.attempts?.at(-1);
   return last?.state === 'in_progress' ? last : undefined;
 }
 
@@ -56,10 +56,10 @@ export function inProgress(event: EventRecord): Attempt | undefined {
 export function settle(event: EventRecord, ended: Attempt, backoffMs: readonly number[], now: number): EventRecord {
   const ok = attemptState(ended) === 'succeeded';
   const cut = ended.state === 'interrupted';
-  const cycle = event.cycle_attempts + (cut ? 0 : 1);
+  const cycle = cycleAttempts(event) + (cut ? 0 : 1);
   const wait = cut ? 0 : backoffMs[cycle - 1];
   const retry = !ok && wait !== undefined && !ended.error?.startsWith('blocked by');
-  const attempts = event.attempts.slice();
+  const attempts = attemptsOf(event).slice();
   if (inProgress(event)) attempts[attempts.length - 1] = ended;
   else attempts.push(ended);
   return {

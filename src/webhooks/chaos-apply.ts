@@ -4,7 +4,7 @@ import type { TimerHandle, Timers } from '../clock/timers.js';
 import type { Store } from '../store/store.js';
 import { settleCopy, startedAttempt, withStarted } from './attempts.js';
 import { ChaosPlanner, STALE_SECONDS, WRONG_SECRET, type ChaosPlan, type ChaosSettingsOf } from './chaos.js';
-import { Events, type Attempt, type EventRecord } from './records.js';
+import { Events, attemptsOf, type Attempt, type EventRecord } from './records.js';
 import { sendWebhook, type SendOptions, type Signing } from './send.js';
 
 /**
@@ -51,13 +51,13 @@ export class ChaosEffects {
   private planFor(id: string): ChaosPlan | undefined {
     if (!this.planner) return undefined;
     const event = this.store.get(Events, id);
-    if (!event || event.attempts.length > 0 || event.next_attempt_at === null) return undefined;
+    if (!event || attemptsOf(event).length > 0 || event.next_attempt_at === null) return undefined;
     return this.planner.plan(event.source, event.mode);
   }
 
   /** The plan of the attempt about to go out, taken: only a first attempt has one. */
   take(event: EventRecord): ChaosPlan | undefined {
-    const plan = event.attempts.length === 0 ? this.plans.get(event.id) : undefined;
+    const plan = attemptsOf(event).length === 0 ? this.plans.get(event.id) : undefined;
     this.plans.delete(event.id);
     return plan;
   }

@@ -9,7 +9,7 @@ import { inProgress, interrupted, settle, settleCopy, startedAttempt, withStarte
 import type { ChaosSettingsOf } from './chaos.js';
 import { ChaosEffects, chaosSigning } from './chaos-apply.js';
 import { Lanes, type Lane } from './lanes.js';
-import { Events, type Attempt, type EventRecord } from './records.js';
+import { Events, attemptsOf, type Attempt, type EventRecord } from './records.js';
 import { sendWebhook } from './send.js';
 
 export interface DispatcherOptions {
@@ -95,7 +95,7 @@ export class Dispatcher {
         }
         if (hasEndpoint) continue;
         const event = tx.get(Events, raised.id);
-        if (!event || event.attempts.length > 0) continue;
+        if (!event || attemptsOf(event).length > 0) continue;
         // Raised in this transaction (its id is new), so the record is this transaction's own
         // and seen by nobody yet: settled in place. A copy would leave the first version as
         // garbage, 730,000 of them in a year of daily billing.
@@ -335,7 +335,7 @@ export class Dispatcher {
   private target(id: string): Target | undefined {
     if (this.closed || this.inFlight.has(id)) return undefined;
     const event = this.store.get(Events, id);
-    if (event?.delivery_status === 'no_endpoint' && event.attempts.length === 0 && this.bus.has('webhook.attempt')) {
+    if (event?.delivery_status === 'no_endpoint' && attemptsOf(event).length === 0 && this.bus.has('webhook.attempt')) {
       this.bus.emit('webhook.attempt', { event, attempt: null });
     }
     if (!event || event.next_attempt_at === null) return undefined;

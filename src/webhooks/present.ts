@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../clock/format.js';
-import { attemptState, type Attempt, type EventRecord } from './records.js';
+import { attemptState, attemptsOf, eventBody, eventReference, type Attempt, type EventRecord } from './records.js';
 
 /** The control plane's view of an event (`GET /_payemu/events/{id}`, docs/webhooks.md). */
 export function presentEvent(event: EventRecord) {
@@ -8,12 +8,12 @@ export function presentEvent(event: EventRecord) {
     event: event.event,
     source: event.source,
     mode: event.mode,
-    reference: event.reference,
+    reference: eventReference(event),
     created_at: formatTimestamp(event.created_at),
-    payload: event.payload,
+    payload: eventBody(event),
     delivery_status: event.delivery_status,
     next_attempt_at: event.next_attempt_at === null ? null : formatTimestamp(event.next_attempt_at),
-    attempts: event.attempts.map(presentAttempt),
+    attempts: attemptsOf(event).map(presentAttempt),
   };
 }
 

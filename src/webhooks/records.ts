@@ -1,7 +1,7 @@
 import type { EventName } from '../bus/events.js';
 import type { Mode } from '../config/types.js';
 import type { ChaosKind } from './chaos.js';
-import { collection } from '../store/collection.js';
+import { collection, type StoredRecord } from '../store/collection.js';
 import { byScope } from '../lib/scope-key.js';
 
 export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed' | 'no_endpoint';
@@ -45,7 +45,11 @@ export function attemptState(attempt: Pick<Attempt, 'status' | 'state'>): Attemp
 
 /**
  * A domain event and its webhook delivery. Written in the same transaction as the state change
- * that raised it, so an event exists exactly when its change does.
+ * that raised it, so an event exists exactly when its change does. Stored lean: a year of daily
+ * billing raises 730,000 of them, each of which reaches V8's old generation before the log's cap
+ * lets it go, and each is written to the journal. So the webhook body is not kept whole (it is
+ * `{event, data}`: `eventBody`), the reference is read from the data (`eventReference`), and the
+ * attempt log and its counter are absent until the first attempt (`attemptsOf`, `cycleAttempts`).
  */
 export interface EventRecord {
   /** UUID v4: the `X-Webhook-Event-Id`. */
@@ -53,22 +57,50 @@ export interface EventRecord {
   source: string;
   mode: Mode;
   event: EventName;
-  /** The webhook body: `{event, data}`. */
-  payload: { event: EventName; data: Record<string, unknown> };
-  /** The reference the event is about (a payment's, a schedule's), for look-ups. */
-  reference: string | null;
+  /** `data` of the webhook body. */
+  data: Record<string, unknown>;
   created_at: number;
   delivery_status: DeliveryStatus;
-  attempts: Attempt[];
-  /** Attempts made in the current delivery cycle (a resend starts a new one). */
-  cycle_attempts: number;
+  /** Absent until the first attempt. */
+  attempts?: Attempt[];
+  /** Attempts made in the current delivery cycle (a resend starts a new one); absent: 0. */
+  cycle_attempts?: number;
   /** Virtual time of the next attempt; null when nothing is pending. */
   next_attempt_at: number | null;
 }
 
-export const Events = collection<EventRecord>('events', {
-  scope: byScope,
-});
+const NO_ATTEMPTS: readonly Attempt[] = Object.freeze([]);
+
+/** The event's attempt log, oldest first (empty before the first attempt). */
+export const attemptsOf = (event: EventRecord): readonly Attempt[] => event.attempts ?? NO_ATTEMPTS;
+
+/** Attempts made in the event's current delivery cycle. */
+export const cycleAttempts = (event: EventRecord): number => event.cycle_attempts ?? 0;
+
+/** The webhook body: what a receiver gets, and `payload` of the event log. */
+export const eventBody = (event: EventRecord): { event: EventName; data: Record<string, unknown> } => ({ event: event.event, data: event.data });
+
+/** The reference the event is about (a payment's, a schedule's, an invoice's id), for look-ups. */
+export const eventReference = (event: EventRecord): string | null => (typeof event.data.reference === 'string' ? event.data.reference : null);
+
+/**
+ * An event as earlier versions stored it (the body whole in `payload`, a copy of its reference,
+ * an empty attempt log and a zero counter), in this version's shape; a current one as it is. A
+ * record half of each (an old one a compaction laid fields of this version over) is read too.
+ */
+export function upgradeEvent(stored: StoredRecord): EventRecord {
+  const old = stored as EventRecord & { payload?: { data?: Record<string, unknown> }; reference?: unknown };
+  if (old.payload === undefined && old.reference === undefined && old.attempts?.length !== 0 && old.cycle_attempts !== 0) return old;
+  const { payload, reference: _reference, attempts, cycle_attempts, ...rest } = old;
+  return {
+    ...rest,
+    data: old.data ?? payload?.data ?? {},
+    ...(attempts !== undefined && attempts.length > 0 ? { attempts } : {}),
+    ...(cycle_attempts !== undefined && cycle_attempts !== 0 ? { cycle_attempts } : {}),
+  };
+}
+
+export const Events = collection<EventRecord>('events', { scope: byScope }, upgradeEvent);
 
 declare module '../bus/bus.js' {
   interface BusEvents {

@@ -1,5 +1,5 @@
 import { wallClock } from '../clock/clock.js';
-import type { Attempt, EventRecord } from './records.js';
+import { eventBody, type Attempt, type EventRecord } from './records.js';
 import { signatureHeader } from './signature.js';
 import { strictRefusal } from './strict-url.js';
 
@@ -38,7 +38,7 @@ export async function sendWebhook(event: EventRecord, url: string, signing: Sign
     const refusal = await strictRefusal(url);
     if (refusal) return { status: null, response_body: null, error: refusal };
   }
-  const body = JSON.stringify(event.payload);
+  const body = JSON.stringify(eventBody(event));
   const t = Math.floor(wallClock.now() / 1000) - (signing.ageSeconds ?? 0);
   return postWebhook(
     url,

@@ -1,6 +1,6 @@
 import { readForm } from '../../http/body.js';
 import type { OpenContext } from '../../http/route.js';
-import { type Attempt, type EventRecord, Events, attemptState } from '../../webhooks/records.js';
+import { type Attempt, type EventRecord, Events, attemptState, attemptsOf, eventBody, eventReference } from '../../webhooks/records.js';
 import { html } from '../html.js';
 import { redirect } from '../card-form.js';
 import { refused } from './actions.js';
@@ -33,15 +33,15 @@ export function eventPage(ctx: OpenContext) {
   const notice = param(ctx, 'notice');
   const body = html`<h1>${event.event}</h1>
     ${notice ? html`<p class="alert ${notice === 'resent' ? 'ok' : ''}" role="status" data-testid="notice">${notice === 'resent' ? 'Sent again: a new cycle of delivery attempts has started.' : 'A delivery attempt is in progress; resend once it has finished.'}</p>` : ''}
-    <dl><dt>Id</dt><dd>${event.id}</dd><dt>Created</dt><dd>${when(event.created_at)}</dd><dt>Reference</dt><dd>${cell(event.reference)}</dd>
+    <dl><dt>Id</dt><dd>${event.id}</dd><dt>Created</dt><dd>${when(event.created_at)}</dd><dt>Reference</dt><dd>${cell(eventReference(event))}</dd>
       <dt>Delivery</dt><dd data-testid="delivery-status">${event.delivery_status}</dd><dt>Next attempt</dt><dd>${when(event.next_attempt_at)}</dd></dl>
     <form method="post" action="${href(scope, `/events/${encodeURIComponent(event.id)}/resend`)}">
       <input type="hidden" name="csrf" value="${csrfToken(scope, 'resend')}"><button type="submit">Resend</button>
     </form>
     <h2>Delivery attempts</h2>
-    ${table('attempts', ['When', 'URL', 'Status', 'Time', 'Answer or error'], attemptRows(event.attempts), 'No delivery attempts yet.')}
+    ${table('attempts', ['When', 'URL', 'Status', 'Time', 'Answer or error'], attemptRows(attemptsOf(event)), 'No delivery attempts yet.')}
     <h2>Payload</h2>
-    <pre data-testid="payload">${JSON.stringify(event.payload, null, 2)}</pre>`;
+    <pre data-testid="payload">${JSON.stringify(eventBody(event), null, 2)}</pre>`;
   return shell(ctx.app, scope, event.event, '/events', body);
 }
 

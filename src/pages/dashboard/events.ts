@@ -1,5 +1,5 @@
 import type { OpenContext } from '../../http/route.js';
-import { Events } from '../../webhooks/records.js';
+import { Events, attemptsOf, eventReference } from '../../webhooks/records.js';
 import { html } from '../html.js';
 import { pageOf, when } from './format.js';
 import { cell, shell, table } from './layout.js';
@@ -14,8 +14,8 @@ export function eventsPage(ctx: OpenContext) {
   const all = newestFirst(ctx.app, scope, Events).filter((e) => !status || e.delivery_status === status);
   const { items, page, pages } = pageOf(all, param(ctx, 'page'), 50);
   const rows = items.map(
-    (e) => html`<tr><td><a href="${href(scope, `/events/${encodeURIComponent(e.id)}`)}">${e.event}</a></td><td>${e.id}</td><td>${cell(e.reference)}</td>
-      <td data-testid="delivery-status">${e.delivery_status}</td><td>${e.attempts.length}</td><td>${when(e.created_at)}</td></tr>`,
+    (e) => html`<tr><td><a href="${href(scope, `/events/${encodeURIComponent(e.id)}`)}">${e.event}</a></td><td>${e.id}</td><td>${cell(eventReference(e))}</td>
+      <td data-testid="delivery-status">${e.delivery_status}</td><td>${attemptsOf(e).length}</td><td>${when(e.created_at)}</td></tr>`,
   );
   const body = html`<h1>Events</h1>
     <form class="filters" method="get" action="/_payemu/dashboard/events" aria-label="Filter events">

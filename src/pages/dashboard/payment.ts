@@ -1,7 +1,7 @@
 import type { OpenContext } from '../../http/route.js';
 import { Payments, paymentDescription, refundedOf } from '../../resources/common/payment-records.js';
 import { Refunds } from '../../resources/refunds/records.js';
-import { Events } from '../../webhooks/records.js';
+import { Events, attemptsOf, eventReference } from '../../webhooks/records.js';
 import { html } from '../html.js';
 import { attemptRows } from './event.js';
 import { money, when } from './format.js';
@@ -20,7 +20,7 @@ export function paymentPage(ctx: OpenContext) {
   if (!payment || payment.source !== scope.source.slug || payment.mode !== scope.mode)
     return shell(app, scope, 'Not found', '/payments', html`<h1>Payment not found</h1><p>No payment ${ctx.params.id} in this Source and mode.</p>`, 404);
   const refunds = app.store.find(Refunds, 'payment', payment.id);
-  const events = newestFirst(app, scope, Events).filter((e) => e.reference === payment.reference);
+  const events = newestFirst(app, scope, Events).filter((e) => eventReference(e) === payment.reference);
   const segments = new Set([payment.id, encodeURIComponent(payment.reference)]);
   const requests = app.requestJournal
     .list(scope.source.slug, scope.mode, { limit: 1000 })
@@ -53,7 +53,7 @@ export function paymentPage(ctx: OpenContext) {
             (
               e,
             ) => html`<h3><a href="${href(scope, `/events/${encodeURIComponent(e.id)}`)}">${e.event}</a> <span class="muted">${e.id} · ${when(e.created_at)} · ${e.delivery_status}</span></h3>
-            ${table('attempts', ['When', 'URL', 'Status', 'Time', 'Answer or error'], attemptRows(e.attempts), 'No delivery attempts.')}`,
+            ${table('attempts', ['When', 'URL', 'Status', 'Time', 'Answer or error'], attemptRows(attemptsOf(e)), 'No delivery attempts.')}`,
           )
     }
     <h2>Requests</h2>

@@ -5,6 +5,9 @@ import type { PaymentCompletedData, PaymentFailedData } from '../../types.js';
 import { type EventAdds, raiseFamilyEvent } from './event-adds.js';
 import type { PaymentRecord } from './payment-records.js';
 
+/** One empty `metadata` for the events of payments without any (frozen: event data is never changed). */
+const NO_METADATA: Record<string, unknown> = Object.freeze({});
+
 /**
  * `data` of the `payment.*` webhooks. `payment.completed` is exactly the hosted API's shape
  * (payment_id, reference, amount as a number, currency, status, card_last, card_brand,
@@ -19,7 +22,7 @@ export function paymentEventData(payment: PaymentRecord): PaymentCompletedData |
     status: payment.status,
     card_last: payment.card_last ?? null,
     card_brand: payment.card_brand ?? null,
-    metadata: payment.metadata ?? {},
+    metadata: payment.metadata ?? NO_METADATA,
     ...(payment.status === 'FAILED' ? { failure_code: payment.failure_code ?? null, failure_message: payment.failure_message ?? null } : {}),
   };
 }
