@@ -44,8 +44,6 @@ export class Store {
   /** [index name, key function] of each collection, resolved once. */
   private readonly indexDefs = new Map<string, [string, (record: StoredRecord) => IndexKey][]>();
   private readonly finishers: ((tx: Transaction) => void)[] = [];
-  /** Per collection whose stored shape changed: its records as older versions wrote them, made current. */
-  private readonly upgrades = new Map<string, (record: StoredRecord) => StoredRecord>();
 
   constructor(
     collections: readonly Collection<StoredRecord>[],
@@ -56,7 +54,6 @@ export class Store {
       this.records.set(def.name, new Map());
       this.indexDefs.set(def.name, Object.entries(def.indexes));
       this.defs.set(def.name, def);
-      if (def.upgrade) this.upgrades.set(def.name, def.upgrade);
     }
   }
 
@@ -83,7 +80,7 @@ export class Store {
     // Counted as put (an id twice in a snapshot counts twice): never fewer than there are,
     // which `all` relies on to return the map's values as they are.
     if (kept > 0) this.rawLeft.set(name, kept);
-    const upgrade = this.upgrades.get(name);
+    const upgrade = this.defs.get(name)!.upgrade;
     if (upgrade) {
       const list = records as (StoredRecord | number)[];
       for (let i = 0; i < list.length; i++) {
@@ -302,7 +299,7 @@ export class Store {
    */
   private read(name: string, index: number, keep: boolean): StoredRecord {
     const record = keep ? this.raw!.parse(index) : this.raw!.read(index);
-    const upgrade = this.upgrades.get(name);
+    const upgrade = this.defs.get(name)?.upgrade;
     return upgrade ? upgrade(record) : record;
   }
 
@@ -359,7 +356,7 @@ export class Store {
       }
       // A journal line that rewrote part of the record (only ever read at start).
       let record = change.removed ? patched(previous, change) : change.record;
-      if (fromFiles && record) record = this.upgrades.get(change.collection)?.(record) ?? record;
+      if (fromFiles && record) record = this.defs.get(change.collection)?.upgrade?.(record) ?? record;
       if (record) map.set(change.id, record);
       else map.delete(change.id);
       // An index not built yet is built from the records when first used.
