@@ -59,7 +59,7 @@ export class Store {
 
   /** Loads what the persistence holds. Called once, before the server listens. */
   async open(): Promise<void> {
-    await this.persistence.load((changes) => this.apply(changes, undefined, true), {
+    await this.persistence.load((changes) => this.apply(changes), {
       begin: (raw, marks) => {
         this.raw = raw;
         this.snapshotMarks = marks;
@@ -337,8 +337,8 @@ export class Store {
     return replaced;
   }
 
-  /** `fromFiles`: the changes were read from the journal (at start), maybe written by an older version. */
-  private apply(changes: readonly Change[], replaced?: readonly (StoredRecord | number | undefined)[], fromFiles = false): void {
+  /** Committed changes, with what each replaces; without `replaced`, the journal's at start (maybe an older version's). */
+  private apply(changes: readonly Change[], replaced?: readonly (StoredRecord | number | undefined)[]): void {
     for (let i = 0; i < changes.length; i++) {
       const change = changes[i]!;
       if (!this.records.has(change.collection)) continue; // a collection this version no longer has
@@ -356,7 +356,7 @@ export class Store {
       }
       // A journal line that rewrote part of the record (only ever read at start).
       let record = change.removed ? patched(previous, change) : change.record;
-      if (fromFiles && record) record = this.defs.get(change.collection)?.upgrade?.(record) ?? record;
+      if (!replaced && record) record = this.defs.get(change.collection)?.upgrade?.(record) ?? record;
       if (record) map.set(change.id, record);
       else map.delete(change.id);
       // An index not built yet is built from the records when first used.

@@ -1,6 +1,6 @@
 import type { BusEvents } from '../bus/bus.js';
 import { EVENT_NAMES } from '../bus/events.js';
-import { attemptState, attemptsOf, cycleAttempts, eventBody, type Attempt, type DeliveryStatus, type EventRecord } from '../webhooks/records.js';
+import { attemptState, attemptsOf, cycleAttempts, eventBody, referenceOf, type Attempt, type DeliveryStatus, type EventRecord } from '../webhooks/records.js';
 
 /**
  * What the terminal UI shows, as a pure reducer: bus events and key presses are actions, the
@@ -172,7 +172,7 @@ function summaryOf(data: Record<string, unknown>): Pick<EventRow, 'reference' | 
   // Invoices carry `total` rather than `amount`.
   const amount = typeof data.amount === 'number' ? data.amount : typeof data.total === 'number' ? data.total : null;
   return {
-    reference: typeof data.reference === 'string' ? data.reference : null,
+    reference: referenceOf(data),
     amount,
     currency: typeof data.currency === 'string' ? data.currency : null,
   };

@@ -80,8 +80,11 @@ export const cycleAttempts = (event: EventRecord): number => event.cycle_attempt
 /** The webhook body: what a receiver gets, and `payload` of the event log. */
 export const eventBody = (event: EventRecord): { event: EventName; data: Record<string, unknown> } => ({ event: event.event, data: event.data });
 
-/** The reference the event is about (a payment's, a schedule's, an invoice's id), for look-ups. */
-export const eventReference = (event: EventRecord): string | null => (typeof event.data.reference === 'string' ? event.data.reference : null);
+/** The reference an event's data is about (a payment's, a schedule's, an invoice's id), for look-ups. */
+export const referenceOf = (data: Record<string, unknown>): string | null => (typeof data.reference === 'string' ? data.reference : null);
+
+/** The reference the event is about. */
+export const eventReference = (event: EventRecord): string | null => referenceOf(event.data);
 
 /**
  * An event as earlier versions stored it (the body whole in `payload`, a copy of its reference,
