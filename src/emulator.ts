@@ -14,6 +14,7 @@ import { configVersion, watchConfigCreation, watchConfigSoon } from './config/wa
 import { Keyring } from './http/auth.js';
 import { installConfigFaults, reloadConfigFaults } from './http/faults.js';
 import { hostCheck, type HostCheck } from './http/host-check.js';
+import { inFlight } from './http/in-flight.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { RequestJournal } from './http/request-journal.js';
 import { createServer } from './http/server.js';
@@ -118,14 +119,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let checkHost: HostCheck | undefined; // set once the bound address is known
   const server = createServer(app, [...ROUTES, ...(options.extraRoutes ?? [])], { checkHost: (req) => checkHost?.(req) });
   // Responses not sent yet: on close they end their connection instead of keeping it alive.
-  const inFlight = new Set<ServerResponse>();
-  function forgetResponse(this: ServerResponse) {
-    inFlight.delete(this);
-  }
-  server.on('request', (_req: IncomingMessage, res: ServerResponse) => {
-    inFlight.add(res);
-    res.on('close', forgetResponse); // one shared listener: this sits on every request's path
-  });
+  const unanswered = inFlight();
+  server.on('request', (_req: IncomingMessage, res: ServerResponse) => unanswered.add(res));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -200,7 +195,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         // the keep-alive timeout); idle keep-alive connections are closed now.
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
-          for (const res of inFlight) if (!res.headersSent) res.setHeader('Connection', 'close');
+          unanswered.forEach((res) => {
+            if (!res.headersSent) res.setHeader('Connection', 'close');
+          });
           server.closeIdleConnections();
         });
         await webhooks.close();
