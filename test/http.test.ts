@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import net from 'node:net';
 import t from 'tap';
 import { open, v1 } from '../src/http/route.js';
 import { assertError, emulator } from './helpers/emulator.js';
@@ -141,4 +142,62 @@ t.test('health needs no key; responses are JSON', async (t) => {
   const res = await e.anon.get('/_payemu/health');
   t.equal(res.status, 200);
   t.same(res.body, { status: 'ok' });
+});
+
+/** Reads `count` whole HTTP answers (Content-Length bodies) from `socket`, in the order they came. */
+function answers(socket: net.Socket, count: number): Promise<{ status: number; body: string }[]> {
+  return new Promise((resolve, reject) => {
+    let buffer = Buffer.alloc(0);
+    const got: { status: number; body: string }[] = [];
+    socket.on('data', (chunk: Buffer) => {
+      buffer = Buffer.concat([buffer, chunk]);
+      for (;;) {
+        const end = buffer.indexOf('\r\n\r\n');
+        if (end < 0) break;
+        const head = buffer.subarray(0, end).toString('latin1');
+        const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
+        if (buffer.length < end + 4 + length) break;
+        got.push({ status: Number(head.split(' ')[1]), body: buffer.subarray(end + 4, end + 4 + length).toString('utf8') });
+        buffer = buffer.subarray(end + 4 + length);
+      }
+      if (got.length >= count) resolve(got);
+    });
+    socket.once('error', reject);
+    socket.once('close', () => reject(new Error(`closed after ${got.length} answers`)));
+  });
+}
+
+t.test('answers reach their own requests: pipelined on one connection, and many connections at once', async (t) => {
+  const e = await emulator(t);
+  const { hostname, port } = new URL(e.url);
+  const post = (reference: string) => {
+    const body = JSON.stringify({ amount: 5, reference });
+    return `POST /v1/sessions HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer sk_test_payemu_acme\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+  };
+  // Pipelined: five requests in one write, answered in order on the connection.
+  const socket = net.connect(Number(port), hostname);
+  t.teardown(() => socket.destroy());
+  const five = answers(socket, 5);
+  socket.write(['p1', 'p2', 'p3', 'p4', 'p5'].map(post).join(''));
+  const piped = await five;
+  t.same(
+    piped.map((a) => [a.status, JSON.parse(a.body).data.attributes.reference]),
+    ['p1', 'p2', 'p3', 'p4', 'p5'].map((r) => [201, r]),
+    'each answer in the order of its request',
+  );
+  // Ten connections, each with a request in the same moment: every answer is its request's.
+  const sockets = Array.from({ length: 10 }, () => net.connect(Number(port), hostname));
+  t.teardown(() => sockets.forEach((s) => s.destroy()));
+  await Promise.all(sockets.map((s) => new Promise((resolve) => s.once('connect', resolve))));
+  const replies = sockets.map((s) => answers(s, 1));
+  sockets.forEach((s, i) => s.write(post(`c${i}`)));
+  const got = (await Promise.all(replies)).map(([a]) => JSON.parse(a!.body).data);
+  t.same(
+    got.map((d) => d.attributes.reference),
+    sockets.map((_, i) => `c${i}`),
+  );
+  for (const d of [...piped.map((a) => JSON.parse(a.body).data), ...got]) {
+    const stored = await e.api.get(`/v1/sessions/${d.id}`);
+    t.equal(stored.body.data.attributes.reference, d.attributes.reference, `${d.attributes.reference} is stored`);
+  }
 });

@@ -103,6 +103,17 @@ export class Timers {
     return handle;
   }
 
+  /**
+   * Calls `fn` at the end of this turn of the event loop, once the I/O the turn handled is done
+   * (its check phase). Not a wait: nothing is due later, so `idle()` does not count it and
+   * `cancelAll` leaves it. The HTTP server writes the turn's answers with it (http/answer-writes.ts),
+   * and a stop must not lose an answer. No handle either: it runs once per turn under load, so
+   * it costs no more than `setImmediate` itself.
+   */
+  endOfTurn(fn: () => void): void {
+    setImmediate(fn);
+  }
+
   /** A promise that resolves on the next turn of the event loop (a long run's yield). */
   yield(): Promise<void> {
     return new Promise((resolve) => this.soon(resolve));

@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http';
+import { endAnswer } from './answer-writes.js';
 import { captureOf } from './body-capture.js';
 import { HttpError, InternalError } from './errors.js';
 
@@ -38,7 +39,7 @@ export function send(res: ServerResponse, reply: Reply): void {
   if (reply.html !== undefined) {
     setHeaders(res, extra, own);
     res.writeHead(reply.status, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-store' });
-    res.end(reply.html);
+    endAnswer(res, reply.html);
   } else if (reply.raw !== undefined || reply.json !== undefined) {
     const body = reply.raw ?? JSON.stringify(reply.json);
     // The request journal keeps the answer's body as written (http/request-journal.ts).
@@ -54,11 +55,11 @@ export function send(res: ServerResponse, reply: Reply): void {
       const head = ['Content-Type', JSON_TYPE, 'Content-Length', length, 'X-Content-Type-Options', 'nosniff'];
       res.writeHead(reply.status, extra ? [...extra, ...head] : head);
     }
-    res.end(body);
+    endAnswer(res, body);
   } else {
     setHeaders(res, extra, own);
     res.writeHead(reply.status);
-    res.end();
+    endAnswer(res);
   }
 }
 

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { App } from '../app.js';
 import type { Timers } from '../clock/timers.js';
+import { AnswerWrites } from './answer-writes.js';
 import { readJson } from './body.js';
 import { type Reply, send, sendError, setAnswerHeaders } from './envelope.js';
 import { type FaultRecord, faultFor, faultReply } from './faults.js';
@@ -43,6 +44,7 @@ export function createServer(app: App, routes: readonly Route[], options: { chec
   };
   const { checkHost } = options;
   const logged = requestLog(app);
+  const answers = new AnswerWrites(app.timers);
 
   // requireHostHeader off: an HTTP/1.1 request without Host reaches the routes (and gets its
   // 401 or 404 in the envelope) instead of Node's bodiless 400.
@@ -68,6 +70,7 @@ export function createServer(app: App, routes: readonly Route[], options: { chec
   // 401 or 404 in the envelope) instead of Node's bodiless 400.
   const server = http.createServer({ keepAliveTimeout: 5_000, requireHostHeader: false }, (message, res) => {
     const req = message as Req;
+    answers.attach(res);
     if (app.bus.has('request')) logged(res);
     try {
       route(req, res);
