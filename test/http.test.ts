@@ -187,10 +187,12 @@ t.test('answers reach their own requests: pipelined on one connection, and many 
   );
   // Ten connections, each with a request in the same moment: every answer is its request's.
   const sockets = Array.from({ length: 10 }, () => net.connect(Number(port), hostname));
-  t.teardown(() => sockets.forEach((s) => s.destroy()));
+  t.teardown(() => {
+    for (const s of sockets) s.destroy();
+  });
   await Promise.all(sockets.map((s) => new Promise((resolve) => s.once('connect', resolve))));
   const replies = sockets.map((s) => answers(s, 1));
-  sockets.forEach((s, i) => s.write(post(`c${i}`)));
+  for (const [i, s] of sockets.entries()) s.write(post(`c${i}`));
   const got = (await Promise.all(replies)).map(([a]) => JSON.parse(a!.body).data);
   t.same(
     got.map((d) => d.attributes.reference),

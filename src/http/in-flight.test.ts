@@ -6,7 +6,9 @@ import { inFlight } from './in-flight.js';
 const response = (name: string) => Object.assign(new EventEmitter(), { name }) as unknown as ServerResponse & { name: string };
 const names = (open: ReturnType<typeof inFlight>) => {
   const seen: string[] = [];
-  open.forEach((res) => seen.push((res as ServerResponse & { name: string }).name));
+  open.forEach((res) => {
+    seen.push((res as ServerResponse & { name: string }).name);
+  });
   return seen.sort();
 };
 
@@ -27,7 +29,7 @@ t.test('a response is open from add until its close, whichever closes first', as
 
 t.test('over random opens and closes it holds exactly the open responses', async (t) => {
   let state = 7;
-  const random = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31); // replayable
+  const random = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31; // replayable
   const open = inFlight();
   const model = new Map<string, ServerResponse>();
   let n = 0;
