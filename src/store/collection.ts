@@ -43,6 +43,9 @@ export interface Change {
   removed?: readonly string[];
 }
 
+/** What each of a transaction's changes replaces in memory, by position: a record, the index of one kept unparsed (RawRecords), or nothing. */
+export type Replaced = readonly (StoredRecord | number | undefined)[];
+
 /** A partial change whose record no earlier line, nor the snapshot, holds: the files were damaged. */
 export class MissingBase extends Error {
   constructor(change: Change) {

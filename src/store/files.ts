@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { MissingBase, type Change, type StoredRecord } from './collection.js';
+import { MissingBase, type Change, type Replaced, type StoredRecord } from './collection.js';
 
 /**
  * The data directory's files:
@@ -31,9 +31,6 @@ export function listSegments(dir: string): number[] {
     .map(Number)
     .sort((a, b) => a - b);
 }
-
-/** What each change replaces in memory, by position: a record, or (a number) one not parsed. */
-export type Replaced = readonly (StoredRecord | number | undefined)[];
 
 const baseOf = (replaced: Replaced | undefined, i: number): StoredRecord | undefined => {
   const value = replaced?.[i];

@@ -1,4 +1,4 @@
-import type { Change, StoredRecord } from './collection.js';
+import type { Change, Replaced, StoredRecord } from './collection.js';
 import type { RawLine, SnapshotMarking } from './raw-records.js';
 import type { RawSink } from './snapshot-file.js';
 
@@ -20,7 +20,7 @@ export interface Persistence {
    * `replaced`, when given, is what each change replaces in memory: a record (the journal may
    * then write only the fields that changed), or the index of one kept unparsed.
    */
-  append(changes: readonly Change[], replaced?: readonly (StoredRecord | number | undefined)[]): void;
+  append(changes: readonly Change[], replaced?: Replaced): void;
   /** `state` is what the store holds, the same as its files: it may be written as a snapshot. */
   close(state?: StoreState): Promise<void>;
 }

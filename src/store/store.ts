@@ -1,4 +1,4 @@
-import { patched, type Change, type Collection, type IndexKey, type StoredRecord } from './collection.js';
+import { patched, type Change, type Collection, type IndexKey, type Replaced, type StoredRecord } from './collection.js';
 import { Indexes } from './indexes.js';
 import type { Persistence } from './persistence.js';
 import type { Marks, RawLine, RawRecords } from './raw-records.js';
@@ -328,7 +328,7 @@ export class Store {
    * nothing), looked up once for both the journal (which writes only the fields that changed
    * of a record it has parsed: files.ts) and `apply`.
    */
-  private replaced(changes: readonly Change[]): (StoredRecord | number | undefined)[] {
+  private replaced(changes: readonly Change[]): Replaced {
     const replaced = new Array<StoredRecord | number | undefined>(changes.length);
     for (let i = 0; i < changes.length; i++) {
       const change = changes[i]!;
@@ -338,7 +338,7 @@ export class Store {
   }
 
   /** Committed changes, with what each replaces; without `replaced`, the journal's at start (maybe an older version's). */
-  private apply(changes: readonly Change[], replaced?: readonly (StoredRecord | number | undefined)[]): void {
+  private apply(changes: readonly Change[], replaced?: Replaced): void {
     for (let i = 0; i < changes.length; i++) {
       const change = changes[i]!;
       if (!this.records.has(change.collection)) continue; // a collection this version no longer has

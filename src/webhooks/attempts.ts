@@ -19,10 +19,15 @@ export function startedAttempt(url: string, at: number, chaos: ChaosKind | null 
  * the delivery's status, and it is never retried: the delivery itself was its first attempt.
  */
 export function settleCopy(event: EventRecord, ended: Attempt): EventRecord {
+  return { ...event, attempts: withEnded(event, ended) };
+}
+
+/** The attempt log with `ended` in place of the attempt in progress, or appended if none is. */
+function withEnded(event: EventRecord, ended: Attempt): Attempt[] {
   const attempts = attemptsOf(event).slice();
   if (inProgress(event)) attempts[attempts.length - 1] = ended;
   else attempts.push(ended);
-  return { ...event, attempts };
+  return attempts;
 }
 
 /** The event with `started` logged as its newest attempt; its delivery state is unchanged. */
@@ -59,12 +64,9 @@ export function settle(event: EventRecord, ended: Attempt, backoffMs: readonly n
   const cycle = cycleAttempts(event) + (cut ? 0 : 1);
   const wait = cut ? 0 : backoffMs[cycle - 1];
   const retry = !ok && wait !== undefined && !ended.error?.startsWith('blocked by');
-  const attempts = attemptsOf(event).slice();
-  if (inProgress(event)) attempts[attempts.length - 1] = ended;
-  else attempts.push(ended);
   return {
     ...event,
-    attempts,
+    attempts: withEnded(event, ended),
     cycle_attempts: cycle,
     delivery_status: ok ? 'delivered' : retry ? 'retrying' : 'failed',
     next_attempt_at: retry ? now + wait : null,
