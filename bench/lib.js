@@ -8,10 +8,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { AUTH, request } from './request.js';
+
+export { AUTH, KEY, request } from './request.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
-export const KEY = 'sk_test_payemu_acme';
-export const AUTH = { authorization: `Bearer ${KEY}` };
 
 /** A port that was free a moment ago (the server must be told its port before it starts, so
  * the start-up probe can knock on it from the first millisecond). */
@@ -205,25 +206,6 @@ export function machineBusyMs() {
   } catch {
     return undefined;
   }
-}
-
-/** One JSON request (for setup, not for measuring). */
-export function request(url, method, path, body) {
-  return new Promise((resolve, reject) => {
-    const data = body === undefined ? undefined : JSON.stringify(body);
-    const req = http.request(
-      `${url}${path}`,
-      { method, agent: false, headers: { ...AUTH, ...(data ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data) } : {}) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode, json: text ? JSON.parse(text) : undefined }));
-      },
-    );
-    req.on('error', reject);
-    req.end(data);
-  });
 }
 
 /** A `POST /v1/sessions` request whose every copy carries a new reference. */
