@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
 import { assertError, emulator, pay, type TestEmulator } from './helpers/emulator.js';
 
@@ -173,4 +175,45 @@ t.test('amounts are exact strings', async (t) => {
     await pay(e, { amount, reference });
     t.equal((await e.api.get(`/v1/payments/${reference}`)).body.data.attributes.amount, text);
   }
+});
+
+t.test('update and capture times: the same as the creation time until something changes, and the same after a restart', async (t) => {
+  const dataDir = t.testdir();
+  const options = { inMemory: false, dataDir, clockStart: '2027-03-01T09:00:00Z', freezeClock: true };
+  let e = await emulator(t, options);
+  const times = async (reference: string) => {
+    const { created_at, updated_at, captured_at, status } = (await e.api.get(`/v1/payments/${reference}`)).body.data.attributes;
+    return { status, created_at, updated_at, captured_at };
+  };
+  await pay(e, { amount: 10, reference: 'paid-at-once' });
+  const at = '2027-03-01T09:00:00.000000Z';
+  t.same(await times('paid-at-once'), { status: 'PAID', created_at: at, updated_at: at, captured_at: at }, 'paid when created: captured then');
+  await pay(e, { amount: 10, reference: 'held', capture_method: 'manual' });
+  t.same(await times('held'), { status: 'AUTHORIZED', created_at: at, updated_at: at, captured_at: null }, 'a hold is not captured');
+
+  await pay(e, { amount: 10, reference: 'second-try' }, '4000000000000002');
+  await e.clock.advance('1h');
+  await pay(e, { amount: 10, reference: 'second-try' });
+  const later = '2027-03-01T10:00:00.000000Z';
+  t.same(await times('second-try'), { status: 'PAID', created_at: at, updated_at: later, captured_at: later }, 'paid on a later attempt: captured then');
+  await e.api.post('/v1/payments/paid-at-once/refunds', { amount: 10 });
+  t.same(
+    await times('paid-at-once'),
+    { status: 'REFUNDED', created_at: at, updated_at: later, captured_at: at },
+    'a refund changes the update time, not the capture time',
+  );
+
+  const journal = fs.readdirSync(dataDir).find((name) => name.startsWith('journal-'))!;
+  const written = fs
+    .readFileSync(path.join(dataDir, journal), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .flatMap((line) => JSON.parse(line) as [string, string, Record<string, unknown>][])
+    .filter(([collection]) => collection === 'payments');
+  t.notOk('updated_at' in written[0]![2] || 'captured_at' in written[0]![2], 'a payment paid when created is written without the two times');
+
+  const before = await Promise.all(['paid-at-once', 'held', 'second-try'].map(times));
+  await e.close();
+  e = await emulator(t, options);
+  t.same(await Promise.all(['paid-at-once', 'held', 'second-try'].map(times)), before, 'read back the same after a restart');
 });

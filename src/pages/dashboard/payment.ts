@@ -1,5 +1,5 @@
 import type { OpenContext } from '../../http/route.js';
-import { Payments, paymentDescription, refundedOf } from '../../resources/common/payment-records.js';
+import { Payments, paymentDescription, refundedOf, updatedAt } from '../../resources/common/payment-records.js';
 import { Refunds } from '../../resources/refunds/records.js';
 import { Events, attemptsOf, eventReference } from '../../webhooks/records.js';
 import { html } from '../html.js';
@@ -36,7 +36,7 @@ export function paymentPage(ctx: OpenContext) {
       <dt>Description</dt><dd>${cell(paymentDescription(payment))}</dd><dt>Customer</dt><dd>${cell(payment.customer_email)}</dd>
       <dt>Card</dt><dd>${payment.card_last ? `${payment.card_brand ?? 'card'} ····${payment.card_last}` : '—'}</dd>
       <dt>Failure</dt><dd>${payment.failure_code ? `${payment.failure_code}: ${payment.failure_message ?? ''}` : '—'}</dd>
-      <dt>Created</dt><dd>${when(payment.created_at)}</dd><dt>Updated</dt><dd>${when(payment.updated_at)}</dd>
+      <dt>Created</dt><dd>${when(payment.created_at)}</dd><dt>Updated</dt><dd>${when(updatedAt(payment))}</dd>
     </dl>
     <h2>Refunds</h2>
     ${table(

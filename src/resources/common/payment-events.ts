@@ -3,7 +3,7 @@ import { minorToNumber } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
 import type { PaymentCompletedData, PaymentFailedData } from '../../types.js';
 import { type EventAdds, raiseFamilyEvent } from './event-adds.js';
-import type { PaymentRecord } from './payment-records.js';
+import { updatedAt, type PaymentRecord } from './payment-records.js';
 
 /** One empty `metadata` for the events of payments without any (frozen: event data is never changed). */
 const NO_METADATA: Record<string, unknown> = Object.freeze({});
@@ -29,12 +29,12 @@ export function paymentEventData(payment: PaymentRecord): PaymentCompletedData |
 
 type PaymentEventName = Extract<EventName, `payment.${string}`>;
 
-/** Raises a `payment.*` event about `payment`, as of its `updated_at`, with what the event adds (`adds`, typed by its schema). */
+/** Raises a `payment.*` event about `payment`, as of its last change (`updatedAt`), with what the event adds (`adds`, typed by its schema). */
 export function emitPaymentEvent<N extends PaymentEventName>(
   tx: Transaction,
   name: N,
   payment: PaymentRecord,
   ...[adds]: EventAdds<N, PaymentFailedData>
 ): void {
-  raiseFamilyEvent(tx, name, payment, paymentEventData(payment), adds, payment.updated_at);
+  raiseFamilyEvent(tx, name, payment, paymentEventData(payment), adds, updatedAt(payment));
 }

@@ -46,10 +46,12 @@ export interface PaymentRecord extends OwnedRecord {
   /** Total refunded so far, minor units; absent: none (see `refundedOf`). */
   refunded?: Minor;
   created_at: number;
-  updated_at: number;
+  /** Absent: `created_at`, the payment unchanged since (see `updatedAt`). */
+  updated_at?: number;
   authorized_at?: number;
   /** The hold before a partial capture. */
   authorized_amount?: Minor;
+  /** Absent on a paid payment: captured when it was created; on any other, not captured (see `capturedAt`). */
   captured_at?: number;
   voided_at?: number;
 }
@@ -67,5 +69,10 @@ export const paymentDescription = (payment: PaymentRecord): string | undefined =
 export const captureMethod = (payment: PaymentRecord): 'automatic' | 'manual' => payment.capture_method ?? 'automatic';
 
 export const refundedOf = (payment: PaymentRecord): Minor => payment.refunded ?? 0;
+
+export const updatedAt = (payment: PaymentRecord): number => payment.updated_at ?? payment.created_at;
+
+/** When the money was taken; undefined while it has not been (authorized, failed, voided, expired). */
+export const capturedAt = (payment: PaymentRecord): number | undefined => payment.captured_at ?? (isPaid(payment.status) ? payment.created_at : undefined);
 
 export const isPaid = (status: PaymentStatus) => status === 'PAID' || status === 'PARTIALLY_REFUNDED' || status === 'REFUNDED';

@@ -4,7 +4,7 @@ import { formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
 import { refundShape } from '../refunds/present.js';
 import type { PaymentAttributes, PaymentSummary } from '../../types.js';
-import { captureMethod, isPaid, paymentDescription, type PaymentRecord } from '../common/payment-records.js';
+import { captureMethod, capturedAt, isPaid, paymentDescription, updatedAt, type PaymentRecord } from '../common/payment-records.js';
 
 export const paymentUrl = (base: string, payment: PaymentRecord) => `${base}/v1/payments/${urlSegment(payment.reference)}`;
 
@@ -26,10 +26,15 @@ export function paymentAttributes(payment: PaymentRecord): PaymentAttributes {
     metadata: payment.metadata ?? {},
     failure_code: payment.failure_code ?? null,
     failure_message: payment.failure_message ?? null,
-    captured_at: payment.captured_at === undefined ? null : formatTimestamp(payment.captured_at),
+    captured_at: capturedOrNull(payment),
     created_at: formatTimestamp(payment.created_at),
-    updated_at: formatTimestamp(payment.updated_at),
+    updated_at: formatTimestamp(updatedAt(payment)),
   };
+}
+
+function capturedOrNull(payment: PaymentRecord): string | null {
+  const at = capturedAt(payment);
+  return at === undefined ? null : formatTimestamp(at);
 }
 
 /** Attributes of a list item unless `fields[payments]` says otherwise (the hosted API's five). */

@@ -42,9 +42,10 @@ export function recordPayment(tx: Transaction, attempt: PaymentAttempt, now: num
   const { failure, origin } = attempt;
   const status = failure ? 'FAILED' : attempt.capture_method === 'manual' ? 'AUTHORIZED' : 'PAID';
   // Built field by field rather than spread from the attempt, and in the store's lean shape
-  // (no automatic capture method, no zero refunded, no empty metadata): a year of recurring
-  // billing records hundreds of thousands of these, every one stays in memory and each is
-  // written to the journal.
+  // (no automatic capture method, no zero refunded, no empty metadata, no update or capture
+  // time that is its creation time): a year of recurring billing records hundreds of thousands
+  // of these, every one stays in memory and each is written to the journal.
+  const createdAt = existing?.created_at ?? now;
   const payment: PaymentRecord = {
     id: existing?.id ?? String(nextPaymentId(tx)),
     source: attempt.source,
@@ -55,9 +56,9 @@ export function recordPayment(tx: Transaction, attempt: PaymentAttempt, now: num
     status,
     card_brand: attempt.card_brand,
     card_last: attempt.card_last,
-    created_at: existing?.created_at ?? now,
-    updated_at: now,
+    created_at: createdAt,
   };
+  if (createdAt !== now) payment.updated_at = now;
   if (attempt.capture_method === 'manual') payment.capture_method = 'manual';
   if (attempt.description !== undefined) payment.description = attempt.description;
   if (attempt.customer_email !== undefined) payment.customer_email = attempt.customer_email;
@@ -72,7 +73,7 @@ export function recordPayment(tx: Transaction, attempt: PaymentAttempt, now: num
     payment.failure_code = failure.code;
     payment.failure_message = failure.message;
   } else if (status === 'AUTHORIZED') payment.authorized_at = now;
-  else payment.captured_at = now;
+  else if (createdAt !== now) payment.captured_at = now;
   if (attempt.payment_method && !failure) payment.payment_method = attempt.payment_method;
   tx.put(Payments, payment);
   emitPaymentEvent(tx, failure ? 'payment.failed' : status === 'AUTHORIZED' ? 'payment.authorized' : 'payment.completed', payment);

@@ -7,7 +7,7 @@ import { formatTimestamp } from '../../clock/format.js';
 import { capturePayment, voidPayment } from './capture.js';
 import { paymentDocument } from './document.js';
 import { LIST_ATTRIBUTES, paymentShape, presentAction } from './present.js';
-import { Payments } from '../common/payment-records.js';
+import { capturedAt, Payments } from '../common/payment-records.js';
 import { errors } from '../../schemas/wire.js';
 import { captureDocument, paymentListDocument, paymentReadDocument, voidDocument } from '../../schemas/payments.js';
 
@@ -32,7 +32,7 @@ export const paymentRoutes = [
     responses: { 200: captureDocument, 404: errors, 422: errors },
     run: (tx, { app, scope, params, body, now }) => {
       const payment = capturePayment(tx, scope, params.reference!, body.amount, now);
-      return presentAction(payment, app.baseUrl(), { captured_at: formatTimestamp(payment.captured_at!) }, 'Payment captured successfully.');
+      return presentAction(payment, app.baseUrl(), { captured_at: formatTimestamp(capturedAt(payment)!) }, 'Payment captured successfully.');
     },
   }),
   actionRoute('POST', '/v1/payments/:reference/void', 'Void an authorized payment (release the hold)', {
