@@ -36,8 +36,8 @@ const SEQUENTIAL_WINDOW = 1024 * 1024;
  */
 export class RawRecords {
   private fd: number | undefined;
-  private starts: Float64Array;
-  private ends: Float64Array;
+  private starts: Offsets;
+  private ends: Offsets;
   private marks: Uint8Array;
   private readonly ids: string[] = [];
   /** Records kept and not yet parsed or replaced. */
@@ -55,8 +55,8 @@ export class RawRecords {
   ) {
     this.fd = fd;
     const capacity = Math.max(1024, Math.ceil(size / 200));
-    this.starts = new Float64Array(capacity);
-    this.ends = new Float64Array(capacity);
+    this.starts = offsets(capacity, size);
+    this.ends = offsets(capacity, size);
     this.marks = new Uint8Array(capacity);
   }
 
@@ -109,6 +109,10 @@ export class RawRecords {
     }
     if (!isRecord(record) || record.id !== id)
       throw new StoreDamaged({ file: 'snapshot.json', offset: start, problem: `record "${id}" is not a record with that id` }, this.dir);
+    // The id the scan read, which the collection's map holds as its key: the parse made a copy,
+    // and an index built from this record would keep that second string (100,000 of them after a
+    // restart on 100,000 records).
+    (record as { id: string }).id = id;
     return record;
   }
 
@@ -146,8 +150,15 @@ export class RawRecords {
   }
 }
 
-function grown(list: Float64Array): Float64Array {
-  const bigger = new Float64Array(list.length * 2);
+/** Byte offsets into the file: 4 bytes each below 4 GiB (for 200,000 records, 2.3 MB less than 8). */
+type Offsets = Uint32Array | Float64Array;
+
+function offsets(capacity: number, fileSize: number): Offsets {
+  return fileSize < 2 ** 32 ? new Uint32Array(capacity) : new Float64Array(capacity);
+}
+
+function grown(list: Offsets): Offsets {
+  const bigger = list instanceof Uint32Array ? new Uint32Array(list.length * 2) : new Float64Array(list.length * 2);
   bigger.set(list);
   return bigger;
 }
