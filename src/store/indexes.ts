@@ -1,65 +1,152 @@
 import type { Collection, IndexKey, StoredRecord } from './collection.js';
 
+/** The ids of a collection's records, in insertion order (its map, keys only). */
+export interface CollectionIds {
+  readonly size: number;
+  keys(): IterableIterator<string>;
+}
+
+interface Index<T> {
+  keyOf: (record: T) => IndexKey;
+  /** key -> ids in insertion order; a key held by a single id stores the bare string. */
+  map: Map<string, string | Set<string>>;
+  /**
+   * The key every record of the collection holds, as its only key: its ids are then the
+   * collection's own, in their order, and `map` is empty. Most collections have one Source and
+   * one mode, so their `scope` index would otherwise copy every id into a `Set`: 10 MB for a
+   * year of daily billing's payments, and for the event log a new `Set` table every few
+   * thousand events as old ones leave (V8 rebuilds a table that deletions have filled).
+   */
+  whole: string | undefined;
+}
+
 /**
  * Secondary indexes of one collection: index name -> key -> ids in insertion order.
  * A key held by a single id stores the bare string, which keeps unique-ish indexes
- * (references) small when the store holds 100,000 records.
+ * (references) small when the store holds 100,000 records; a key held by every record stores
+ * nothing (see `whole`).
+ *
+ * `update` runs after the collection's map has taken the change, so the map is what a
+ * `whole` key reads; an index reads the same as one that kept a `Set` for that key.
  */
 export class Indexes<T extends StoredRecord> {
-  private readonly maps = new Map<string, Map<string, string | Set<string>>>();
-  // [key function, its map] per index, resolved once: `update` runs for every record written
-  // and for every record loaded at start-up.
-  private readonly entries: [(record: T) => IndexKey, Map<string, string | Set<string>>][] = [];
+  private readonly byName = new Map<string, Index<T>>();
+  // Resolved once: `update` runs for every record written and for every record of a build.
+  private readonly list: Index<T>[] = [];
+  /** While `build` runs: how many of the collection's records the indexes hold so far. */
+  private built: number | undefined;
 
-  constructor(private readonly def: Collection<T>) {
+  constructor(
+    private readonly def: Collection<T>,
+    private readonly records: CollectionIds,
+  ) {
     for (const [name, keyOf] of Object.entries(def.indexes)) {
-      const map = new Map<string, string | Set<string>>();
-      this.maps.set(name, map);
-      this.entries.push([keyOf, map]);
+      const index: Index<T> = { keyOf, map: new Map(), whole: undefined };
+      this.byName.set(name, index);
+      this.list.push(index);
+    }
+  }
+
+  /** Indexes the collection's records, given in its map's order. */
+  build(records: Iterable<T>): void {
+    this.built = 0;
+    try {
+      for (const record of records) {
+        this.built++;
+        this.update(undefined, record);
+      }
+    } finally {
+      this.built = undefined;
     }
   }
 
   update(previous: T | undefined, next: T | undefined): void {
-    for (const [keyOf, map] of this.entries) {
-      const old = previous ? keyOf(previous) : undefined;
+    for (const index of this.list) {
+      const { keyOf, map } = index;
+      let old = previous ? keyOf(previous) : undefined;
       const now = next ? keyOf(next) : undefined;
+      const whole = index.whole;
+      if (whole !== undefined) {
+        // A record that joins, keeps or leaves with the key every record holds changes nothing.
+        if (next === undefined || now === whole) continue;
+        // `next` does not hold it as its only key: the others' ids go into the map, and its own
+        // where it holds it among others; its other keys are added below.
+        const kept = keysOf(now).includes(whole);
+        this.spell(index, next.id, kept);
+        old = kept ? whole : undefined;
+      } else if (typeof now === 'string' && map.size === 0 && this.size() === 1) {
+        // The collection's first record (or its only one, given its first key).
+        index.whole = now;
+        continue;
+      }
       if (typeof old !== 'object' && typeof now !== 'object') {
         // One key (or none) before and after, the usual case: no arrays to build.
         if (old === now) continue;
-        if (old !== undefined) remove(map, old, previous!.id);
+        if (old !== undefined) remove(map, old, previous?.id ?? next!.id);
         if (now !== undefined) add(map, now, next!.id);
         continue;
       }
+      const id = (next ?? previous)!.id;
       const before = keysOf(old);
       const after = keysOf(now);
-      for (const key of before) if (!after.includes(key)) remove(map, key, previous!.id);
-      for (const key of after) if (!before.includes(key)) add(map, key, next!.id);
+      for (const key of before) if (!after.includes(key)) remove(map, key, id);
+      for (const key of after) if (!before.includes(key)) add(map, key, id);
     }
   }
 
   ids(index: string, key: string): readonly string[] {
-    const map = this.maps.get(index);
-    if (!map) throw new Error(`collection ${this.def.name} has no index ${index}`);
-    const entry = map.get(key);
+    const found = this.index(index);
+    if (found.whole === key) return [...this.records.keys()];
+    const entry = found.map.get(key);
     if (entry === undefined) return [];
     return typeof entry === 'string' ? [entry] : [...entry];
   }
 
   /** The ids under `key`, in insertion order, without copying them. */
   *iterate(index: string, key: string): IterableIterator<string> {
-    const entry = this.maps.get(index)?.get(key);
+    const found = this.index(index);
+    if (found.whole === key) {
+      yield* this.records.keys();
+      return;
+    }
+    const entry = found.map.get(key);
     if (entry === undefined) return;
     if (typeof entry === 'string') yield entry;
     else yield* entry;
   }
 
   count(index: string, key: string): number {
-    const entry = this.maps.get(index)?.get(key);
+    const found = this.index(index);
+    if (found.whole === key) return this.records.size;
+    const entry = found.map.get(key);
     return entry === undefined ? 0 : typeof entry === 'string' ? 1 : entry.size;
   }
 
-  clear(): void {
-    for (const map of this.maps.values()) map.clear();
+  private index(name: string): Index<T> {
+    const index = this.byName.get(name);
+    if (!index) throw new Error(`collection ${this.def.name} has no index ${name}`);
+    return index;
+  }
+
+  /** How many records the indexes cover: the collection's, or those a build has reached. */
+  private size(): number {
+    return this.built ?? this.records.size;
+  }
+
+  /**
+   * Ends `whole` for a change to record `id`, which no longer holds it as its only key: the ids
+   * of every other record covered (each holds it) go under it in the map, in order, and `id`'s
+   * too where it still holds it among others (`kept`), in its place.
+   */
+  private spell(index: Index<T>, id: string, kept: boolean): void {
+    const whole = index.whole!;
+    index.whole = undefined;
+    // During a build, the records covered are the first `size()` of the map.
+    let left = this.size();
+    for (const other of this.records.keys()) {
+      if (left-- === 0) break;
+      if (other !== id || kept) add(index.map, whole, other);
+    }
   }
 }
 

@@ -378,11 +378,17 @@ export class Store {
     if (!indexes) {
       const def = this.defs.get(name);
       if (!def) throw new Error(`unknown collection ${name}`);
-      indexes = new Indexes(def);
-      for (const value of this.map(name).values()) indexes.update(undefined, typeof value === 'number' ? this.read(name, value, false) : value);
+      const map = this.map(name);
+      indexes = new Indexes(def, map);
+      indexes.build(this.keyed(name, map));
       this.indexes.set(name, indexes);
     }
     return indexes;
+  }
+
+  /** A collection's records for an index build, in order: an unparsed one read for its keys, not kept. */
+  private *keyed(name: string, map: Map<string, StoredRecord | number>): IterableIterator<StoredRecord> {
+    for (const value of map.values()) yield typeof value === 'number' ? this.read(name, value, false) : value;
   }
 
   private map(name: string): Map<string, StoredRecord | number> {
