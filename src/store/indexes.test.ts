@@ -1,6 +1,7 @@
 import t from 'tap';
 import { collection, type IndexKey } from './collection.js';
 import { Indexes } from './indexes.js';
+import { random } from './store.test-support.js';
 
 /**
  * The indexes against the plain implementation they replace (a `Set` of ids per key, in the
@@ -35,17 +36,6 @@ class SetIndex {
 }
 
 const keys = (key: IndexKey): readonly string[] => (key === undefined ? [] : typeof key === 'string' ? [key] : key);
-
-function random(seed: number) {
-  let state = seed >>> 0 || 1;
-  const next = () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-  return { below: (n: number) => Math.floor(next() * n) };
-}
 
 const Recs = collection<Rec>('recs', { scope: (r) => r.scope });
 const KEYS = ['main', 'main', 'main', 'main', 'main', 'main', 'other'];

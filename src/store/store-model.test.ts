@@ -1,7 +1,7 @@
 import t from 'tap';
 import { Store } from './store.js';
 import { filePersistence } from './file-persistence.js';
-import { COLLECTIONS, Others, Things, type Thing } from './store.test-support.js';
+import { COLLECTIONS, Others, random, Things, type Thing } from './store.test-support.js';
 
 /**
  * The store against a model (a plain map of records), over random histories: puts, partial
@@ -12,18 +12,6 @@ import { COLLECTIONS, Others, Things, type Thing } from './store.test-support.js
 
 const COLORS = ['red', 'blue', 'green'];
 const TAGS = ['a', 'b', 'c', 'd'];
-
-/** A small deterministic generator (the history of a failing seed can be replayed). */
-function random(seed: number) {
-  let state = seed >>> 0 || 1;
-  const next = () => {
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    return (state >>> 0) / 2 ** 32;
-  };
-  return { below: (n: number) => Math.floor(next() * n), pick: <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]! };
-}
 
 const sortedIds = (records: Iterable<{ id: string }>) => [...records].map((r) => r.id).sort();
 

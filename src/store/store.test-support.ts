@@ -1,4 +1,5 @@
-// Shared by the store tests (store.test.ts, file-persistence.test.ts); not a test itself.
+// Shared by the store tests (store.test.ts, file-persistence.test.ts, the random histories of
+// store-model.test.ts and indexes.test.ts); not a test itself.
 import fs from 'node:fs';
 import type { Test } from 'tap';
 import { collection } from './collection.js';
@@ -74,4 +75,16 @@ export function writeHistory(store: Store, count = 20): void {
     tx.delete(Things, 't2');
     tx.delete(Others, 'o3');
   });
+}
+
+/** A small deterministic generator (xorshift): the history of a failing seed can be replayed. */
+export function random(seed: number) {
+  let state = seed >>> 0 || 1;
+  const next = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 2 ** 32;
+  };
+  return { below: (n: number) => Math.floor(next() * n), pick: <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]! };
 }
