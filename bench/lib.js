@@ -1,6 +1,6 @@
 // Helpers of the benchmarks: start a server as a child process and time it to its first answer,
 // drive load with autocannon (wrk: wrk.js), read a process's CPU and resident memory, seed data.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
@@ -192,6 +192,19 @@ export function cpuMs(pid) {
   }
 }
 const CLOCK_TICKS = 100;
+
+/**
+ * How fast core `cpu` runs JavaScript now: loops of fixed work per millisecond for 100 ms, in a
+ * node pinned there. A virtual machine can lose half a core's speed to a neighbour on the same
+ * physical core (its hyperthread) while the guest still sees the core busy and no steal time;
+ * this probe is what shows it.
+ * @param {number} cpu
+ */
+export function coreSpeed(cpu) {
+  const code = 'let n=0,x=0;const end=performance.now()+100;while(performance.now()<end){for(let i=0;i<1000;i++)x=(x*31+i)|0;n++}console.log(n/100,x===0.5)';
+  const out = execFileSync(/** @type {string} */ (which('taskset')), ['-c', String(cpu), process.execPath, '-e', code], { encoding: 'utf8' });
+  return Math.round(Number(out.split(' ')[0]));
+}
 
 /** The time between two readings of cpuMs or machineBusyMs: NaN when either could not be read. */
 export const elapsedMs = (before, after) => (after ?? Number.NaN) - (before ?? Number.NaN);

@@ -149,6 +149,10 @@ export function report(results, settings) {
         lines.push(`Warning: ${row.label} ${name}: ${r.non2xx} non-2xx answers, ${r.errors} errors, ${r.timeouts} timeouts.`);
       if (r && r.otherCpuCores > quietCores)
         lines.push(`Noise: during ${row.label} ${name}, other processes used ${fmt(r.otherCpuCores, 2)} of the ${os.cpus().length} cores.`);
+      if (r?.coreSpeedOfFirst !== undefined && r.coreSpeedOfFirst < 0.8)
+        lines.push(
+          `Noise: around ${row.label} ${name}, the server's core ran plain JavaScript at ${Math.round(r.coreSpeedOfFirst * 100)} % of its speed at the run's first measurement (the machine, not payemu: measure again).`,
+        );
     }
   }
   return { text: lines.join('\n'), targets };

@@ -37,6 +37,7 @@ import {
   AUTH,
   GET_REFERENCE,
   ROOT,
+  coreSpeed,
   cpuMs,
   dirSize,
   preparePayment,
@@ -195,14 +196,19 @@ async function waitForQuiet(server) {
   }
 }
 
+/** The core speed (see coreSpeed) before the run's first measurement: what the others are read against. */
+/** @type {number | undefined} */
+let firstCoreSpeed;
+
 async function measure(server, label, kind) {
   const work = workload(kind);
   if (WARMUP > 0) await drive(server, work, WARMUP);
   await waitForQuiet(server);
+  const speedBefore = WRK ? coreSpeed(SERVER_CPU) : undefined;
   const cpuBefore = cpuMs(server.pid);
   const selfBefore = process.cpuUsage();
   const machineBefore = machineBusyMs();
-  /** @type {Awaited<ReturnType<typeof drive>> & { serverCpuUsPerRequest?: number, serverCpuCores?: number, loadCpuCores?: number, otherCpuCores?: number }} */
+  /** @type {Awaited<ReturnType<typeof drive>> & { serverCpuUsPerRequest?: number, serverCpuCores?: number, loadCpuCores?: number, otherCpuCores?: number, coreSpeed?: { before: number, after: number }, coreSpeedOfFirst?: number }} */
   const result = await drive(server, work, SECONDS);
   const serverMs = elapsedMs(cpuBefore, cpuMs(server.pid));
   const selfUsage = process.cpuUsage(selfBefore);
@@ -214,9 +220,15 @@ async function measure(server, label, kind) {
   result.loadCpuCores = round2(selfMs / 1000 / result.seconds);
   // Everything else on the machine (other people's builds and tests, a compaction child...).
   result.otherCpuCores = round2(Math.max(0, elapsedMs(machineBefore, machineBusyMs()) - serverMs - selfMs) / 1000 / result.seconds);
+  if (speedBefore !== undefined) {
+    result.coreSpeed = { before: speedBefore, after: coreSpeed(SERVER_CPU) };
+    firstCoreSpeed ??= result.coreSpeed.before;
+    result.coreSpeedOfFirst = round2(Math.min(result.coreSpeed.before, result.coreSpeed.after) / firstCoreSpeed);
+  }
   log(
     `  ${label}: ${result.rps} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms; ` +
       `CPU cores: server ${result.serverCpuCores} (${result.serverCpuUsPerRequest} µs/request), ${TOOL.tool} ${result.loadCpuCores}, others ${result.otherCpuCores}` +
+      (result.coreSpeedOfFirst === undefined ? '' : `; core ${SERVER_CPU} at ${Math.round(result.coreSpeedOfFirst * 100)} % of its first speed`) +
       `${result.non2xx || result.errors ? `  (non-2xx ${result.non2xx}, errors ${result.errors})` : ''}`,
   );
   return result;
