@@ -30,6 +30,9 @@ export function formatTimestamp(ms: number): string {
   return `${prefix}${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}000Z`;
 }
 
+/** `formatTimestamp`, or null for a time that is not set (absent or null): the API's optional timestamps. */
+export const formatOptionalTimestamp = (ms: number | null | undefined): string | null => (ms === null || ms === undefined ? null : formatTimestamp(ms));
+
 let cachedDay = Number.NaN;
 let cachedDate = '';
 

@@ -1,4 +1,4 @@
-import { formatTimestamp } from '../clock/format.js';
+import { formatOptionalTimestamp, formatTimestamp } from '../clock/format.js';
 import { attemptState, attemptsOf, eventBody, eventReference, type Attempt, type EventRecord } from './records.js';
 
 /** The control plane's view of an event (`GET /_payemu/events/{id}`, docs/webhooks.md). */
@@ -12,7 +12,7 @@ export function presentEvent(event: EventRecord) {
     created_at: formatTimestamp(event.created_at),
     payload: eventBody(event),
     delivery_status: event.delivery_status,
-    next_attempt_at: event.next_attempt_at === null ? null : formatTimestamp(event.next_attempt_at),
+    next_attempt_at: formatOptionalTimestamp(event.next_attempt_at),
     attempts: attemptsOf(event).map(presentAttempt),
   };
 }

@@ -1,4 +1,4 @@
-import { formatDate, formatTimestamp } from '../../clock/format.js';
+import { formatDate, formatOptionalTimestamp, formatTimestamp } from '../../clock/format.js';
 import { onlyFields } from '../../http/document-query.js';
 import { formatMinor } from '../../lib/money.js';
 import type { InvoiceAttributes } from '../../types.js';
@@ -6,8 +6,6 @@ import type { InvoiceRecord } from './records.js';
 import { invoiceTotals } from './totals.js';
 
 export const invoicePageUrl = (base: string, invoice: InvoiceRecord) => `${base}/invoices/${invoice.id}`;
-
-const stamp = (ms: number | null) => (ms === null ? null : formatTimestamp(ms));
 
 /** Type `invoices`: every amount a two-decimal string, rates numbers. */
 export function invoiceAttributes(invoice: InvoiceRecord, base: string): InvoiceAttributes {
@@ -37,8 +35,8 @@ export function invoiceAttributes(invoice: InvoiceRecord, base: string): Invoice
     total: formatMinor(totals.total),
     payment_url: invoicePageUrl(base, invoice),
     payment_id: invoice.payment_id === null ? null : Number(invoice.payment_id),
-    sent_at: stamp(invoice.sent_at),
-    paid_at: stamp(invoice.paid_at),
+    sent_at: formatOptionalTimestamp(invoice.sent_at),
+    paid_at: formatOptionalTimestamp(invoice.paid_at),
     created_at: formatTimestamp(invoice.created_at),
     updated_at: formatTimestamp(invoice.updated_at),
   };

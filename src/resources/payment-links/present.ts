@@ -1,4 +1,4 @@
-import { formatDate, formatTimestamp } from '../../clock/format.js';
+import { formatDate, formatOptionalTimestamp, formatTimestamp } from '../../clock/format.js';
 import { onlyFields } from '../../http/document-query.js';
 import { formatMinor } from '../../lib/money.js';
 import type { PaymentLinkAttributes } from '../../types.js';
@@ -19,7 +19,7 @@ export function linkAttributes(link: PaymentLinkRecord, base: string, now: numbe
     usable: isUsable(link, now),
     uses_count: link.uses_count,
     max_uses: link.max_uses,
-    expires_at: link.expires_at === null ? null : formatTimestamp(link.expires_at),
+    expires_at: formatOptionalTimestamp(link.expires_at),
     taxable: link.taxable,
     recurring: link.recurring && {
       frequency: link.recurring.frequency,

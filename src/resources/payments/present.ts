@@ -1,6 +1,6 @@
 import { pickAttributes, type ResourceShape } from '../../http/document-query.js';
 import { urlSegment } from '../../lib/text.js';
-import { formatTimestamp } from '../../clock/format.js';
+import { formatOptionalTimestamp, formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
 import { refundShape } from '../refunds/present.js';
 import type { PaymentAttributes, PaymentSummary } from '../../types.js';
@@ -26,15 +26,10 @@ export function paymentAttributes(payment: PaymentRecord): PaymentAttributes {
     metadata: payment.metadata ?? {},
     failure_code: payment.failure_code ?? null,
     failure_message: payment.failure_message ?? null,
-    captured_at: capturedOrNull(payment),
+    captured_at: formatOptionalTimestamp(capturedAt(payment)),
     created_at: formatTimestamp(payment.created_at),
     updated_at: formatTimestamp(updatedAt(payment)),
   };
-}
-
-function capturedOrNull(payment: PaymentRecord): string | null {
-  const at = capturedAt(payment);
-  return at === undefined ? null : formatTimestamp(at);
 }
 
 /** Attributes of a list item unless `fields[payments]` says otherwise (the hosted API's five). */

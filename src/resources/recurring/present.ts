@@ -1,6 +1,6 @@
 import { urlSegment } from '../../lib/text.js';
 import { onlyFields } from '../../http/document-query.js';
-import { formatDate, formatTimestamp } from '../../clock/format.js';
+import { formatDate, formatOptionalTimestamp, formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
 import type { RecurringAttributes } from '../../types.js';
 import type { RecurringRecord } from './records.js';
@@ -29,7 +29,7 @@ export function recurringAttributes(schedule: RecurringRecord, base: string): Re
     customer_name: schedule.customer_name ?? null,
     metadata: schedule.metadata,
     apply_tax: schedule.apply_tax,
-    cancelled_at: schedule.cancelled_at === undefined ? null : formatTimestamp(schedule.cancelled_at),
+    cancelled_at: formatOptionalTimestamp(schedule.cancelled_at),
     created_at: formatTimestamp(schedule.created_at),
     updated_at: formatTimestamp(schedule.updated_at),
   };
