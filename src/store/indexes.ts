@@ -47,13 +47,13 @@ export class Indexes<T extends StoredRecord> {
     }
   }
 
-  /** Indexes the collection's records, given in its map's order. */
-  build(records: Iterable<T>): void {
+  /** Indexes the collection's records: its map's values in order, each made a record by `recordOf`. */
+  build<V>(values: Iterable<V>, recordOf: (value: V) => T): void {
     this.built = 0;
     try {
-      for (const record of records) {
+      for (const value of values) {
         this.built++;
-        this.update(undefined, record);
+        this.update(undefined, recordOf(value));
       }
     } finally {
       this.built = undefined;

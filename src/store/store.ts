@@ -380,15 +380,10 @@ export class Store {
       if (!def) throw new Error(`unknown collection ${name}`);
       const map = this.map(name);
       indexes = new Indexes(def, map);
-      indexes.build(this.keyed(name, map));
+      indexes.build(map.values(), (value) => (typeof value === 'number' ? this.read(name, value, false) : value));
       this.indexes.set(name, indexes);
     }
     return indexes;
-  }
-
-  /** A collection's records for an index build, in order: an unparsed one read for its keys, not kept. */
-  private *keyed(name: string, map: Map<string, StoredRecord | number>): IterableIterator<StoredRecord> {
-    for (const value of map.values()) yield typeof value === 'number' ? this.read(name, value, false) : value;
   }
 
   private map(name: string): Map<string, StoredRecord | number> {
