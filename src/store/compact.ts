@@ -9,7 +9,7 @@ import { readState, writeSnapshot } from './snapshot-file.js';
  * memory are untouched; the snapshot is replaced by rename, so a crash at any point leaves
  * either the old snapshot with its segments or the new one.
  */
-export async function compact(dir: string, upTo: number): Promise<{ records: number }> {
+export async function compact(dir: string, upTo: number, ifWanted: () => void = () => {}): Promise<{ records: number }> {
   const collections = new Map<string, Map<string, StoredRecord>>();
   const apply = (changes: Change[]) => {
     for (const change of changes) {
@@ -21,11 +21,17 @@ export async function compact(dir: string, upTo: number): Promise<{ records: num
     }
   };
   await readState(dir, apply, { upTo });
+  // `ifWanted` throws once the server that asked is gone: checked where the directory would
+  // change (the rename, the deletes), as a replay and a write of a big store run without a turn
+  // of the event loop that could tell of it otherwise.
   const records = writeSnapshot(
     dir,
     upTo,
     [...collections].map(([name, map]) => [name, map.values()]),
+    undefined,
+    ifWanted,
   );
+  ifWanted();
   for (const n of listSegments(dir)) if (n <= upTo) fs.rmSync(segmentPath(dir, n), { force: true });
   return { records };
 }

@@ -1,9 +1,10 @@
-import { fork } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { compact } from './compact.js';
 import { encodeChanges, listSegments, segmentPath, snapshotPath } from './files.js';
 import { type Thing, type Other, Things, Others, openFileStore, dump, ids, lastSegment } from './store.test-support.js';
 
@@ -135,20 +136,26 @@ t.test('a crash at any point of a compaction leaves a store that reopens with ev
     t.comment('the server died (kill -9) while its compactor ran: the compactor stops at once, leaving the directory alone');
     // When the server is killed, its compactor lives on as an orphan. Going on, it would race the
     // restarted server: replacing the snapshot and deleting segments while the new server reads
-    // them (records missing in memory, payment ids given out twice). The death of the server
-    // closes the IPC channel; `disconnect()` does the same here.
+    // them (records missing in memory, payment ids given out twice). Here a stand-in server
+    // forks the compactor as the store does and kills itself with SIGKILL at once.
     fs.mkdirSync(dir);
     let journal = '';
     for (let i = 0; i < 5000; i++)
       journal += encodeChanges([{ collection: 'things', id: `t${i}`, record: { id: `t${i}`, color: 'red', n: i, note: 'z'.repeat(100) } as Thing }]);
     fs.writeFileSync(segmentPath(dir, 1), journal);
     const script = fileURLToPath(new URL(`./compact-main${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
-    const child = fork(script, [dir, '1'], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-    const exited = once(child, 'exit');
-    child.disconnect();
-    const [code] = await exited;
-    t.not(code, 0, 'it exits with a failure code');
+    const server = `require('node:child_process').fork(process.argv[1], [process.argv[2], '1', String(process.pid)], {
+      stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv: JSON.parse(process.argv[3]) });
+    process.kill(process.pid, 'SIGKILL');`;
+    const child = spawn(process.execPath, ['-e', server, script, dir, JSON.stringify(process.execArgv)], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // 'close' comes once every holder of the stderr pipe has ended: the compactor too.
+    const [, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
+    t.equal(signal, 'SIGKILL', 'the stand-in server was killed');
+    t.equal(stderr, '', 'the compactor wrote no error');
     t.notOk(fs.existsSync(snapshotPath(dir)), 'no snapshot was written');
+    t.same(fs.readdirSync(dir), ['journal-000001.ndjson'], 'nor any other file');
     t.equal(fs.readFileSync(segmentPath(dir, 1), 'utf8'), journal, 'the segment is still there, unchanged');
   };
   await Promise.all([
@@ -156,4 +163,42 @@ t.test('a crash at any point of a compaction leaves a store that reopens with ev
     diedBeforeRename(path.join(root, 'before-rename')),
     serverDied(path.join(root, 'server-died')),
   ]);
+});
+
+t.test('a compaction whose server is gone stops where the directory would change, and leaves a store that reopens whole', async (t) => {
+  const line = (id: string, v: number) => encodeChanges([{ collection: 'others', id, record: { id, v } as Other }]);
+  const segments = [line('a', 1) + line('b', 2), line('a', 10) + line('c', 3)];
+  const write = (dir: string) => {
+    fs.mkdirSync(dir);
+    segments.forEach((text, i) => fs.writeFileSync(segmentPath(dir, i + 1), text));
+  };
+  const gone = (atCheck: number) => {
+    let checks = 0;
+    return () => {
+      if (++checks === atCheck) throw new Error('the server is gone');
+    };
+  };
+  const expected = [
+    { id: 'a', v: 10 },
+    { id: 'b', v: 2 },
+    { id: 'c', v: 3 },
+  ];
+
+  const beforeRename = path.join(t.testdir(), 'before-rename');
+  write(beforeRename);
+  await t.rejects(compact(beforeRename, 2, gone(1)), /the server is gone/);
+  t.same(fs.readdirSync(beforeRename), ['journal-000001.ndjson', 'journal-000002.ndjson'], 'before the rename: no snapshot, no temporary file');
+  t.same(
+    listSegments(beforeRename).map((n) => fs.readFileSync(segmentPath(beforeRename, n), 'utf8')),
+    segments,
+    'the segments are unchanged',
+  );
+  t.same(dump(await openFileStore(t, beforeRename)).others, expected, 'it reopens with every record');
+
+  const beforeDeletes = path.join(path.dirname(beforeRename), 'before-deletes');
+  write(beforeDeletes);
+  await t.rejects(compact(beforeDeletes, 2, gone(2)), /the server is gone/);
+  t.equal(JSON.parse(fs.readFileSync(snapshotPath(beforeDeletes), 'utf8')).covers, 2, 'after the rename: the new snapshot is in place');
+  t.same(listSegments(beforeDeletes), [1, 2], 'and the segments it covers are left');
+  t.same(dump(await openFileStore(t, beforeDeletes)).others, expected, 'it reopens with every record, once each');
 });

@@ -140,7 +140,8 @@ function startCompactor(dir: string, upTo: number, done: (result: { ok: boolean;
   // From dist/ the child needs none of the server's node flags (--inspect=PORT would clash,
   // --input-type breaks a file entry); from source it needs the TypeScript loader it inherits.
   const execArgv = extension === '.ts' ? process.execArgv : [];
-  const child = fork(script, [dir, String(upTo)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv });
+  // Its parent's pid: the compactor stops if it finds another (see compact-main.ts).
+  const child = fork(script, [dir, String(upTo), String(process.pid)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], execArgv });
   let result: { ok: boolean; records?: number; error?: string } | undefined;
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));

@@ -237,6 +237,8 @@ export function writeSnapshot(
   covers: number,
   collections: Iterable<[string, Iterable<StoredRecord | RawLine>]>,
   marking?: SnapshotMarking,
+  /** Runs once the new snapshot is on disk, before it replaces the old one; a throw leaves the old. */
+  beforeRename?: () => void,
 ): number {
   const file = snapshotPath(dir);
   // The name lowdb's writer used: a half file left by a crash (of either) is overwritten.
@@ -281,6 +283,7 @@ export function writeSnapshot(
     const trailer = Buffer.from(`},"crc32":${crc}}\n`);
     for (let written = 0; written < trailer.length; ) written += fs.writeSync(fd, trailer, written);
     fs.fsyncSync(fd);
+    beforeRename?.();
   } catch (error) {
     fs.closeSync(fd);
     fs.rmSync(temp, { force: true });
