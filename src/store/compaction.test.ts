@@ -170,7 +170,7 @@ t.test('a compaction whose server is gone stops where the directory would change
   const segments = [line('a', 1) + line('b', 2), line('a', 10) + line('c', 3)];
   const write = (dir: string) => {
     fs.mkdirSync(dir);
-    segments.forEach((text, i) => fs.writeFileSync(segmentPath(dir, i + 1), text));
+    for (const [i, text] of segments.entries()) fs.writeFileSync(segmentPath(dir, i + 1), text);
   };
   const gone = (atCheck: number) => {
     let checks = 0;
