@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import http from 'node:http';
+import module from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
 import t, { type Test } from 'tap';
@@ -79,6 +80,17 @@ t.test('readiness: the first stdout line is the URL, printed once requests are s
   const request = await proc.waitForLine(/GET \/v1\/me/);
   t.match(request, /200 GET \/v1\/me/, 'a request is logged as a plain line');
   t.same(await proc.stop('SIGTERM'), { code: 0, signal: null });
+});
+
+const compileCache = 'flushCompileCache' in module ? false : `node ${process.version} has no compile cache`;
+t.test('Node 22.10+: a start leaves its compiled code in the compile cache, even when killed with kill -9', { skip: compileCache }, async (t) => {
+  const cache = t.testdir();
+  const { proc, url } = await startPayemu(t, ['--in-memory'], { cwd: t.testdir(), env: { NODE_COMPILE_CACHE: cache } });
+  // Answered in a later turn than the readiness line's, so after the flush that follows it.
+  t.equal((await client(url, undefined).get('/_payemu/health')).status, 200);
+  t.same(await proc.stop('SIGKILL'), { code: null, signal: 'SIGKILL' });
+  const written = fs.readdirSync(cache, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
+  t.ok(written.length >= 2, `the bundle's modules are cached (${written.length} files)`);
 });
 
 t.test('--json: the first line is {"type":"listening","url":...} and every later line is JSON', async (t) => {
