@@ -238,15 +238,17 @@ async function measure(server, label, kind) {
 async function sideBySide(label, kind, options) {
   log(`${label}: start-up x${STARTUP_RUNS}`);
   const { server, startup } = await timedStarts(kind, options, STARTUP_RUNS);
+  // Read before any load: after start-up and the first POST, as the restarts' RSS is read.
+  const rssAfterStart = rssMb(server.pid);
   log(
-    `  spawn -> first answer: median ${startup.medianMs} ms (${startup.runsMs.join(', ')}), ${startup.cpuMedianMs} ms of CPU; -> first POST answered: median ${startup.firstPostMedianMs} ms`,
+    `  spawn -> first answer: median ${startup.medianMs} ms (${startup.runsMs.join(', ')}), ${startup.cpuMedianMs} ms of CPU; -> first POST answered: median ${startup.firstPostMedianMs} ms; RSS ${rssAfterStart} MB`,
   );
   if (kind === 'payemu') await preparePayment(server.url);
   const get = await measure(server, 'GET /v1/payments/{reference}', 'get');
   const post = await measure(server, 'POST /v1/sessions', 'post');
   const rss = rssMb(server.pid);
   await stop(server);
-  return { label, startup, get, post, rssMbAfter: rss, compactions: server.compactions };
+  return { label, startup, get, post, rssMbAfterStart: rssAfterStart, rssMbAfter: rss, compactions: server.compactions };
 }
 
 /** Start-ups with `--config FILE` (a copy of the embedded defaults), each on a new data directory. */
