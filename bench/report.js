@@ -128,7 +128,8 @@ export function report(results, settings) {
   lines.push('');
 
   if (bare && file) lines.push(`Bare node:http start-up to first answer: ${fmt(bare.startup.medianMs)} ms (the floor: node itself).`);
-  if (bare?.rssMbAfterStart !== undefined) lines.push(`Bare node:http resident memory after start-up and one POST: ${fmt(bare.rssMbAfterStart, 1)} MB (node itself).`);
+  if (bare?.rssMbAfterStart !== undefined)
+    lines.push(`Bare node:http resident memory after start-up and one POST: ${fmt(bare.rssMbAfterStart, 1)} MB (node itself).`);
   if (stored) {
     lines.push(
       `Seeding: ${fmt(seed)} sessions through the API in ${stored.seeding.seconds} s (${fmt(stored.seeding.rps)} req/s); data directory ${stored.dataDirMb} MB. ` +

@@ -37,10 +37,14 @@ t.test('examples/checkout-app: its test passes under payemu exec', async (t) => 
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
   delete env.NODE_OPTIONS; // tap's coverage hooks are not the app's
-  const child = spawn(process.execPath, [BIN, 'exec', '--webhook-url', `http://127.0.0.1:${port}/webhooks`, '--', process.execPath, '--test', '--test-reporter=tap'], {
-    cwd: app,
-    env,
-  });
+  const child = spawn(
+    process.execPath,
+    [BIN, 'exec', '--webhook-url', `http://127.0.0.1:${port}/webhooks`, '--', process.execPath, '--test', '--test-reporter=tap'],
+    {
+      cwd: app,
+      env,
+    },
+  );
   t.teardown(() => void (child.exitCode === null && child.kill('SIGKILL')));
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
