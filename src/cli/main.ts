@@ -3,6 +3,7 @@ import { EVENT_NAMES } from '../bus/events.js';
 import { parseDuration } from '../clock/duration.js';
 import { readFileSync } from 'node:fs';
 import { parseChaosList } from '../webhooks/chaos.js';
+import { packageVersion } from '../lib/version.js';
 import { EXIT, toCliError } from './errors.js';
 
 /**
@@ -13,7 +14,7 @@ import { EXIT, toCliError } from './errors.js';
 export function main(argv: string[]): void {
   const program = new Command('payemu')
     .description('A local, stateful sandbox of the payment-acceptance API: checkout, payments, webhooks and a virtual clock.')
-    .version(version(), '-v, --version')
+    .version(packageVersion(), '-v, --version')
     .enablePositionalOptions()
     // Usage errors are one line, written by usageError below (set on every command at the end).
     .configureOutput({ outputError: () => {} });
@@ -323,9 +324,4 @@ function port(value: string): number {
   const n = Number(value);
   if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('must be a port number from 0 to 65535.');
   return n;
-}
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
 }

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { STATUS_CODES } from 'node:http';
 import { EVENT_NAMES, type EventName } from '../bus/events.js';
 import { open, type MediaResponse, type OpenRoute, type Route } from '../http/route.js';
+import { packageVersion } from '../lib/version.js';
 import { errors, schemaName, type Schema } from '../schemas/wire.js';
 import { openApiDocument, webhookPayloads } from '../schemas/control.js';
 
@@ -370,13 +370,4 @@ const SCHEMA_VALUES = new Set([
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-/** The package's version (package.json sits two folders up from src/control/, dist/control/ and dist/bin/). */
-function packageVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
 }
