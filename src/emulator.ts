@@ -18,6 +18,7 @@ import { inFlight } from './http/in-flight.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { RequestJournal } from './http/request-journal.js';
 import { createServer } from './http/server.js';
+import { packageVersion } from './lib/version.js';
 import { filePersistence } from './store/file-persistence.js';
 import { recordLockUrl } from './store/lock.js';
 import { memoryPersistence } from './store/persistence.js';
@@ -59,7 +60,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const { allowedHosts, dataDir, dispatcherOptions, startChaos, journalSize } = checkOptions(options);
   const bus = new Bus();
   const persistence = dataDir
-    ? filePersistence(dataDir, { compactAfterBytes: options.compactAfterBytes, onCompaction: (result) => bus.emit('store.compacted', result) })
+    ? filePersistence(dataDir, {
+        compactAfterBytes: options.compactAfterBytes,
+        onCompaction: (result) => bus.emit('store.compacted', result),
+        keysMadeBy: `payemu ${packageVersion()}`,
+      })
     : memoryPersistence();
   const store = new Store(COLLECTIONS, persistence);
   const existed = dataDir !== undefined && fs.existsSync(dataDir);

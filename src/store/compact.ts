@@ -24,7 +24,7 @@ export async function compact(dir: string, upTo: number, ifWanted: () => void = 
   // `ifWanted` throws once the server that asked is gone: checked where the directory would
   // change (the rename, the deletes), as a replay and a write of a big store run without a turn
   // of the event loop that could tell of it otherwise.
-  const records = writeSnapshot(
+  const { records } = writeSnapshot(
     dir,
     upTo,
     [...collections].map(([name, map]) => [name, map.values()]),

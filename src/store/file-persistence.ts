@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { encodeChangesBytes, listSegments, segmentPath } from './files.js';
 import { acquireLock } from './lock.js';
 import type { Persistence, StoreState } from './persistence.js';
+import { fingerprint, indexKeysCurrent, keyedCollections, readIndexKeys, snapshotName, writeIndexKeys } from './index-keys.js';
 import type { Marks } from './raw-records.js';
 import { readState, writeSnapshot } from './snapshot-file.js';
 
@@ -13,6 +14,8 @@ export interface FilePersistenceOptions {
   onCompaction?: (result: { ok: boolean; records?: number; error?: string }) => void;
   /** Journal bytes after which a clean close writes a snapshot (default 1 MiB; see close). */
   snapshotAtCloseBytes?: number;
+  /** What index keys kept beside the snapshot were made by (payemu's version): others are not used. */
+  keysMadeBy?: string;
 }
 
 /**
@@ -29,6 +32,11 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
   let oldLayout = false;
   /** The snapshot read at open: whether there was one, and the tests it marked records by. */
   let snapshotRead: { marks: Marks | undefined } | undefined;
+  /** The snapshot whose records were handed over unparsed (index-keys.ts: snapshotName): the index keys kept are its. */
+  let snapshotRecords: string | undefined;
+  const madeBy = options.keysMadeBy ?? '';
+  const stored = (name: string, print: string, indexes: number) =>
+    snapshotRecords === undefined ? undefined : readIndexKeys(dir, snapshotRecords, name, print, indexes);
   let segment = 0;
   let bytes = 0;
   let compactor: ChildProcess | undefined;
@@ -66,10 +74,20 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
     const segments = listSegments(dir);
     let journal = 0;
     for (const n of segments) journal += fs.statSync(segmentPath(dir, n)).size;
-    if (journal < atClose && !oldLayout && !unmarked(snapshotRead, state.marking.marks)) return;
+    if (journal < atClose && !oldLayout && !unmarked(snapshotRead, state.marking.marks) && keysCurrent(state)) return;
     const covers = segments.at(-1) ?? segment;
-    writeSnapshot(dir, covers, state.collections, state.marking);
+    const keyed = keyedCollections(state.collections, state.definitions, madeBy, (def, print, indexes) => stored(def.name, print, indexes));
+    const { crc } = writeSnapshot(dir, covers, keyed.collections, state.marking);
     for (const n of segments) fs.rmSync(segmentPath(dir, n), { force: true });
+    writeIndexKeys(dir, snapshotName(crc, covers), keyed.keys());
+  };
+
+  /** Whether the index keys kept are those of the snapshot read (or there is none to key): else a close writes both again. */
+  const keysCurrent = (state: StoreState) => {
+    if (snapshotRecords === undefined) return true;
+    const prints: Record<string, string> = {};
+    for (const def of state.definitions.values()) if (Object.keys(def.indexes).length > 0) prints[def.name] = fingerprint(def, madeBy);
+    return indexKeysCurrent(dir, snapshotRecords, prints);
   };
 
   return {
@@ -82,6 +100,7 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
         bytes = state.journalBytes;
         oldLayout = state.snapshotLayout === 'whole';
         snapshotRead = state.snapshotLayout === 'none' ? undefined : { marks: state.snapshotMarks };
+        snapshotRecords = state.snapshotCrc === undefined ? undefined : snapshotName(state.snapshotCrc, state.covers);
       } catch (error) {
         // A store that cannot be read is not open: the directory is free again.
         releaseLock();
@@ -98,6 +117,9 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
       while (written < length) written += fs.writeSync(fd, line, written, length - written);
       bytes += length;
       if (bytes > threshold) rotateAndCompact();
+    },
+    storedKeys(def, indexes) {
+      return stored(def.name, fingerprint(def, madeBy), indexes);
     },
     async close(state?: StoreState) {
       const wasOpen = fd >= 0;

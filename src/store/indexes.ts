@@ -1,5 +1,13 @@
 import type { Collection, IndexKey, StoredRecord } from './collection.js';
 
+/** A record's keys as stored beside the snapshot (index-keys.ts), one per index, for a build without parsing it. */
+export class StoredEntry {
+  constructor(
+    public id: string,
+    readonly keys: readonly (IndexKey | null)[],
+  ) {}
+}
+
 /** The ids of a collection's records, in insertion order (its map, keys only). */
 export interface CollectionIds {
   readonly size: number;
@@ -47,13 +55,19 @@ export class Indexes<T extends StoredRecord> {
     }
   }
 
-  /** Indexes the collection's records: its map's values in order, each made a record by `recordOf`. */
-  build<V>(values: Iterable<V>, recordOf: (value: V) => T): void {
+  /**
+   * Indexes the collection's records: its map's values in order, each made a record by `entryOf`,
+   * or given as the keys stored for it (`StoredEntry`, see index-keys.ts).
+   */
+  build<V>(values: Iterable<V>, entryOf: (value: V) => T | StoredEntry): void {
     this.built = 0;
     try {
       for (const value of values) {
         this.built++;
-        this.update(undefined, recordOf(value));
+        const entry = entryOf(value);
+        if (entry instanceof StoredEntry) {
+          for (let i = 0; i < this.list.length; i++) this.change(this.list[i]!, entry.id, undefined, entry.keys[i] ?? undefined, true);
+        } else this.update(undefined, entry);
       }
     } finally {
       this.built = undefined;
@@ -61,37 +75,42 @@ export class Indexes<T extends StoredRecord> {
   }
 
   update(previous: T | undefined, next: T | undefined): void {
+    const record = next ?? previous;
+    if (record === undefined) return;
     for (const index of this.list) {
-      const { keyOf, map } = index;
-      let old = previous ? keyOf(previous) : undefined;
-      const now = next ? keyOf(next) : undefined;
-      const whole = index.whole;
-      if (whole !== undefined) {
-        // A record that joins, keeps or leaves with the key every record holds changes nothing.
-        if (next === undefined || now === whole) continue;
-        // `next` does not hold it as its only key: the others' ids go into the map, and its own
-        // where it holds it among others; its other keys are added below.
-        const kept = keysOf(now).includes(whole);
-        this.spell(index, next.id, kept);
-        old = kept ? whole : undefined;
-      } else if (typeof now === 'string' && map.size === 0 && this.size() === 1) {
-        // The collection's first record (or its only one, given its first key).
-        index.whole = now;
-        continue;
-      }
-      if (typeof old !== 'object' && typeof now !== 'object') {
-        // One key (or none) before and after, the usual case: no arrays to build.
-        if (old === now) continue;
-        if (old !== undefined) remove(map, old, previous?.id ?? next!.id);
-        if (now !== undefined) add(map, now, next!.id);
-        continue;
-      }
-      const id = (next ?? previous)!.id;
-      const before = keysOf(old);
-      const after = keysOf(now);
-      for (const key of before) if (!after.includes(key)) remove(map, key, id);
-      for (const key of after) if (!before.includes(key)) add(map, key, id);
+      const { keyOf } = index;
+      this.change(index, record.id, previous ? keyOf(previous) : undefined, next ? keyOf(next) : undefined, next !== undefined);
     }
+  }
+
+  /** Record `id`'s keys in `index` go from `old` to `now`; `present`: it is in the collection after the change. */
+  private change(index: Index<T>, id: string, old: IndexKey, now: IndexKey, present: boolean): void {
+    const { map } = index;
+    const whole = index.whole;
+    if (whole !== undefined) {
+      // A record that joins, keeps or leaves with the key every record holds changes nothing.
+      if (!present || now === whole) return;
+      // The record does not hold it as its only key: the others' ids go into the map, and its own
+      // where it holds it among others; its other keys are added below.
+      const kept = keysOf(now).includes(whole);
+      this.spell(index, id, kept);
+      old = kept ? whole : undefined;
+    } else if (typeof now === 'string' && map.size === 0 && this.size() === 1) {
+      // The collection's first record (or its only one, given its first key).
+      index.whole = now;
+      return;
+    }
+    if (typeof old !== 'object' && typeof now !== 'object') {
+      // One key (or none) before and after, the usual case: no arrays to build.
+      if (old === now) return;
+      if (old !== undefined) remove(map, old, id);
+      if (now !== undefined) add(map, now, id);
+      return;
+    }
+    const before = keysOf(old);
+    const after = keysOf(now);
+    for (const key of before) if (!after.includes(key)) remove(map, key, id);
+    for (const key of after) if (!before.includes(key)) add(map, key, id);
   }
 
   ids(index: string, key: string): readonly string[] {

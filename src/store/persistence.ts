@@ -1,4 +1,5 @@
-import type { Change, Replaced, StoredRecord } from './collection.js';
+import type { Change, Collection, Replaced, StoredRecord } from './collection.js';
+import type { KeyColumns } from './index-keys.js';
 import type { RawLine, SnapshotMarking } from './raw-records.js';
 import type { RawSink } from './snapshot-file.js';
 
@@ -7,6 +8,8 @@ export interface StoreState {
   /** Every record by collection, in order; one never parsed since it was read is a RawLine. */
   collections: Iterable<[string, Iterable<StoredRecord | RawLine>]>;
   marking: SnapshotMarking;
+  /** Each collection's definition: its indexes' keys are kept beside a snapshot (index-keys.ts). */
+  definitions: ReadonlyMap<string, Collection<StoredRecord>>;
 }
 
 /**
@@ -23,6 +26,12 @@ export interface Persistence {
   append(changes: readonly Change[], replaced?: Replaced): void;
   /** `state` is what the store holds, the same as its files: it may be written as a snapshot. */
   close(state?: StoreState): Promise<void>;
+  /**
+   * The keys of the `indexes` indexes of `def` kept for the records `load` handed over unparsed:
+   * per index, each record's by its position in its collection (RawRecords.position); undefined
+   * when none are kept. A key may be of the wrong shape (index-keys.ts: isKey).
+   */
+  storedKeys?(def: Collection<StoredRecord>, indexes: number): KeyColumns | undefined;
 }
 
 /** `--in-memory`: nothing is kept. */

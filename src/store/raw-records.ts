@@ -19,6 +19,8 @@ export interface SnapshotMarking {
 export interface RawLine {
   text: string;
   marked: boolean;
+  /** Its place among its collection's records in the snapshot (see index-keys.ts). */
+  position: number;
 }
 
 /** Bytes read from a record when it is first used: the records after it, often read next, come with it. */
@@ -39,6 +41,8 @@ export class RawRecords {
   private starts: Offsets;
   private ends: Offsets;
   private marks: Uint8Array;
+  /** Each record's place among its collection's records in the file. */
+  private positions: Uint32Array;
   private readonly ids: string[] = [];
   /** Records kept and not yet parsed or replaced. */
   private left = 0;
@@ -58,21 +62,22 @@ export class RawRecords {
     this.starts = offsets(capacity, size);
     this.ends = offsets(capacity, size);
     this.marks = new Uint8Array(capacity);
+    this.positions = new Uint32Array(capacity);
   }
 
-  /** Keeps the record `id` at bytes [start, end) of the file; returns its index. */
-  add(id: string, start: number, end: number, marked: boolean): number {
+  /** Keeps the record `id` at bytes [start, end) of the file, its collection's `position`th; returns its index. */
+  add(id: string, start: number, end: number, marked: boolean, position: number): number {
     const index = this.ids.length;
     if (index === this.starts.length) {
       this.starts = grown(this.starts);
       this.ends = grown(this.ends);
-      const marks = new Uint8Array(this.marks.length * 2);
-      marks.set(this.marks);
-      this.marks = marks;
+      this.marks = grown(this.marks);
+      this.positions = grown(this.positions);
     }
     this.starts[index] = start;
     this.ends[index] = end;
     this.marks[index] = marked ? 1 : 0;
+    this.positions[index] = position;
     this.ids.push(id);
     this.left++;
     return index;
@@ -84,6 +89,10 @@ export class RawRecords {
 
   marked(index: number): boolean {
     return this.marks[index] === 1;
+  }
+
+  position(index: number): number {
+    return this.positions[index]!;
   }
 
   /**
@@ -118,7 +127,7 @@ export class RawRecords {
 
   /** The record's line as read, for a snapshot written with it unparsed. */
   line(index: number): RawLine {
-    return { text: this.text(index), marked: this.marked(index) };
+    return { text: this.text(index), marked: this.marked(index), position: this.position(index) };
   }
 
   /** One record kept is parsed or replaced: once none is left, the file is closed. */
@@ -157,8 +166,8 @@ function offsets(capacity: number, fileSize: number): Offsets {
   return fileSize < 2 ** 32 ? new Uint32Array(capacity) : new Float64Array(capacity);
 }
 
-function grown(list: Offsets): Offsets {
-  const bigger = list instanceof Uint32Array ? new Uint32Array(list.length * 2) : new Float64Array(list.length * 2);
+function grown<L extends Uint8Array | Uint32Array | Float64Array>(list: L): L {
+  const bigger = new (list.constructor as new (length: number) => L)(list.length * 2);
   bigger.set(list);
   return bigger;
 }

@@ -34,6 +34,8 @@ interface SnapshotRead {
   raw?: RawRecords;
   /** The tests the writer marked records by; none in a snapshot of older versions or of a compaction. */
   marks?: Marks;
+  /** Its CRC-32 (see writeSnapshot), when records were kept unparsed: what index-keys.ts binds to. */
+  crc?: number;
 }
 
 /**
@@ -117,7 +119,7 @@ function scanSnapshot(fd: number, raw: RawRecords | undefined): Omit<SnapshotRea
       const idEnd = raw && !marked ? plainIdEnd(bytes, from, to) : -1;
       if (idEnd !== -1) {
         // latin1: the id's bytes are ASCII (plainIdEnd), and latin1 is the cheaper decoding.
-        list.push(raw!.add(bytes.toString('latin1', from + ID_START.length, idEnd), offset + from - start, offset + to - start, marked));
+        list.push(raw!.add(bytes.toString('latin1', from + ID_START.length, idEnd), offset + from - start, offset + to - start, marked, list.length));
         return true;
       }
       let record: unknown;
@@ -187,7 +189,7 @@ function scanSnapshot(fd: number, raw: RawRecords | undefined): Omit<SnapshotRea
   // file. A mismatch, or a file with no checksum (older versions), is read whole and parsed,
   // which names the damage, if it is not JSON, as it always did.
   if (raw && (expectedCrc === undefined || crc !== expectedCrc)) return undefined;
-  return read;
+  return raw ? { ...read!, crc } : read;
 }
 
 /** Where the id of the record at `bytes[from, to)` ends when it is its first field, in ASCII without escapes; -1 otherwise. */
@@ -239,16 +241,16 @@ export function writeSnapshot(
   marking?: SnapshotMarking,
   /** Runs once the new snapshot is on disk, before it replaces the old one; a throw leaves the old. */
   beforeRename?: () => void,
-): number {
+): { records: number; crc: number } {
   const file = snapshotPath(dir);
   // The name lowdb's writer used: a half file left by a crash (of either) is overwritten.
   const temp = path.join(dir, '.snapshot.json.tmp');
   const fd = fs.openSync(temp, 'w');
   let records = 0;
+  let crc = 0;
   try {
     let pending: string[] = [];
     let size = 0;
-    let crc = 0;
     const write = (text: string) => {
       pending.push(text);
       size += text.length;
@@ -291,7 +293,7 @@ export function writeSnapshot(
   }
   fs.closeSync(fd);
   fs.renameSync(temp, file);
-  return records;
+  return { records, crc };
 }
 
 function isRawLine(record: StoredRecord | RawLine): record is RawLine {
@@ -348,7 +350,14 @@ export async function readState(
   dir: string,
   apply: (changes: Change[]) => void,
   options: { upTo?: number; repairTail?: boolean; raw?: RawSink } = {},
-): Promise<{ covers: number; segments: number[]; journalBytes: number; snapshotLayout: 'lines' | 'whole' | 'none'; snapshotMarks: Marks | undefined }> {
+): Promise<{
+  covers: number;
+  segments: number[];
+  journalBytes: number;
+  snapshotLayout: 'lines' | 'whole' | 'none';
+  snapshotMarks: Marks | undefined;
+  snapshotCrc: number | undefined;
+}> {
   const snapshot = await readSnapshot(dir, options.raw !== undefined);
   if (snapshot.raw) options.raw!.begin(snapshot.raw, snapshot.marks);
   for (const [collection, records] of snapshot.collections) {
@@ -375,5 +384,5 @@ export async function readState(
     const last = i === segments.length - 1;
     journalBytes += replaySegment(segmentPath(dir, n), apply, last && options.repairTail === true);
   });
-  return { covers: snapshot.covers, segments, journalBytes, snapshotLayout: snapshot.layout, snapshotMarks: snapshot.marks };
+  return { covers: snapshot.covers, segments, journalBytes, snapshotLayout: snapshot.layout, snapshotMarks: snapshot.marks, snapshotCrc: snapshot.crc };
 }

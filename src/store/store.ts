@@ -1,4 +1,5 @@
 import { patched, type Change, type Collection, type IndexKey, type Replaced, type StoredRecord } from './collection.js';
+import { storedEntries } from './index-keys.js';
 import { Indexes } from './indexes.js';
 import type { Persistence } from './persistence.js';
 import type { Marks, RawLine, RawRecords } from './raw-records.js';
@@ -246,6 +247,7 @@ export class Store {
       await this.persistence.close({
         collections: [...this.records.keys()].map((name) => [name, this.exported(name)]),
         marking: { marks, marked: (name, record) => this.watches.get(name)?.some(([, test]) => test(record)) === true },
+        definitions: this.defs,
       });
     } finally {
       this.raw?.close(); // the snapshot the unparsed records are read from
@@ -365,13 +367,11 @@ export class Store {
   }
 
   /**
-   * A collection's indexes, built now from its records if nothing looked them up before: a
-   * start on 100,000 stored records then only fills the maps of records, and an index costs
-   * its build only once a request needs it. Built from the records in their map's order
-   * (insertion order), which is the order a start replaying the files would give them. A
-   * record kept unparsed is parsed for its keys and left in the file: the first
-   * `POST /v1/sessions` after a restart builds the reference indexes of 200,000 records, which
-   * kept parsed would double the resident memory for records no request asked for.
+   * A collection's indexes, built on first use (not at start) from its records in their map's
+   * order, the order a replay of the files would give them. A record kept unparsed stays in the
+   * file (kept parsed, the 200,000 records of the first `POST /v1/sessions` after a restart
+   * would double the memory): its keys are those the persistence kept (index-keys.ts), or it is
+   * parsed for them and dropped.
    */
   private index(name: string): Indexes<StoredRecord> {
     let indexes = this.indexes.get(name);
@@ -380,7 +380,11 @@ export class Store {
       if (!def) throw new Error(`unknown collection ${name}`);
       const map = this.map(name);
       indexes = new Indexes(def, map);
-      indexes.build(map.values(), (value) => (typeof value === 'number' ? this.read(name, value, false) : value));
+      const size = this.indexDefs.get(name)!.length;
+      const stored = storedEntries(this.rawLeft.get(name) ? this.persistence.storedKeys?.(def, size) : undefined, size);
+      indexes.build(map.values(), (value) =>
+        typeof value !== 'number' ? value : (stored(this.raw!.id(value), this.raw!.position(value)) ?? this.read(name, value, false)),
+      );
       this.indexes.set(name, indexes);
     }
     return indexes;
