@@ -6,7 +6,7 @@ import { snapshotPath } from './files.js';
 import type { IndexKey } from './collection.js';
 import { indexKeysPath, writeIndexKeys } from './index-keys.js';
 import { Store } from './store.js';
-import { ids, Others, Things, type Thing } from './store.test-support.js';
+import { ids, opened, Others, Things, type Thing } from './store.test-support.js';
 
 /**
  * index-keys.json, the index keys a clean stop keeps beside the snapshot: an index built after a
@@ -17,16 +17,8 @@ import { ids, Others, Things, type Thing } from './store.test-support.js';
 
 const SNAPSHOT_AT_EVERY_CLOSE: FilePersistenceOptions = { snapshotAtCloseBytes: 1 };
 
-async function open(t: Test, dir: string, options: FilePersistenceOptions = SNAPSHOT_AT_EVERY_CLOSE, things = Things) {
-  const store = new Store([things, Others] as never, filePersistence(dir, options));
-  await store.open();
-  let closed = false;
-  const close = async () => {
-    if (!closed) await store.close();
-    closed = true;
-  };
-  t.teardown(close);
-  return Object.assign(store, { closeOnce: close });
+function open(t: Test, dir: string, options: FilePersistenceOptions = SNAPSHOT_AT_EVERY_CLOSE, things = Things) {
+  return opened(t, new Store([things, Others] as never, filePersistence(dir, options)));
 }
 
 /** 30 things: three colors, tags as arrays (some empty, some none). */

@@ -3,7 +3,7 @@ import t, { type Test } from 'tap';
 import { filePersistence } from './file-persistence.js';
 import { snapshotPath } from './files.js';
 import { Store } from './store.js';
-import { COLLECTIONS, Others, Things, dump, type Other } from './store.test-support.js';
+import { COLLECTIONS, Others, Things, dump, opened, type Other } from './store.test-support.js';
 
 /**
  * A start leaves the snapshot's records unparsed until they are read, and finds the records a
@@ -17,14 +17,7 @@ const due = (record: Other) => record.v % 10 === 0;
 async function open(t: Test, dir: string, watch = true) {
   const store = new Store(COLLECTIONS, filePersistence(dir, { snapshotAtCloseBytes: 1 }));
   if (watch) store.watch(Others, 'due', due);
-  await store.open();
-  let closed = false;
-  const close = async () => {
-    if (!closed) await store.close();
-    closed = true;
-  };
-  t.teardown(close);
-  return Object.assign(store, { closeOnce: close });
+  return opened(t, store);
 }
 
 /** 50 others (every tenth passes `due`) and some things, then a clean stop that writes the snapshot. */

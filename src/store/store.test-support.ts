@@ -33,8 +33,12 @@ export const COLLECTIONS = [Things, Others] as never;
 export const memoryStore = () => new Store(COLLECTIONS, memoryPersistence());
 
 /** A file-backed store on `dir`, opened; closed in teardown unless the test closes it. */
-export async function openFileStore(t: Test, dir: string, options: FilePersistenceOptions = {}) {
-  const store = new Store(COLLECTIONS, filePersistence(dir, options));
+export function openFileStore(t: Test, dir: string, options: FilePersistenceOptions = {}) {
+  return opened(t, new Store(COLLECTIONS, filePersistence(dir, options)));
+}
+
+/** Opens `store`; closed in teardown unless the test closes it first (`closeOnce`). */
+export async function opened(t: Test, store: Store) {
   await store.open();
   let closed = false;
   const close = async () => {
