@@ -90,8 +90,14 @@ t.test('after a clean stop, a restart answers every read as before and runs the 
   const { dir, options, ids, before, received } = await seeded(t);
   const head = fs.readFileSync(path.join(dir, 'snapshot.json'), 'utf8').split('\n', 1)[0]!;
   t.match(head, /"marks":\{.*"sessions":\["session\.expired"\]/, 'the snapshot marks the records with due work');
+  const keys = JSON.parse(fs.readFileSync(path.join(dir, 'index-keys.json'), 'utf8').split('\n', 1)[0]!) as { collections: object };
+  t.match(keys.collections, { sessions: { count: 4 }, payments: { count: 3 } }, "the stop kept the records' index keys beside the snapshot");
   const e = await emulator(t, options);
   t.same(await reads(e, ids), before, 'every read answers as before the stop');
+  // Looked up by the reference keys kept at the stop (the payment itself left unparsed).
+  const taken = await e.api.post('/v1/sessions', { amount: 5, reference: 'paid-1' });
+  t.equal(taken.status, 409, 'a reference in use is refused after the restart');
+  t.match(taken.text, 'A payment with the reference \\"paid-1\\" already exists with status PAID');
   const attempts = received();
   await dueWorkRuns(t, e, ids, attempts, received);
 });
