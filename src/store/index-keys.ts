@@ -105,13 +105,7 @@ function readHead(fd: number): { head: Partial<Head>; bodyAt: number } | undefin
  * undefined otherwise. A key may still be of the wrong shape: see isKey.
  */
 export function readIndexKeys(dir: string, snapshot: string, collection: string, print: string, indexes: number): KeyColumns | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(indexKeysPath(dir), 'r');
-  } catch {
-    return undefined;
-  }
-  try {
+  return readKeysFile(dir, (fd) => {
     const read = readHead(fd);
     const entry = read?.head.snapshot === snapshot ? read.head.collections?.[collection] : undefined;
     if (!read || entry?.print !== print) return undefined;
@@ -120,27 +114,30 @@ export function readIndexKeys(dir: string, snapshot: string, collection: string,
     const columns = JSON.parse(bytes.toString('utf8')) as unknown;
     if (!Array.isArray(columns) || columns.length !== indexes) return undefined;
     return columns.every((column) => Array.isArray(column) && column.length === entry.count) ? (columns as unknown[][]) : undefined;
+  });
+}
+
+/** Whether the file holds the keys of the snapshot named `snapshot`, for each of `prints` (collection -> fingerprint). */
+export function indexKeysCurrent(dir: string, snapshot: string, prints: Readonly<Record<string, string>>): boolean {
+  const head = readKeysFile(dir, (fd) => readHead(fd)?.head);
+  return head?.snapshot === snapshot && Object.entries(prints).every(([name, print]) => head.collections?.[name]?.print === print);
+}
+
+/** What `read` makes of the open file; undefined when there is none, or anything in it is not as written. */
+function readKeysFile<T>(dir: string, read: (fd: number) => T | undefined): T | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(indexKeysPath(dir), 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    return read(fd);
   } catch {
     return undefined;
   } finally {
     fs.closeSync(fd);
   }
-}
-
-/** Whether the file holds the keys of the snapshot named `snapshot`, for each of `prints` (collection -> fingerprint). */
-export function indexKeysCurrent(dir: string, snapshot: string, prints: Readonly<Record<string, string>>): boolean {
-  let head: Partial<Head> | undefined;
-  try {
-    const fd = fs.openSync(indexKeysPath(dir), 'r');
-    try {
-      head = readHead(fd)?.head;
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return false;
-  }
-  return head?.snapshot === snapshot && Object.entries(prints).every(([name, print]) => head.collections?.[name]?.print === print);
 }
 
 /**
