@@ -6,8 +6,8 @@ import { receiver } from './helpers/receiver.js';
 
 /**
  * A restart reads the snapshot's records only when something asks for them, and finds the due
- * work from the records the clean stop marked (docs/storage.md): what a user sees must not
- * change. Every read answers as before the stop, and every kind of due work still happens when
+ * work from the records the clean stop marked and the due times it kept (docs/storage.md): what
+ * a user sees must not change. Every read answers as before the stop, and every kind of due work still happens when
  * the clock reaches it, with the snapshot marked or not (one written by an older version).
  */
 
@@ -92,6 +92,11 @@ t.test('after a clean stop, a restart answers every read as before and runs the 
   t.match(head, /"marks":\{.*"sessions":\["session\.expired"\]/, 'the snapshot marks the records with due work');
   const keys = JSON.parse(fs.readFileSync(path.join(dir, 'index-keys.json'), 'utf8').split('\n', 1)[0]!) as { collections: object };
   t.match(keys.collections, { sessions: { count: 4 }, payments: { count: 3 } }, "the stop kept the records' index keys beside the snapshot");
+  t.match(
+    keys.collections,
+    { 'sessions due': { count: 4 }, 'payments due': { count: 3 }, 'recurring_payments due': { count: 1 }, 'invoices due': { count: 1 } },
+    'and the due times of the scheduled work, which the restart schedules from',
+  );
   const e = await emulator(t, options);
   t.same(await reads(e, ids), before, 'every read answers as before the stop');
   // Looked up by the reference keys kept at the stop (the payment itself left unparsed).

@@ -119,9 +119,15 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
       const list = this.byCollection.get(kind.collection.name) ?? [];
       list.push(kind);
       this.byCollection.set(kind.collection.name, list);
-      // A clean stop marks the records with due work, so that a start finds them (rebuild)
-      // without parsing every record the snapshot holds.
-      store.watch(kind.collection, kind.kind, (record) => kind.dueAt(record) !== undefined);
+      // A clean stop marks the records with due work and keeps their due times, so that a
+      // start finds them (rebuild) without parsing the records the snapshot holds.
+      store.watch(kind.collection, kind.kind, (record) => kind.dueAt(record) !== undefined, {
+        of: (record) => {
+          const due = kind.dueAt(record);
+          return due === undefined ? undefined : [due, runsAt(kind, record, due)];
+        },
+        source: `${String(kind.dueAt)} ${String(kind.since)}`,
+      });
     }
     store.onCommit((changes) => this.observe(changes));
     timers.due(() => this.dueNow());
@@ -140,14 +146,14 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
   }
 
   /**
-   * Schedules what the loaded records have pending; called once after the store opens. Only
-   * the records that may have due work are read (see `Store.watched`): `dueAt` depends on the
-   * record alone, so one that had none when the snapshot was written has none now.
+   * Schedules what the loaded records have pending; called once after the store opens, from
+   * the due times the store has of them (see `Store.due`): `dueAt` and `since` depend on the
+   * record alone, so what they were when the snapshot was written they are now.
    */
   rebuild(): void {
     this.heap.clear();
     for (const kinds of this.byCollection.values()) {
-      for (const kind of kinds) for (const record of this.store.watched(kind.collection)) this.schedule(kind, record);
+      for (const kind of kinds) this.store.due(kind.collection, kind.kind, (id, due, at) => this.push(kind, id, due, at));
     }
   }
 
@@ -297,16 +303,19 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
   private schedule(kind: JobKind<StoredRecord, C>, record: StoredRecord): void {
     const due = kind.dueAt(record);
     if (due === undefined) return;
-    const at = runsAt(kind, record, due);
+    this.push(kind, record.id, due, runsAt(kind, record, due));
+  }
+
+  private push(kind: JobKind<StoredRecord, C>, id: string, due: number, at: number): void {
     const job = this.spare.pop();
     if (job) {
       job.at = at;
       job.due = due;
       job.seq = this.seq++;
       job.kind = kind;
-      job.id = record.id;
+      job.id = id;
       this.heap.push(job);
-    } else this.heap.push({ at, due, seq: this.seq++, kind, id: record.id });
+    } else this.heap.push({ at, due, seq: this.seq++, kind, id });
     // Already due (a schedule whose first charge is today): run it right after this commit,
     // not on the next tick.
     if (this.app && at <= this.app.clock.now()) this.kick();

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { encodeChangesBytes, listSegments, segmentPath } from './files.js';
 import { acquireLock } from './lock.js';
 import type { Persistence, StoreState } from './persistence.js';
-import { fingerprint, indexKeysCurrent, keyedCollections, readIndexKeys, snapshotName, writeIndexKeys } from './index-keys.js';
+import { fingerprint, indexKeysCurrent, keyedCollections, readIndexKeys, snapshotName, writeIndexKeys, type KeySet } from './index-keys.js';
 import type { Marks } from './raw-records.js';
 import { readState, writeSnapshot } from './snapshot-file.js';
 
@@ -35,8 +35,8 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
   /** The snapshot whose records were handed over unparsed (index-keys.ts: snapshotName): the index keys kept are its. */
   let snapshotRecords: string | undefined;
   const madeBy = options.keysMadeBy ?? '';
-  const stored = (name: string, print: string, indexes: number) =>
-    snapshotRecords === undefined ? undefined : readIndexKeys(dir, snapshotRecords, name, print, indexes);
+  const stored = (set: KeySet, print: string) =>
+    snapshotRecords === undefined ? undefined : readIndexKeys(dir, snapshotRecords, set.name, print, set.columns.length);
   let segment = 0;
   let bytes = 0;
   let compactor: ChildProcess | undefined;
@@ -76,7 +76,7 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
     for (const n of segments) journal += fs.statSync(segmentPath(dir, n)).size;
     if (journal < atClose && !oldLayout && !unmarked(snapshotRead, state.marking.marks) && keysCurrent(state)) return;
     const covers = segments.at(-1) ?? segment;
-    const keyed = keyedCollections(state.collections, state.definitions, madeBy, (def, print, indexes) => stored(def.name, print, indexes));
+    const keyed = keyedCollections(state.collections, state.keySets, madeBy, stored);
     const { crc } = writeSnapshot(dir, covers, keyed.collections, state.marking);
     for (const n of segments) fs.rmSync(segmentPath(dir, n), { force: true });
     writeIndexKeys(dir, snapshotName(crc, covers), keyed.keys());
@@ -86,7 +86,7 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
   const keysCurrent = (state: StoreState) => {
     if (snapshotRecords === undefined) return true;
     const prints: Record<string, string> = {};
-    for (const def of state.definitions.values()) if (Object.keys(def.indexes).length > 0) prints[def.name] = fingerprint(def, madeBy);
+    for (const sets of state.keySets.values()) for (const set of sets) if (set.columns.length > 0) prints[set.name] = fingerprint(set, madeBy);
     return indexKeysCurrent(dir, snapshotRecords, prints);
   };
 
@@ -118,8 +118,8 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
       bytes += length;
       if (bytes > threshold) rotateAndCompact();
     },
-    storedKeys(def, indexes) {
-      return stored(def.name, fingerprint(def, madeBy), indexes);
+    storedKeys(set) {
+      return stored(set, fingerprint(set, madeBy));
     },
     async close(state?: StoreState) {
       const wasOpen = fd >= 0;

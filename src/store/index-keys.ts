@@ -6,30 +6,63 @@ import { StoredEntry } from './indexes.js';
 import type { RawLine } from './raw-records.js';
 
 /**
- * index-keys.json: the index keys of the records of snapshot.json, written by a clean stop right
- * after the snapshot, so that the first look-up in an index after a restart reads each unparsed
- * record's keys here instead of parsing the record (the first `POST /v1/sessions` after a
- * restart on 100,000 paid payments: 120 ms instead of 360). A cache, never a source of truth: it
- * names the snapshot it was written with (its CRC-32 and the journal segments it covers) and,
- * per collection, a fingerprint of its index definitions and of the version, and it is used only
- * when both match (a compaction or `doctor` writes another snapshot; another version may key its
- * records otherwise). Anything else about it that is not as written
+ * index-keys.json: the keys of the records of snapshot.json, written by a clean stop right after
+ * the snapshot, so that a restart reads an unparsed record's keys here instead of parsing the
+ * record: its index keys, for the first look-up in an index (the first `POST /v1/sessions` after
+ * a restart on 100,000 paid payments: 120 ms instead of 360), and the due times of its watches
+ * (Store.watch), for the scheduler's start (100,000 open sessions: none parsed). A cache, never a
+ * source of truth: it names the snapshot it was written with (its CRC-32 and the journal segments
+ * it covers) and, per collection, a fingerprint of what computed its columns and of the version,
+ * and it is used only when both match (a compaction or `doctor` writes another snapshot; another
+ * version may key its records otherwise). Anything else about it that is not as written
  * (missing, torn, a key of the wrong shape) makes the records it would have keyed be parsed, as
  * without it.
  *
  *   {"snapshot":"1234567890/7","collections":{"things":{"print":"3f2a9c1e","count":2,"at":0,"bytes":31}}}
  *   [["red","blue"],[["a","b"],null]]
  *
- * One line per collection after the first (`at` and `bytes` place it after the first line): per
- * index in the collection's order, the key of each record in the snapshot's order (null for none).
+ * One line per KeySet after the first (`at` and `bytes` place it after the first line): per
+ * column in its order, the value of each record in the snapshot's order (null for none).
  */
 export type KeyColumns = readonly (readonly unknown[])[];
 
 export const indexKeysPath = (dir: string) => path.join(dir, 'index-keys.json');
 
-/** What a collection's keys depend on: its indexes' names and functions, its upgrade, and `salt` (the version). */
-export function fingerprint(def: Collection<StoredRecord>, salt: string): string {
-  const parts = [salt, Object.entries(def.indexes).map(([name, keyOf]) => [name, String(keyOf)]), def.upgrade ? String(def.upgrade) : null];
+/** One column of a collection's keys: a value per record. */
+export interface KeyColumn {
+  name: string;
+  /** What computes it, for the fingerprint: the function's source, or what it depends on. */
+  source: string;
+  of(record: StoredRecord): unknown;
+  /** Whether a value read from the file is of the shape `of` returns (null: none). */
+  valid(value: unknown): boolean;
+}
+
+/**
+ * Columns kept for a collection's records, on one line of the file, named `name` in its head:
+ * its indexes' keys (under the collection's name), or its watches' due times (Store.watch).
+ * Each is read when needed: a start reads the due times, the first look-up the keys.
+ */
+export interface KeySet {
+  name: string;
+  def: Collection<StoredRecord>;
+  columns: readonly KeyColumn[];
+}
+
+/** An index's column. */
+export const indexColumn = (name: string, keyOf: (record: StoredRecord) => IndexKey): KeyColumn => ({ name, source: String(keyOf), of: keyOf, valid: isKey });
+
+/** A column of times (a number, or null for none). */
+export const timeColumn = (name: string, source: string, of: (record: StoredRecord) => number | undefined): KeyColumn => ({
+  name,
+  source,
+  of,
+  valid: (value) => value === null || typeof value === 'number',
+});
+
+/** What a collection's keys depend on: its columns' names and sources, its upgrade, and `salt` (the version). */
+export function fingerprint(set: KeySet, salt: string): string {
+  const parts = [salt, set.columns.map((column) => [column.name, column.source]), set.def.upgrade ? String(set.def.upgrade) : null];
   return zlib.crc32(JSON.stringify(parts)).toString(16);
 }
 
@@ -69,7 +102,7 @@ interface Head {
  * Writes each collection's keys, per index, of the snapshot named `snapshot` (a temporary file
  * renamed into place; not flushed to disk: a file lost or torn is not used).
  */
-export function writeIndexKeys(dir: string, snapshot: string, collections: readonly [string, string, readonly (readonly IndexKey[])[]][]): void {
+export function writeIndexKeys(dir: string, snapshot: string, collections: readonly [string, string, readonly (readonly unknown[])[]][]): void {
   const head: Head = { snapshot, collections: {} };
   const lines: string[] = [];
   let at = 0;
@@ -100,11 +133,11 @@ function readHead(fd: number): { head: Partial<Head>; bodyAt: number } | undefin
 }
 
 /**
- * The keys of `collection` (`indexes` of them per record) in the snapshot named `snapshot`, if
- * the file holds them with this `print`: per index, the key of each record by its position.
- * undefined otherwise. A key may still be of the wrong shape: see isKey.
+ * The keys of `collection` (`count` columns) in the snapshot named `snapshot`, if the file holds
+ * them with this `print`: per column, the value of each record by its position. undefined
+ * otherwise. A value may still be of the wrong shape: see KeyColumn.valid.
  */
-export function readIndexKeys(dir: string, snapshot: string, collection: string, print: string, indexes: number): KeyColumns | undefined {
+export function readIndexKeys(dir: string, snapshot: string, collection: string, print: string, count: number): KeyColumns | undefined {
   return readKeysFile(dir, (fd) => {
     const read = readHead(fd);
     const entry = read?.head.snapshot === snapshot ? read.head.collections?.[collection] : undefined;
@@ -112,7 +145,7 @@ export function readIndexKeys(dir: string, snapshot: string, collection: string,
     const bytes = Buffer.allocUnsafe(entry.bytes);
     if (fs.readSync(fd, bytes, 0, entry.bytes, read.bodyAt + entry.at) !== entry.bytes) return undefined;
     const columns = JSON.parse(bytes.toString('utf8')) as unknown;
-    if (!Array.isArray(columns) || columns.length !== indexes) return undefined;
+    if (!Array.isArray(columns) || columns.length !== count) return undefined;
     return columns.every((column) => Array.isArray(column) && column.length === entry.count) ? (columns as unknown[][]) : undefined;
   });
 }
@@ -141,56 +174,67 @@ function readKeysFile<T>(dir: string, read: (fd: number) => T | undefined): T | 
 }
 
 /**
- * `collections` as a snapshot is written from, each indexed one read through so that writing it
- * gathers its records' keys in order: a parsed record's from its index functions, an unparsed
- * one's from `stored` (the file, for the snapshot it was read from) or, when that has none for
- * it, from the record parsed now. A collection one of whose records cannot be parsed gets no
- * keys (`keys` leaves it out).
+ * `collections` as a snapshot is written from, each keyed one read through so that writing it
+ * gathers its records' keys in order: a parsed record's from its columns' functions, an
+ * unparsed one's from `stored` (the file, for the snapshot it was read from) or, when that has
+ * none of the right shape for it, from the record parsed now. A collection one of whose records
+ * cannot be parsed gets no keys (`keys` leaves it out).
  */
 export function keyedCollections(
   collections: Iterable<[string, Iterable<StoredRecord | RawLine>]>,
-  definitions: ReadonlyMap<string, Collection<StoredRecord>>,
+  sets: ReadonlyMap<string, readonly KeySet[]>,
   salt: string,
-  stored: (def: Collection<StoredRecord>, print: string, indexes: number) => KeyColumns | undefined,
-): { collections: [string, Iterable<StoredRecord | RawLine>][]; keys: () => [string, string, IndexKey[][]][] } {
-  const gathered: [string, string, IndexKey[][] | undefined][] = [];
+  stored: (set: KeySet, print: string) => KeyColumns | undefined,
+): { collections: [string, Iterable<StoredRecord | RawLine>][]; keys: () => [string, string, unknown[][]][] } {
+  const gathered: [string, string, unknown[][] | undefined][] = [];
   const wrapped = [...collections].map(([name, values]): [string, Iterable<StoredRecord | RawLine>] => {
-    const def = definitions.get(name);
-    const keyOf = def ? Object.values(def.indexes) : [];
-    if (!def || keyOf.length === 0) return [name, values];
-    const print = fingerprint(def, salt);
-    const columns: IndexKey[][] = keyOf.map(() => []);
-    const slot: [string, string, IndexKey[][] | undefined] = [name, print, columns];
-    gathered.push(slot);
-    let known: ((id: string, position: number) => StoredEntry | undefined) | undefined; // read at the first unparsed record
-    const add = (value: StoredRecord | RawLine): boolean => {
-      if ('id' in value) {
-        for (let i = 0; i < keyOf.length; i++) columns[i]!.push(keyOf[i]!(value));
-        return true;
-      }
-      known ??= storedEntries(stored(def, print, keyOf.length), keyOf.length);
-      const found = known('', value.position);
-      if (found) {
-        for (let i = 0; i < keyOf.length; i++) columns[i]!.push(found.keys[i] ?? undefined);
-        return true;
-      }
-      try {
-        const parsed = JSON.parse(value.text) as StoredRecord;
-        return add(def.upgrade ? def.upgrade(parsed) : parsed);
-      } catch {
-        return false;
-      }
-    };
+    const adders = (sets.get(name) ?? []).filter((set) => set.columns.length > 0).map((set) => gatherer(set, salt, stored, gathered));
+    if (adders.length === 0) return [name, values];
     return [
       name,
       through(values, (value) => {
-        if (slot[2] !== undefined && !add(value)) slot[2] = undefined;
+        for (const add of adders) add(value);
       }),
     ];
   });
   return {
     collections: wrapped,
-    keys: () => gathered.filter((slot): slot is [string, string, IndexKey[][]] => slot[2] !== undefined),
+    keys: () => gathered.filter((slot): slot is [string, string, unknown[][]] => slot[2] !== undefined),
+  };
+}
+
+/** Gathers one KeySet's columns, record by record, into a slot of `gathered` (left undefined once a record cannot be keyed). */
+function gatherer(
+  set: KeySet,
+  salt: string,
+  stored: (set: KeySet, print: string) => KeyColumns | undefined,
+  gathered: [string, string, unknown[][] | undefined][],
+): (value: StoredRecord | RawLine) => void {
+  const { def, columns: kept } = set;
+  const print = fingerprint(set, salt);
+  const columns: unknown[][] = kept.map(() => []);
+  const slot: [string, string, unknown[][] | undefined] = [set.name, print, columns];
+  gathered.push(slot);
+  let known: KeyColumns | null | undefined; // read at the first unparsed record
+  const add = (value: StoredRecord | RawLine): boolean => {
+    if ('id' in value) {
+      for (let i = 0; i < kept.length; i++) columns[i]!.push(kept[i]!.of(value));
+      return true;
+    }
+    known ??= stored(set, print) ?? null;
+    if (known && kept.every((column, i) => column.valid(known![i]![value.position]))) {
+      for (let i = 0; i < kept.length; i++) columns[i]!.push(known[i]![value.position]);
+      return true;
+    }
+    try {
+      const parsed = JSON.parse(value.text) as StoredRecord;
+      return add(def.upgrade ? def.upgrade(parsed) : parsed);
+    } catch {
+      return false;
+    }
+  };
+  return (value) => {
+    if (slot[2] !== undefined && !add(value)) slot[2] = undefined;
   };
 }
 

@@ -1,5 +1,5 @@
-import type { Change, Collection, Replaced, StoredRecord } from './collection.js';
-import type { KeyColumns } from './index-keys.js';
+import type { Change, Replaced, StoredRecord } from './collection.js';
+import type { KeyColumns, KeySet } from './index-keys.js';
 import type { RawLine, SnapshotMarking } from './raw-records.js';
 import type { RawSink } from './snapshot-file.js';
 
@@ -8,8 +8,8 @@ export interface StoreState {
   /** Every record by collection, in order; one never parsed since it was read is a RawLine. */
   collections: Iterable<[string, Iterable<StoredRecord | RawLine>]>;
   marking: SnapshotMarking;
-  /** Each collection's definition: its indexes' keys are kept beside a snapshot (index-keys.ts). */
-  definitions: ReadonlyMap<string, Collection<StoredRecord>>;
+  /** What is kept beside a snapshot of each collection's records (index-keys.ts): its index keys and due times. */
+  keySets: ReadonlyMap<string, readonly KeySet[]>;
 }
 
 /**
@@ -27,11 +27,11 @@ export interface Persistence {
   /** `state` is what the store holds, the same as its files: it may be written as a snapshot. */
   close(state?: StoreState): Promise<void>;
   /**
-   * The keys of the `indexes` indexes of `def` kept for the records `load` handed over unparsed:
-   * per index, each record's by its position in its collection (RawRecords.position); undefined
-   * when none are kept. A key may be of the wrong shape (index-keys.ts: isKey).
+   * The keys of `set` kept for the records `load` handed over unparsed: per column, each
+   * record's by its position in its collection (RawRecords.position); undefined when none are
+   * kept. A value may be of the wrong shape (index-keys.ts: KeyColumn.valid).
    */
-  storedKeys?(def: Collection<StoredRecord>, indexes: number): KeyColumns | undefined;
+  storedKeys?(set: KeySet): KeyColumns | undefined;
 }
 
 /** `--in-memory`: nothing is kept. */

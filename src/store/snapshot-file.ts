@@ -115,8 +115,9 @@ function scanSnapshot(fd: number, raw: RawRecords | undefined): Omit<SnapshotRea
       const from = marked ? start + 1 : start;
       const to = bytes[end - 1] === COMMA ? end - 1 : end;
       if (bytes[from] !== OPEN || bytes[to - 1] !== CLOSE) return false;
-      // A marked record is parsed now: the start reads it anyway (it may have due work).
-      const idEnd = raw && !marked ? plainIdEnd(bytes, from, to) : -1;
+      // A marked record stays in the file too: a start reads its due times beside the snapshot
+      // (index-keys.ts), and parses it only when they are not there.
+      const idEnd = raw ? plainIdEnd(bytes, from, to) : -1;
       if (idEnd !== -1) {
         // latin1: the id's bytes are ASCII (plainIdEnd), and latin1 is the cheaper decoding.
         list.push(raw!.add(bytes.toString('latin1', from + ID_START.length, idEnd), offset + from - start, offset + to - start, marked, list.length));

@@ -7,8 +7,12 @@ import { COLLECTIONS, Others, random, Things, type Thing } from './store.test-su
  * The store against a model (a plain map of records), over random histories: puts, partial
  * rewrites, deletes, reads, index look-ups, clears and clean restarts. A restart leaves the snapshot's
  * records unparsed, and reads, writes and index builds then meet them in every order: whatever
- * the order, what a reader sees is what the model holds.
+ * the order, what a reader sees is what the model holds. So do the due times of a watch (kept
+ * beside the snapshot, as the scheduler's are).
  */
+
+/** A watch's due times, as the scheduler's: some things have none, and some run later than due. */
+const dueTimes = (r: Thing): [number, number] | undefined => (r.n % 3 === 0 ? undefined : [r.n, r.n + (r.tags?.length ?? 0)]);
 
 const COLORS = ['red', 'blue', 'green'];
 const TAGS = ['a', 'b', 'c', 'd'];
@@ -24,6 +28,7 @@ for (let seed = 1; seed <= 12; seed++) {
       // A snapshot at half the clean stops: the next start meets unparsed records, and journal
       // lines laid over them (a record rewritten in part is journaled as what changed).
       const store = new Store(COLLECTIONS, filePersistence(dir, { snapshotAtCloseBytes: rng.below(2) === 0 ? 1 : 1e9 }));
+      store.watch(Things, 'due', (r) => dueTimes(r) !== undefined, { of: dueTimes, source: 'model' });
       await store.open();
       return store;
     };
@@ -48,6 +53,15 @@ for (let seed = 1; seed <= 12; seed++) {
         `${what}: byTag ${tag}`,
       );
       t.equal(store.countIndex(Things, 'byColor', color), want((r) => r.color === color).length);
+    };
+    const checkDue = (what: string) => {
+      const want = [...model.values()].flatMap((r) => {
+        const times = dueTimes(r);
+        return times ? [[r.id, ...times]] : [];
+      });
+      const found: [string, number, number][] = [];
+      store.due(Things, 'due', (id, due, at) => found.push([id, due, at]));
+      t.same(found, want, `${what}: due times, in insertion order`);
     };
     for (let step = 0; step < 400; step++) {
       const id = `t${rng.below(60)}`;
@@ -88,9 +102,12 @@ for (let seed = 1; seed <= 12; seed++) {
       } else {
         await store.close();
         store = await open();
+        // As the scheduler does at start, at times before anything else reads the store.
+        if (rng.below(2) === 0) checkDue(`step ${step}, restarted`);
       }
     }
     check('at the end');
+    checkDue('at the end');
     t.same(sortedIds(store.all(Things)), [...model.keys()].sort());
     t.same(store.count(Others), 0);
   });
