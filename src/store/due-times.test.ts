@@ -44,7 +44,7 @@ const due = (store: Store) => {
 };
 const AS_WRITTEN = [0, 10, 20, 30, 40].map((v) => [`o${v}`, v * 1000, v * 1000 + 5]);
 
-/** Rewrites the `others due` line of the file through `edit` (its columns: due, then runs at), its snapshot binding kept. */
+/** Rewrites the `others due` line of the file through `edit` (its columns: due, then how long after it the job runs), its snapshot binding kept. */
 function tamper(dir: string, edit: (columns: unknown[][]) => void): void {
   const [headLine, ...lines] = fs.readFileSync(indexKeysPath(dir), 'utf8').trimEnd().split('\n');
   const head = JSON.parse(headLine!) as { snapshot: string; collections: Record<string, { print: string }> };
@@ -56,10 +56,10 @@ function tamper(dir: string, edit: (columns: unknown[][]) => void): void {
   writeIndexKeys(dir, head.snapshot, entries);
 }
 
-/** o10 due at 1 and run at 2 in the file: a restart that yields that has read the file. */
+/** o10 due at 1 and run 1 ms later in the file: a restart that yields that has read the file. */
 const moveO10 = (columns: unknown[][]) => {
   columns[0]![10] = 1;
-  columns[1]![10] = 2;
+  columns[1]![10] = 1;
 };
 
 t.test('a clean stop keeps the due times beside the snapshot, and a restart reads them instead of the records', async (t) => {
@@ -68,7 +68,7 @@ t.test('a clean stop keeps the due times beside the snapshot, and a restart read
   const names = Object.keys((JSON.parse(headLine!) as { collections: object }).collections);
   t.ok(names.includes('others due'), 'a line of its own');
   const columns = JSON.parse(lines[names.indexOf('others due')]!) as unknown[][];
-  t.same([columns[0]![10], columns[1]![10], columns[0]![7], columns[0]![11]], [10_000, 10_005, null, null], 'due, then runs at; null for none');
+  t.same([columns[0]![10], columns[1]![10], columns[0]![7], columns[0]![11]], [10_000, 5, null, null], 'due, then how long after; null for none');
 
   tamper(dir, moveO10);
   const store = await open(t, dir);
@@ -136,7 +136,7 @@ t.test('a time of the wrong shape: that record is parsed, the others are read; n
       columns[0]![10] = due10;
       columns[1]![10] = at10;
       columns[0]![20] = 3;
-      columns[1]![20] = 4;
+      columns[1]![20] = 1;
     });
     const store = await open(t, dir);
     t.same(

@@ -144,9 +144,9 @@ export class Store {
         kept ??= this.persistence.storedKeys?.(this.keySets(def.name).due) ?? null;
         const position = this.raw!.position(value);
         const due = kept?.[column]?.[position];
-        const at = kept?.[column + 1]?.[position];
-        if (typeof due === 'number' && typeof at === 'number') return each(this.raw!.id(value), due, at);
-        if (due === null && at === null) return; // none when the snapshot was written
+        const after = kept?.[column + 1]?.[position];
+        if (typeof due === 'number' && typeof after === 'number') return each(this.raw!.id(value), due, due + after);
+        if (due === null && after === null) return; // none when the snapshot was written
         value = this.read(def.name, value, false);
       }
       const found = times.of(value);
