@@ -139,7 +139,10 @@ export function report(results, settings) {
   if (paid) {
     lines.push(
       `Paid payments: ${fmt(paidCount)} seeded through the API in ${paid.seeding.seconds} s; stop (with its snapshot) ${fmt(paid.stopMs)} ms; data directory ${paid.dataDirMb} MB; ` +
-        `restart ${fmt(paid.startup.medianMs)} ms (${paid.startup.runsMs.join(', ')}), RSS ${paid.rssMb.afterRestart} MB after it and its first POST.`,
+        `restart ${fmt(paid.startup.medianMs)} ms (${paid.startup.runsMs.join(', ')}), RSS ${paid.rssMb.afterRestart} MB after it and its first POST` +
+        (paid.rssMb.atRest
+          ? `, ${paid.rssMb.atRest.mb} MB at rest (the lowest over ${settings.restSeconds} s idle, reached after ${paid.rssMb.atRest.afterSeconds} s).`
+          : '.'),
     );
   }
   for (const row of [file, memory, stored]) {

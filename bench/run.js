@@ -21,6 +21,8 @@
 //   BENCH_QUIET_WAIT=0      seconds to wait, before each measurement, for the rest of the machine
 //                           to fall under BENCH_QUIET_CORES (0.25) of CPU; 0: do not wait
 //   BENCH_PAID=100000       paid payments stored before the "paid" restart (session + test card each)
+//   BENCH_REST_SECONDS=30   seconds the last "paid" restart is left idle, its memory read each
+//                           second (memory at rest); 0: not read
 //   BENCH_ONLY=bare,file,memory,seeded,paid,config,year   run only some of the parts (`config`:
 //                           start-ups with --config FILE; `year`: bench/recurring.js --file in a
 //                           child, 1,000 daily schedules advanced a year)
@@ -66,6 +68,7 @@ const CONNECTIONS = Number(env.BENCH_CONNECTIONS ?? (WRK ? 10 : 50));
 const THREADS = Number(env.BENCH_THREADS ?? 1);
 const SEED = Number(env.BENCH_SEED ?? 100_000);
 const PAID = Number(env.BENCH_PAID ?? 100_000);
+const REST_SECONDS = Number(env.BENCH_REST_SECONDS ?? 30);
 const STARTUP_RUNS = Math.max(1, Number(env.BENCH_STARTUP_RUNS ?? 5));
 const POST_BODY = env.BENCH_POST_BODY === 'unique' ? 'unique' : 'fixed';
 const QUIET_WAIT = Number(env.BENCH_QUIET_WAIT ?? 0);
@@ -350,6 +353,8 @@ async function paid() {
   log(
     `  spawn -> first answer: median ${restarted.startup.medianMs} ms (${restarted.startup.runsMs.join(', ')}), ${restarted.startup.cpuMedianMs} ms of CPU; RSS after restart ${rssAfterRestart} MB`,
   );
+  const atRest = REST_SECONDS > 0 ? await restingRss(server.pid, REST_SECONDS) : undefined;
+  if (atRest) log(`  idle ${REST_SECONDS} s: RSS ${atRest.mb} MB at its lowest, ${atRest.afterSeconds} s after the first POST`);
   await stop(server);
   return {
     label: `payemu (file, ${PAID.toLocaleString('en-US')} paid payments stored)`,
@@ -357,8 +362,24 @@ async function paid() {
     stopMs,
     dataDirMb: round1(dataBytes / 1024 / 1024),
     startup: restarted.startup,
-    rssMb: { afterSeeding: rssAfterSeeding, afterRestart: rssAfterRestart },
+    rssMb: { afterSeeding: rssAfterSeeding, afterRestart: rssAfterRestart, ...(atRest ? { atRest } : {}) },
   };
+}
+
+/**
+ * The lowest resident memory of an idle server over `seconds`, read each second. Right after a
+ * restart and its first POST, RSS still holds what that work left (garbage, a young generation
+ * grown for it); V8 gives it back by itself once the process has been idle a while (its memory
+ * reducer, some seconds after the last full collection), which is what an app beside payemu sees.
+ */
+async function restingRss(pid, seconds) {
+  let lowest = { mb: rssMb(pid) ?? Number.POSITIVE_INFINITY, afterSeconds: 0 };
+  for (let s = 1; s <= seconds; s++) {
+    await sleep(1000);
+    const mb = rssMb(pid) ?? Number.POSITIVE_INFINITY;
+    if (mb < lowest.mb) lowest = { mb, afterSeconds: s };
+  }
+  return lowest;
 }
 
 async function main() {
@@ -382,6 +403,7 @@ async function main() {
     connections: CONNECTIONS,
     seed: SEED,
     paid: PAID,
+    restSeconds: REST_SECONDS,
     startupRuns: STARTUP_RUNS,
     postBody: POST_BODY,
     quietWait: QUIET_WAIT,
