@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import t, { type Test } from 'tap';
-import { filePersistence, type FilePersistenceOptions } from './file-persistence.js';
+import type { FilePersistenceOptions } from './file-persistence.js';
 import { indexKeysPath, writeIndexKeys } from './index-keys.js';
 import { Store, type DueTimes } from './store.js';
-import { COLLECTIONS, opened, Others, type Other } from './store.test-support.js';
+import { openFileStore, Others, putOthers, type Other } from './store.test-support.js';
 
 /**
  * The due times of a watch (Store.watch with `times`, as the scheduler's), kept beside the
@@ -19,20 +19,18 @@ const SNAPSHOT_AT_EVERY_CLOSE: FilePersistenceOptions = { snapshotAtCloseBytes: 
 const times = (source = 'v1'): DueTimes<Other> => ({ of: (r) => (r.v % 10 === 0 ? [r.v * 1000, r.v * 1000 + 5] : undefined), source });
 
 function open(t: Test, dir: string, options: FilePersistenceOptions = SNAPSHOT_AT_EVERY_CLOSE, source?: string) {
-  const store = new Store(COLLECTIONS, filePersistence(dir, options));
-  store.watch(Others, 'due', (r) => r.v % 10 === 0, times(source));
-  // A second watch, without times: the sevens are marked, and have no due times of the first.
-  store.watch(Others, 'sevens', (r) => r.v % 7 === 0);
-  return opened(t, store);
+  return openFileStore(t, dir, options, (store) => {
+    store.watch(Others, 'due', (r) => r.v % 10 === 0, times(source));
+    // A second watch, without times: the sevens are marked, and have no due times of the first.
+    store.watch(Others, 'sevens', (r) => r.v % 7 === 0);
+  });
 }
 
 /** 50 others, then a clean stop that writes the snapshot and the due times. */
 async function seeded(t: Test) {
   const dir = t.testdir();
   const store = await open(t, dir);
-  store.transaction((tx) => {
-    for (let i = 0; i < 50; i++) tx.put(Others, { id: `o${i}`, v: i });
-  });
+  putOthers(store, 50);
   await store.closeOnce();
   return dir;
 }

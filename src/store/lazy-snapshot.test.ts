@@ -3,7 +3,7 @@ import t, { type Test } from 'tap';
 import { filePersistence } from './file-persistence.js';
 import { snapshotPath } from './files.js';
 import { Store } from './store.js';
-import { COLLECTIONS, Others, Things, dump, opened, type Other } from './store.test-support.js';
+import { COLLECTIONS, Others, Things, dump, openFileStore, putOthers, type Other } from './store.test-support.js';
 
 /**
  * A start leaves the snapshot's records unparsed until they are read, and finds the records a
@@ -15,17 +15,17 @@ const due = (record: Other) => record.v % 10 === 0;
 
 /** A file store whose `others` are watched by `due` (as the scheduler watches its collections). */
 async function open(t: Test, dir: string, watch = true) {
-  const store = new Store(COLLECTIONS, filePersistence(dir, { snapshotAtCloseBytes: 1 }));
-  if (watch) store.watch(Others, 'due', due);
-  return opened(t, store);
+  return openFileStore(t, dir, { snapshotAtCloseBytes: 1 }, (store) => {
+    if (watch) store.watch(Others, 'due', due);
+  });
 }
 
 /** 50 others (every tenth passes `due`) and some things, then a clean stop that writes the snapshot. */
 async function seeded(t: Test) {
   const dir = t.testdir();
   const store = await open(t, dir);
+  putOthers(store, 50);
   store.transaction((tx) => {
-    for (let i = 0; i < 50; i++) tx.put(Others, { id: `o${i}`, v: i });
     for (let i = 0; i < 5; i++) tx.put(Things, { id: `t${i}`, color: i % 2 ? 'red' : 'blue', n: i, note: 'é "quoted" \\ ☃' });
   });
   const before = dump(store);

@@ -32,9 +32,21 @@ export const COLLECTIONS = [Things, Others] as never;
 
 export const memoryStore = () => new Store(COLLECTIONS, memoryPersistence());
 
-/** A file-backed store on `dir`, opened; closed in teardown unless the test closes it. */
-export function openFileStore(t: Test, dir: string, options: FilePersistenceOptions = {}) {
-  return opened(t, new Store(COLLECTIONS, filePersistence(dir, options)));
+/**
+ * A file-backed store on `dir`, opened (after `prepare`, which may declare watches as the
+ * scheduler does); closed in teardown unless the test closes it.
+ */
+export function openFileStore(t: Test, dir: string, options: FilePersistenceOptions = {}, prepare?: (store: Store) => void) {
+  const store = new Store(COLLECTIONS, filePersistence(dir, options));
+  prepare?.(store);
+  return opened(t, store);
+}
+
+/** Others o0 to o{count - 1}, each with v = its number, in one transaction. */
+export function putOthers(store: Store, count: number): void {
+  store.transaction((tx) => {
+    for (let i = 0; i < count; i++) tx.put(Others, { id: `o${i}`, v: i });
+  });
 }
 
 /** Opens `store`; closed in teardown unless the test closes it first (`closeOnce`). */
