@@ -405,7 +405,7 @@ export class Store {
       indexes = new Indexes(def, map);
       const size = this.indexDefs.get(name)!.length;
       const stored = storedEntries(this.rawLeft.get(name) ? this.persistence.storedKeys?.(this.keySets(name).keys) : undefined, size);
-      indexes.build(map.values(), (value) =>
+      indexes.build(map, (value) =>
         typeof value !== 'number' ? value : (stored(this.raw!.id(value), this.raw!.position(value)) ?? this.read(name, value, false)),
       );
       this.indexes.set(name, indexes);
@@ -419,7 +419,11 @@ export class Store {
     const list = this.pending.get(name);
     if (list) {
       this.pending.delete(name);
-      for (const value of list) map.set(typeof value === 'number' ? this.raw!.id(value) : value.id, value);
+      // By index: a for-of here builds a result object per record (see `eachInOrder`).
+      for (let i = 0; i < list.length; i++) {
+        const value = list[i]!;
+        map.set(typeof value === 'number' ? this.raw!.id(value) : value.id, value);
+      }
     }
     return map;
   }
