@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import t, { type Test } from 'tap';
 import type { FilePersistenceOptions } from './file-persistence.js';
 import { indexKeysPath, writeIndexKeys } from './index-keys.js';
-import { Store, type DueTimes } from './store.js';
+import type { DueTimes, Store } from './store.js';
 import { openFileStore, Others, putOthers, type Other } from './store.test-support.js';
 
 /**
