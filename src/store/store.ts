@@ -104,7 +104,7 @@ export class Store {
    * records that may pass. `name` identifies the test across versions: a snapshot marked by
    * other tests than this version's is not trusted (every record of the collection may pass).
    * With `times`, the stop also keeps each record's due times beside the snapshot, and `due`
-   * yields them without parsing the records (100,000 open sessions at a restart).
+   * hands them over without parsing the records (100,000 open sessions at a restart).
    */
   watch<T extends StoredRecord>(def: Collection<T>, name: string, test: (record: T) => boolean, times?: DueTimes<T>): void {
     this.watches.add(def.name, name, test as (record: StoredRecord) => boolean, times as DueTimes | undefined);
@@ -163,7 +163,10 @@ export class Store {
   private eachInOrder(name: string, see: (value: StoredRecord | number) => void): void {
     const list = this.pending.get(name);
     if (list) for (let i = 0; i < list.length; i++) see(list[i]!);
-    else for (const value of this.map(name).values()) see(value);
+    else
+      this.map(name).forEach((value) => {
+        see(value);
+      });
   }
 
   /** Records whose index `index` has key `key`, in insertion order. */
