@@ -1,10 +1,10 @@
 import { patched, type Change, type Collection, type IndexKey, type Replaced, type StoredRecord } from './collection.js';
-import { storedEntries, type KeyColumns } from './index-keys.js';
+import { storedEntries } from './index-keys.js';
 import { Indexes } from './indexes.js';
 import type { Persistence } from './persistence.js';
 import type { Marks, RawLine, RawRecords } from './raw-records.js';
 import { Transaction } from './transaction.js';
-import { Watches, type DueTimes } from './watches.js';
+import { keptDueTimes, Watches, type DueEach, type DueTimes } from './watches.js';
 import type { RaisedEvent } from '../bus/events.js';
 
 export type { DueTimes, RaisedEvent };
@@ -133,20 +133,16 @@ export class Store {
    * snapshot, or it is parsed for them and dropped; those the snapshot's marks say have none are
    * skipped.
    */
-  due<T extends StoredRecord>(def: Collection<T>, name: string, each: (id: string, due: number, at: number) => void): void {
+  due<T extends StoredRecord>(def: Collection<T>, name: string, each: DueEach): void {
     const { times, column } = this.watches.times(def.name, name);
     const trusted = this.rawLeft.get(def.name) !== undefined && this.marksTrusted(def.name);
     // Read at the first unparsed record to look at: not at all when no record is marked.
-    let kept: KeyColumns | null | undefined;
+    let kept: ReturnType<typeof keptDueTimes> | undefined;
     this.eachInOrder(def.name, (value) => {
       if (typeof value === 'number') {
         if (trusted && !this.raw!.marked(value)) return;
-        kept ??= this.persistence.storedKeys?.(this.keySets(def.name).due) ?? null;
-        const position = this.raw!.position(value);
-        const due = kept?.[column]?.[position];
-        const after = kept?.[column + 1]?.[position];
-        if (typeof due === 'number' && typeof after === 'number') return each(this.raw!.id(value), due, due + after);
-        if (due === null && after === null) return; // none when the snapshot was written
+        kept ??= keptDueTimes(this.persistence.storedKeys?.(this.keySets(def.name).due), column);
+        if (kept(this.raw!.position(value), this.raw!.id(value), each)) return;
         value = this.read(def.name, value, false);
       }
       const found = times.of(value);

@@ -1,5 +1,5 @@
 import type { Collection, IndexKey, StoredRecord } from './collection.js';
-import { indexColumn, timeColumn, type KeyColumn, type KeySet } from './index-keys.js';
+import { indexColumn, timeColumn, type KeyColumn, type KeyColumns, type KeySet } from './index-keys.js';
 import type { Marks, SnapshotMarking } from './raw-records.js';
 
 /** A watch's due times of a record: [due, runs at], or undefined when it has none (see Store.watch). */
@@ -7,6 +7,28 @@ export interface DueTimes<T extends StoredRecord = StoredRecord> {
   of(record: T): readonly [number, number] | undefined;
   /** What `of` depends on (its functions' sources), for the fingerprint of the times kept (index-keys.ts). */
   source: string;
+}
+
+/** What `Store.due` hands over for a record: its id, when its job falls due, and when it runs. */
+export type DueEach = (id: string, due: number, at: number) => void;
+
+/**
+ * For a start: the due times kept (`columns`, the collection's due-times KeySet as read) of the
+ * watch whose columns start at `column` (see `Watches.keySets`). For the record `id` at
+ * `position`, calls `each` with them and returns true, or returns true when it had none; returns
+ * false when the file holds nothing of the right shape for it (it is then parsed for them).
+ */
+export function keptDueTimes(columns: KeyColumns | undefined, column: number): (position: number, id: string, each: DueEach) => boolean {
+  const dues = columns?.[column];
+  const afters = columns?.[column + 1];
+  if (!dues || !afters) return () => false;
+  return (position, id, each) => {
+    const due = dues[position];
+    const after = afters[position];
+    if (typeof due === 'number' && typeof after === 'number') each(id, due, due + after);
+    else if (due !== null || after !== null) return false; // null and null: none when the snapshot was written
+    return true;
+  };
 }
 
 interface Watch {
