@@ -37,6 +37,8 @@ function tmuxServer(t: Test) {
       const screen = () => tmux('capture-pane', '-p', '-t', name);
       return {
         screen,
+        /** The screen with its colours, as escape sequences (capture-pane -e). */
+        coloured: () => tmux('capture-pane', '-p', '-e', '-t', name),
         keys: (...keys: string[]) => tmux('send-keys', '-t', name, ...keys),
         /** Polls the screen until `match` holds; returns the screen. */
         async waitFor(match: RegExp | ((screen: string) => boolean), what: string): Promise<string> {
@@ -59,11 +61,12 @@ const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 /**
  * `payemu start` as a shell command that prints its exit code on the screen once it ends, then
  * keeps the pane open for the last capture (tmux's remain-on-exit loses a dead pane's last
- * lines) by reading the terminal until the server is killed.
+ * lines) by reading the terminal until the server is killed. CI and tap's NO_COLOR and
+ * FORCE_COLOR=0 are unset: the terminal is a user's.
  */
 function payemu(args: string[], env: string[]): string {
   const start = `${quote(process.execPath)} ${quote(BIN)} start --port 0 --in-memory ${args.map(quote).join(' ')}`;
-  return `env -u CI -u CONTINUOUS_INTEGRATION ${env.join(' ')} ${start}; echo "payemu exited with code $?"; read -r _`;
+  return `env -u CI -u CONTINUOUS_INTEGRATION -u NO_COLOR -u FORCE_COLOR ${env.join(' ')} ${start}; echo "payemu exited with code $?"; read -r _`;
 }
 
 t.test(
@@ -116,26 +119,34 @@ t.test(
   },
 );
 
-t.test('on a terminal, CI, TERM=dumb and --no-ui get plain lines, the readiness line first', { skip: hasTmux ? false : 'tmux is not installed' }, async (t) => {
-  const server = tmuxServer(t);
-  const cases = [
-    { name: 'ci', args: [], env: ['TERM=xterm-256color', 'CI=true'] },
-    { name: 'dumb', args: [], env: ['TERM=dumb'] },
-    { name: 'noui', args: ['--no-ui'], env: ['TERM=xterm-256color'] },
-  ];
-  await Promise.all(
-    cases.map(async (c) => {
-      const pane = await server.open(c.name, payemu(c.args, c.env));
-      const screen = await pane.waitFor(/whsec_payemu_globex/, `${c.name}: the banner`);
-      t.match(screen.split('\n')[0], /^payemu listening on http:\/\/127\.0\.0\.1:\d+$/, `${c.name}: readiness first`);
-      t.notMatch(screen, /● running/, `${c.name}: no Ink`);
-      // Not in raw mode: Ctrl+C is a real SIGINT, which stops it cleanly.
-      await pane.keys('C-c');
-      t.match(
-        await pane.waitFor(/payemu exited with code \d+/, `${c.name}: the exit`),
-        /payemu stopped\npayemu exited with code 0/,
-        `${c.name}: SIGINT, exit 0`,
-      );
-    }),
-  );
-});
+t.test(
+  'on a terminal, CI, TERM=dumb and --no-ui get plain lines, the readiness line first; colour only with --no-ui',
+  { skip: hasTmux ? false : 'tmux is not installed' },
+  async (t) => {
+    const server = tmuxServer(t);
+    const cases = [
+      { name: 'ci', args: [], env: ['TERM=xterm-256color', 'CI=true'] },
+      { name: 'dumb', args: [], env: ['TERM=dumb'] },
+      { name: 'noui', args: ['--no-ui'], env: ['TERM=xterm-256color'] },
+      { name: 'nocolor', args: ['--no-ui'], env: ['TERM=xterm-256color', 'NO_COLOR=1'] },
+    ];
+    await Promise.all(
+      cases.map(async (c) => {
+        const pane = await server.open(c.name, payemu(c.args, c.env));
+        const screen = await pane.waitFor(/whsec_payemu_globex/, `${c.name}: the banner`);
+        t.match(screen.split('\n')[0], /^payemu listening on http:\/\/127\.0\.0\.1:\d+$/, `${c.name}: readiness first`);
+        t.notMatch(screen, /● running/, `${c.name}: no Ink`);
+        // Colour only where a person reads it: --no-ui on a terminal dims the note that webhooks go nowhere.
+        const dimmed = (await pane.coloured()).includes('\u001b[2mgo nowhere');
+        t.equal(dimmed, c.name === 'noui', `${c.name}: ${c.name === 'noui' ? 'coloured' : 'no colour'}`);
+        // Not in raw mode: Ctrl+C is a real SIGINT, which stops it cleanly.
+        await pane.keys('C-c');
+        t.match(
+          await pane.waitFor(/payemu exited with code \d+/, `${c.name}: the exit`),
+          /payemu stopped\npayemu exited with code 0/,
+          `${c.name}: SIGINT, exit 0`,
+        );
+      }),
+    );
+  },
+);

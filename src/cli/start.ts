@@ -5,6 +5,7 @@ import { startEmulator, type Emulator } from '../emulator.js';
 import { uiHost } from '../ui/host.js';
 import { createLogger, LogFileError, openFileLog } from '../ui/log.js';
 import { inCi, wantsTerminalUi } from '../ui/mode.js';
+import { colourPalette } from '../ui/palette.js';
 import { emulatorOptions, type StartOptions } from './start-options.js';
 import { stopWhenOrphaned } from './orphan.js';
 
@@ -31,6 +32,19 @@ export async function start(options: StartOptions): Promise<void> {
   // A reader that goes away (`payemu start | head -1`) must not take the emulator down.
   ignoreBrokenPipe(process.stdout);
   ignoreBrokenPipe(process.stderr);
+
+  const env = process.env;
+  const ui = wantsTerminalUi({
+    ui: options.ui,
+    json: options.json === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
+    stdinIsTTY: process.stdin.isTTY === true,
+    env,
+  });
+  // Colour only for plain lines on a terminal; loaded before the server listens, so that no
+  // line is written while it loads (see palette.ts).
+  const colour = !ui && options.json !== true && process.stdout.isTTY === true && !inCi(env) && env.TERM !== 'dumb' && env.NO_COLOR === undefined;
+  const palette = colour ? await colourPalette() : undefined;
 
   let fileLog: ReturnType<typeof openFileLog> | undefined;
   let emulator: Emulator;
@@ -59,14 +73,6 @@ export async function start(options: StartOptions): Promise<void> {
     process.exit(0);
   }
 
-  const env = process.env;
-  const ui = wantsTerminalUi({
-    ui: options.ui,
-    json: options.json === true,
-    stdoutIsTTY: process.stdout.isTTY === true,
-    stdinIsTTY: process.stdin.isTTY === true,
-    env,
-  });
   let stopping = false;
   let output: { stopping?(): void; stopped(): void };
   if (ui) {
@@ -83,8 +89,7 @@ export async function start(options: StartOptions): Promise<void> {
       stopped: () => process.stdout.write(`payemu stopped (was ${emulator.url})\n`),
     };
   } else {
-    const color = process.stdout.isTTY === true && !inCi(env) && env.TERM !== 'dumb' && env.NO_COLOR === undefined;
-    const logger = createLogger(host, { json: options.json === true, color });
+    const logger = createLogger(host, { json: options.json === true, palette });
     logger.ready();
     output = logger;
   }

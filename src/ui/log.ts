@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Chalk } from 'chalk';
 import type { BusEvents } from '../bus/bus.js';
 import { formatTimestamp } from '../clock/format.js';
 import type { UiHost, UiTimers } from './host.js';
+import { plainPalette, type Palette } from './palette.js';
 
 /** What the loggers write a line for, in the order `payemu start --json` documents them. */
 const LOGGED = [
@@ -21,13 +21,13 @@ const LOGGED = [
  * The plain and --json outputs of `payemu start`. Both only subscribe to the bus; the first
  * line is the readiness contract scripts wait for: `payemu listening on http://HOST:PORT`.
  */
-export function createLogger(emulator: UiHost, options: { json: boolean; color: boolean }) {
+export function createLogger(emulator: UiHost, options: { json: boolean; palette?: Palette }) {
   const lines = batched(
     (text) => process.stdout.write(text),
     () => emulator.timers,
   );
   process.once('exit', lines.flush);
-  const paint = palette(options.color);
+  const paint = options.palette ?? plainPalette;
   // The virtual clock's date and time (UTC), as `payemu events` shows them; the text of the
   // last reading is kept, as a request's line is written on every request.
   let lastNow = '';
@@ -189,7 +189,7 @@ function jsonLine(name: string, event: object): string {
   return JSON.stringify({ type: name, ...jsonOf(event) });
 }
 
-function text<K extends (typeof LOGGED)[number]>(name: K, event: BusEvents[K], paint: ReturnType<typeof palette>): string {
+function text<K extends (typeof LOGGED)[number]>(name: K, event: BusEvents[K], paint: Palette): string {
   switch (name) {
     case 'request': {
       const e = event as BusEvents['request'];
@@ -238,19 +238,4 @@ function summary(data: Record<string, unknown>): string {
     .map((k) => data[k])
     .filter((v) => v !== undefined)
     .join(' ');
-}
-
-function palette(color: boolean) {
-  // Without colour, plain text as it is (chalk at level 0 does the same, at more cost a call).
-  if (!color) {
-    const plain = (text: string) => text;
-    return { status: (_status: number) => plain, event: plain, dim: plain, error: plain };
-  }
-  const c = new Chalk({ level: 1 });
-  return {
-    status: (status: number) => (status >= 500 ? c.red : status >= 400 ? c.yellow : c.green),
-    event: c.cyan,
-    dim: c.dim,
-    error: c.red,
-  };
 }
