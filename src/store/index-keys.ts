@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
+import { crc32 } from './crc32.js';
 import type { Collection, IndexKey, StoredRecord } from './collection.js';
 import { StoredEntry } from './indexes.js';
 import type { RawLine } from './raw-records.js';
@@ -63,7 +63,7 @@ export const timeColumn = (name: string, source: string, of: (record: StoredReco
 /** What a collection's keys depend on: its columns' names and sources, its upgrade, and `salt` (the version). */
 export function fingerprint(set: KeySet, salt: string): string {
   const parts = [salt, set.columns.map((column) => [column.name, column.source]), set.def.upgrade ? String(set.def.upgrade) : null];
-  return zlib.crc32(JSON.stringify(parts)).toString(16);
+  return crc32(JSON.stringify(parts)).toString(16);
 }
 
 /** Whether `key`, read from the file, is an index key (null: none). */

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
 import type { Change, StoredRecord } from './collection.js';
+import { crc32 } from './crc32.js';
 import { isRecord, listSegments, replaySegment, segmentPath, snapshotPath, StoreDamaged, type Damage } from './files.js';
 import { RawRecords, type Marks, type RawLine, type SnapshotMarking } from './raw-records.js';
 
@@ -174,7 +174,7 @@ function scanSnapshot(fd: number, raw: RawRecords | undefined): Omit<SnapshotRea
       if (!line(view, start, end, consumed + start)) return undefined;
     }
     const checked = trailerAt === undefined ? start : trailerAt - consumed;
-    if (checked > 0) crc = zlib.crc32(view.subarray(0, checked), crc);
+    if (checked > 0) crc = crc32(view.subarray(0, checked), crc);
     if (got === 0) {
       // Bytes after the last newline: not a file writeSnapshot finished.
       if (start !== filled) return undefined;
@@ -259,7 +259,7 @@ export function writeSnapshot(
     };
     const flush = () => {
       const buffer = Buffer.from(pending.join(''));
-      crc = zlib.crc32(buffer, crc);
+      crc = crc32(buffer, crc);
       for (let written = 0; written < buffer.length; ) written += fs.writeSync(fd, buffer, written);
       pending = [];
       size = 0;

@@ -2,42 +2,49 @@ import net from 'node:net';
 
 /**
  * The real service's rule, applied with `--strict-webhook-urls`: endpoints must be public, so
- * private, loopback, link-local and other reserved addresses are refused.
+ * private, loopback, link-local and other reserved addresses are refused. The list is made on
+ * first use: made at load, it took 0.3 ms of every start, strict or not.
  */
-const blocked = new net.BlockList();
-for (const [network, bits] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(network, bits, 'ipv4');
-for (const [network, bits] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-  ['2001:db8::', 32],
-  ['::ffff:0:0', 96],
-] as const) {
-  blocked.addSubnet(network, bits, 'ipv6');
+let blocked: net.BlockList | undefined;
+
+function blockList(): net.BlockList {
+  if (blocked) return blocked;
+  blocked = new net.BlockList();
+  for (const [network, bits] of [
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['127.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.0.0.0', 24],
+    ['192.0.2.0', 24],
+    ['192.168.0.0', 16],
+    ['198.18.0.0', 15],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4],
+  ] as const)
+    blocked.addSubnet(network, bits, 'ipv4');
+  for (const [network, bits] of [
+    ['::', 128],
+    ['::1', 128],
+    ['fc00::', 7],
+    ['fe80::', 10],
+    ['ff00::', 8],
+    ['2001:db8::', 32],
+    ['::ffff:0:0', 96],
+  ] as const) {
+    blocked.addSubnet(network, bits, 'ipv6');
+  }
+  return blocked;
 }
 
 export function isPublicAddress(address: string): boolean {
   const version = net.isIP(address);
   if (version === 0) return false;
-  return !blocked.check(address, version === 4 ? 'ipv4' : 'ipv6');
+  return !blockList().check(address, version === 4 ? 'ipv4' : 'ipv6');
 }
 
 /** Resolves the URL's host; returns why it is refused, or undefined when it is public. */
