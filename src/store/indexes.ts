@@ -43,6 +43,8 @@ export class Indexes<T extends StoredRecord> {
   private readonly list: Index<T>[] = [];
   /** While `build` runs: how many of the collection's records the indexes hold so far. */
   private built: number | undefined;
+  /** While `build` runs: the ids of the first `count` values it was given (see `spell`). */
+  private builtIds: ((count: number) => Iterable<string>) | undefined;
 
   constructor(
     private readonly def: Collection<T>,
@@ -57,12 +59,15 @@ export class Indexes<T extends StoredRecord> {
 
   /**
    * Indexes the collection's records: its map's values in order, each made a record by `entryOf`,
-   * or given as the keys stored for it (`StoredEntry`, see index-keys.ts). Walked with `forEach`,
+   * or given as the keys stored for it (`StoredEntry`, see index-keys.ts). `firstIds`, when the
+   * values are not the map's (a snapshot's list, before the map is filled), names the ids of the
+   * first `count` values, so that the build reads nothing of the map. Walked with `forEach`,
    * not for-of: a build runs once over 100,000 records, in code V8 has not optimized yet, where
    * each step of an iterator builds a result object (8 MB for a restart's first POST).
    */
-  build<V>(values: { forEach(visit: (value: V) => void): void }, entryOf: (value: V) => T | StoredEntry): void {
+  build<V>(values: { forEach(visit: (value: V) => void): void }, entryOf: (value: V) => T | StoredEntry, firstIds?: (count: number) => Iterable<string>): void {
     this.built = 0;
+    this.builtIds = firstIds;
     try {
       values.forEach((value) => {
         this.built!++;
@@ -73,6 +78,7 @@ export class Indexes<T extends StoredRecord> {
       });
     } finally {
       this.built = undefined;
+      this.builtIds = undefined;
     }
   }
 
@@ -162,9 +168,10 @@ export class Indexes<T extends StoredRecord> {
   private spell(index: Index<T>, id: string, kept: boolean): void {
     const whole = index.whole!;
     index.whole = undefined;
-    // During a build, the records covered are the first `size()` of the map.
+    // During a build, the records covered are the first `size()` of the map, or of the values
+    // the build was given when it can name them (a snapshot's list: the map is not filled).
     let left = this.size();
-    for (const other of this.records.keys()) {
+    for (const other of this.builtIds?.(left) ?? this.records.keys()) {
       if (left-- === 0) break;
       if (other !== id || kept) add(index.map, whole, other);
     }

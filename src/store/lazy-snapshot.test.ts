@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { crc32 } from 'node:zlib';
 import t, { type Test } from 'tap';
 import { filePersistence } from './file-persistence.js';
 import { snapshotPath } from './files.js';
@@ -140,4 +141,53 @@ t.test('a record changed by hand into other valid JSON is read as it now is', as
   const store = await open(t, dir);
   t.same(store.get(Others, 'o7'), { id: 'o7', v: 8 }, 'the checksum no longer matches: the file is read whole and parsed');
   t.equal(store.count(Others), 50);
+});
+
+t.test('an id twice in a snapshot, its checksum made again: the last record is read, in the place of the first, by every look-up', async (t) => {
+  const { dir } = await seeded(t);
+  const file = snapshotPath(dir);
+  const text = fs.readFileSync(file, 'utf8');
+  // A second t1 (blue, no tags) after the last thing, the first t1 tagged "old", and the
+  // checksum of the bytes before the trailer made again: the file is read as the start reads its
+  // own, its records left unparsed, and its lists indexed before the maps are filled.
+  const lines = text.split('\n');
+  const t1 = lines.findIndex((l) => l.includes('"id":"t1"'));
+  const second = lines[t1]!.replace('"color":"red"', '"color":"blue"').replace(/,$/, '');
+  lines[t1] = lines[t1]!.replace('"color":"red"', '"color":"red","tags":["old"]');
+  const last = lines.findIndex((l) => l.includes('"id":"t4"'));
+  lines.splice(last, 1, lines[last]!.replace(/,?$/, ','), second);
+  const body = lines.join('\n');
+  const trailer = body.lastIndexOf('\n},"crc32":') + 1;
+  const edited = `${body.slice(0, trailer)}},"crc32":${crc32(body.slice(0, trailer))}}\n`;
+  const run = async (look: (store: Store) => void) => {
+    fs.writeFileSync(file, edited);
+    const store = await open(t, dir);
+    look(store);
+    t.match(store.get(Things, 't1'), { color: 'blue', tags: undefined }, 'the second t1 is the record');
+    await store.closeOnce();
+  };
+  // Each look-up first after the start, so that it is the one that builds the index.
+  await run((store) => {
+    t.equal(store.countIndex(Things, 'byColor', 'red'), 1, 'counted: only t3 is red');
+    t.equal(store.countIndex(Things, 'byColor', 'blue'), 4);
+  });
+  await run((store) => {
+    t.same(
+      store.find(Things, 'byColor', 'red').map((r) => r.id),
+      ['t3'],
+      'found: t1 is no longer red',
+    );
+    t.same(
+      store.find(Things, 'byColor', 'blue').map((r) => r.id),
+      ['t0', 't1', 't2', 't4'],
+      'and blue, in its first place',
+    );
+    t.equal(store.count(Things), 5);
+  });
+  await run((store) => {
+    t.equal(store.countIndex(Things, 'byTag', 'old'), 0, 'counted: the tag of the first t1 is gone');
+  });
+  await run((store) => {
+    t.same(store.find(Things, 'byTag', 'old'), [], 'found: the tag of the first t1 is gone');
+  });
 });

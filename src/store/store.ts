@@ -1,6 +1,6 @@
 import { patched, type Change, type Collection, type IndexKey, type Replaced, type StoredRecord } from './collection.js';
 import { storedEntries } from './index-keys.js';
-import { Indexes } from './indexes.js';
+import { Indexes, type CollectionIds } from './indexes.js';
 import type { Persistence } from './persistence.js';
 import type { Marks, RawLine, RawRecords } from './raw-records.js';
 import { Transaction } from './transaction.js';
@@ -165,12 +165,19 @@ export class Store {
       });
   }
 
-  /** Records whose index `index` has key `key`, in insertion order. */
+  /**
+   * Records whose index `index` has key `key`, in insertion order. A look-up that finds nothing
+   * leaves a collection's map unfilled (see `index`): the 100,000 paid payments of a restart,
+   * looked up by reference on every `POST /v1/sessions`.
+   */
   find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[] {
+    const indexes = this.index(def.name);
+    let ids = indexes.ids(index, key);
+    if (ids.length === 0) return [];
     const map = this.map(def.name);
-    return this.index(def.name)
-      .ids(index, key)
-      .map((id) => this.value(def.name, map, id) as T);
+    // Filling the map may have dropped an index built from a list with an id twice (see `map`).
+    if (this.indexes.get(def.name) !== indexes) ids = this.index(def.name).ids(index, key);
+    return ids.map((id) => this.value(def.name, map, id) as T);
   }
 
   all<T extends StoredRecord>(def: Collection<T>): IterableIterator<T> {
@@ -238,6 +245,10 @@ export class Store {
   }
 
   countIndex<T extends StoredRecord>(def: Collection<T>, index: string, key: string): number {
+    const count = this.index(def.name).count(index, key);
+    if (count === 0 || !this.pending.has(def.name)) return count;
+    // Built from the snapshot's list, which may hold an id twice: counted from the map (see `find`).
+    this.map(def.name);
     return this.index(def.name).count(index, key);
   }
 
@@ -393,19 +404,34 @@ export class Store {
    * order, the order a replay of the files would give them. A record kept unparsed stays in the
    * file (kept parsed, the 200,000 records of the first `POST /v1/sessions` after a restart
    * would double the memory): its keys are those the persistence kept (index-keys.ts), or it is
-   * parsed for them and dropped.
+   * parsed for them and dropped. A collection whose map the snapshot has not filled yet is
+   * indexed from the snapshot's list, and its map is left unfilled until a record is needed
+   * (100,000 paid payments: 7 MB, the map's table and the tables it grew through).
    */
   private index(name: string): Indexes<StoredRecord> {
     let indexes = this.indexes.get(name);
     if (!indexes) {
       const def = this.defs.get(name);
       if (!def) throw new Error(`unknown collection ${name}`);
-      const map = this.map(name);
-      indexes = new Indexes(def, map);
+      const list = this.pending.get(name);
+      const values = list ?? this.map(name);
+      // The ids under a key every record holds (Indexes' `whole`) are the map's, filled when asked.
+      const filled = () => this.map(name);
+      const ids: CollectionIds = {
+        get size() {
+          return filled().size;
+        },
+        keys: () => filled().keys(),
+      };
+      indexes = new Indexes(def, ids);
       const size = this.indexDefs.get(name)!.length;
       const stored = storedEntries(this.rawLeft.get(name) ? this.persistence.storedKeys?.(this.keySets(name).keys) : undefined, size);
-      indexes.build(map, (value) =>
-        typeof value !== 'number' ? value : (stored(this.raw!.id(value), this.raw!.position(value)) ?? this.read(name, value, false)),
+      const idOf = (value: StoredRecord | number) => (typeof value === 'number' ? this.raw!.id(value) : value.id);
+      indexes.build(
+        values,
+        (value) => (typeof value !== 'number' ? value : (stored(this.raw!.id(value), this.raw!.position(value)) ?? this.read(name, value, false))),
+        // The ids a key every record held so far is spelled out to (see Indexes): from the list too.
+        list && ((count) => list.slice(0, count).map(idOf)),
       );
       this.indexes.set(name, indexes);
     }
@@ -423,6 +449,9 @@ export class Store {
         const value = list[i]!;
         map.set(typeof value === 'number' ? this.raw!.id(value) : value.id, value);
       }
+      // An id twice in the snapshot (only a file changed by hand): the map keeps its last record,
+      // in the place of its first, but an index built from the list holds the keys of both.
+      if (map.size !== list.length) this.indexes.delete(name);
     }
     return map;
   }
