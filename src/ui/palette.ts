@@ -1,8 +1,9 @@
 /**
  * The colours of `payemu start`'s plain log lines. Plain text unless the log goes to a terminal
- * (see start.ts): chalk is then loaded for it, and only then. Loaded at start it cost 5 ms of an
- * 84 ms start-up (node:process, which it imports, builds an ES module facade that reads every
- * property of `process`), paid by every start in CI and behind a pipe, which show no colour.
+ * (see start.ts): chalk is then loaded for it, and only then. Loaded at every start it cost 5 ms
+ * of an 84 ms start-up, half of it node:process (chalk imports it, and node builds an ES module
+ * facade that reads every property of `process`), paid in CI and behind a pipe, where nothing is
+ * coloured.
  */
 export interface Palette {
   status(status: number): (text: string) => string;
