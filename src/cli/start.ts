@@ -41,8 +41,8 @@ export async function start(options: StartOptions): Promise<void> {
     stdinIsTTY: process.stdin.isTTY === true,
     env,
   });
-  // Colour only for plain lines on a terminal; loaded before the server listens, so that no
-  // line is written while it loads (see palette.ts).
+  // Colour only for plain lines on a terminal (see palette.ts). Loaded before the server
+  // listens: loaded after, requests served while it loads would be missing from the log.
   const colour = !ui && options.json !== true && process.stdout.isTTY === true && !inCi(env) && env.TERM !== 'dumb' && env.NO_COLOR === undefined;
   const palette = colour ? await colourPalette() : undefined;
 
