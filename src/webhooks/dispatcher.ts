@@ -110,13 +110,18 @@ export class Dispatcher {
    * left in progress (it stopped or crashed while they were out) are marked interrupted first.
    */
   start(): void {
-    this.closeInterrupted(this.store.watched(Events));
+    // Read once: an event the store left in the snapshot is parsed for each reading, and not kept.
+    const events = [...this.store.watched(Events)];
+    const settled = this.closeInterrupted(events);
     this.unsubscribe.push(
       // After every other listener has heard of the event (a stream shows the event before its
       // first attempt); microtasks keep first attempts in event order.
       this.bus.on('domain', (event) => this.enqueue(event.id)),
     );
-    for (const event of this.store.watched(Events)) if (event.next_attempt_at !== null) this.schedule(event);
+    for (const read of events) {
+      const event = settled.get(read.id) ?? read;
+      if (event.next_attempt_at !== null) this.schedule(event);
+    }
   }
 
   /**
@@ -135,19 +140,23 @@ export class Dispatcher {
   /**
    * An attempt still in progress in the store was cut off: the receiver may or may not have
    * got it. It counts as a failed attempt (shown as `interrupted`), and the delivery goes on by
-   * the backoff like after any failure. One transaction for all of them.
+   * the backoff like after any failure. One transaction for all of them. Returns the events it
+   * wrote, by id, as written.
    */
-  private closeInterrupted(events: Iterable<EventRecord>): void {
+  private closeInterrupted(events: Iterable<EventRecord>): Map<string, EventRecord> {
     const cut: EventRecord[] = [];
+    const written = new Map<string, EventRecord>();
     for (const event of events) if (inProgress(event) && !this.inFlight.has(event.id)) cut.push(event);
-    if (cut.length === 0) return;
+    if (cut.length === 0) return written;
     this.store.transaction((tx) => {
       for (const event of cut) {
         const attempt = interrupted(inProgress(event)!);
         // A duplicate's second copy is not the delivery: the delivery's status stands.
-        tx.put(Events, attempt.chaos === 'duplicate' ? settleCopy(event, attempt) : settle(event, attempt, this.options.backoffMs, this.clock.now()));
+        const next = attempt.chaos === 'duplicate' ? settleCopy(event, attempt) : settle(event, attempt, this.options.backoffMs, this.clock.now());
+        written.set(event.id, tx.put(Events, next));
       }
     });
+    return written;
   }
 
   /**
