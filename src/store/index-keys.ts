@@ -99,8 +99,9 @@ interface Head {
 }
 
 /**
- * Writes each collection's keys, per index, of the snapshot named `snapshot` (a temporary file
- * renamed into place; not flushed to disk: a file lost or torn is not used).
+ * Writes the columns of each KeySet (`[name, print, columns]`: a collection's index keys, or its
+ * due times) of the snapshot named `snapshot` (a temporary file renamed into place; not flushed
+ * to disk: a file lost or torn is not used).
  */
 export function writeIndexKeys(dir: string, snapshot: string, collections: readonly [string, string, readonly (readonly unknown[])[]][]): void {
   const head: Head = { snapshot, collections: {} };
@@ -133,14 +134,14 @@ function readHead(fd: number): { head: Partial<Head>; bodyAt: number } | undefin
 }
 
 /**
- * The keys of `collection` (`count` columns) in the snapshot named `snapshot`, if the file holds
- * them with this `print`: per column, the value of each record by its position. undefined
- * otherwise. A value may still be of the wrong shape: see KeyColumn.valid.
+ * The columns of the KeySet named `name` (`count` of them) in the snapshot named `snapshot`, if
+ * the file holds them with this `print`: per column, the value of each record by its position.
+ * undefined otherwise. A value may still be of the wrong shape: see KeyColumn.valid.
  */
-export function readIndexKeys(dir: string, snapshot: string, collection: string, print: string, count: number): KeyColumns | undefined {
+export function readIndexKeys(dir: string, snapshot: string, name: string, print: string, count: number): KeyColumns | undefined {
   return readKeysFile(dir, (fd) => {
     const read = readHead(fd);
-    const entry = read?.head.snapshot === snapshot ? read.head.collections?.[collection] : undefined;
+    const entry = read?.head.snapshot === snapshot ? read.head.collections?.[name] : undefined;
     if (!read || entry?.print !== print) return undefined;
     const bytes = Buffer.allocUnsafe(entry.bytes);
     if (fs.readSync(fd, bytes, 0, entry.bytes, read.bodyAt + entry.at) !== entry.bytes) return undefined;
