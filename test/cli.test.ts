@@ -82,15 +82,37 @@ t.test('readiness: the first stdout line is the URL, printed once requests are s
   t.same(await proc.stop('SIGTERM'), { code: 0, signal: null });
 });
 
-const compileCache = 'flushCompileCache' in module ? false : `node ${process.version} has no compile cache`;
-t.test('Node 22.10+: a start leaves its compiled code in the compile cache, even when killed with kill -9', { skip: compileCache }, async (t) => {
-  const cache = t.testdir();
-  const { proc, url } = await startPayemu(t, ['--in-memory'], { cwd: t.testdir(), env: { NODE_COMPILE_CACHE: cache } });
-  // Answered in a later turn than the readiness line's, so after the flush that follows it.
-  t.equal((await client(url, undefined).get('/_payemu/health')).status, 200);
-  t.same(await proc.stop('SIGKILL'), { code: null, signal: 'SIGKILL' });
-  const written = fs.readdirSync(cache, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile());
-  t.ok(written.length >= 2, `the bundle's modules are cached (${written.length} files)`);
+const nodeCompileCache = 'flushCompileCache' in module; // Node 22.10+
+t.test('a start leaves its compiled code for the next, even when killed with kill -9; a damaged cache is written again', async (t) => {
+  const root = t.testdir({ cache: {}, cwd: {} });
+  const cache = path.join(root, 'cache');
+  const env = { NODE_COMPILE_CACHE: cache };
+  const startAndKill = async () => {
+    const { proc, url } = await startPayemu(t, ['--in-memory'], { cwd: path.join(root, 'cwd'), env });
+    // Answered in a later turn than the readiness line's, so after the cache was written.
+    t.equal((await client(url, undefined).get('/_payemu/health')).status, 200);
+    t.same(await proc.stop('SIGKILL'), { code: null, signal: 'SIGKILL' });
+  };
+  await startAndKill();
+  const own = path.join(cache, 'payemu');
+  const files = fs.readdirSync(own);
+  t.equal(files.length, 1, "the CLI script's code cache");
+  t.match(files[0], /^v\d+\.\d+\.\d+-\w+-\d+-[0-9a-f]{8}\.bin$/);
+  const file = path.join(own, files[0]!);
+  if (nodeCompileCache) {
+    const node = fs.readdirSync(cache, { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && !e.parentPath.startsWith(own));
+    t.ok(node.length >= 1, `Node's compile cache holds the ES modules loaded (${node.length} files)`);
+  }
+
+  const damaged = fs.readFileSync(file);
+  damaged[damaged.length >> 1]! ^= 0xff;
+  fs.writeFileSync(file, damaged);
+  await startAndKill(); // V8 would crash on it: payemu checks it first
+  t.notOk(fs.readFileSync(file).equals(damaged), 'written again'); // (t.notSame would diff 500 KB)
+
+  const before = fs.statSync(file).mtimeMs;
+  await startAndKill();
+  t.equal(fs.statSync(file).mtimeMs, before, 'then used as it is, not written again');
 });
 
 t.test('--json: the first line is {"type":"listening","url":...} and every later line is JSON', async (t) => {

@@ -5,6 +5,7 @@ import { ConfigError } from '../config/load.js';
 import { startEmulator } from '../emulator.js';
 import { uiHost } from '../ui/host.js';
 import { LogFileError, openFileLog } from '../ui/log.js';
+import { keepCompiledCode } from './compiled-code.js';
 import { CliError, EXIT } from './errors.js';
 import { stopWhenOrphaned } from './orphan.js';
 import { describeUndelivered, EXIT_UNDELIVERED, undeliveredAfter } from './expect-delivered.js';
@@ -75,6 +76,7 @@ export async function exec(
     },
   });
   child = running;
+  keepCompiledCode(); // for the next start, while the command starts
   let code = await new Promise<number>((resolve) => {
     running.once('error', (error) => {
       process.stderr.write(`payemu: cannot run ${command[0]}: ${error.message}\n`);

@@ -4,14 +4,17 @@ import { parseDuration } from '../clock/duration.js';
 import { readFileSync } from 'node:fs';
 import { parseChaosList } from '../webhooks/chaos.js';
 import { packageVersion } from '../lib/version.js';
+import { onKeepCompiledCode } from './compiled-code.js';
 import { EXIT, toCliError } from './errors.js';
 
 /**
  * The `payemu` command line. Each command lives in its own file and is imported only when it
  * runs, so `payemu --help` loads nothing but commander. Exit codes: 0 done; 1 the emulator
  * refused (or a payment was declined); 2 bad usage or config; 3 no emulator at --url.
+ * `keepCompiledCode` (from bin/payemu.js) writes the script's code cache once a start is ready.
  */
-export function main(argv: string[]): void {
+export function main(argv: string[], options: { keepCompiledCode?: () => void } = {}): void {
+  if (options.keepCompiledCode) onKeepCompiledCode(options.keepCompiledCode);
   const program = new Command('payemu')
     .description('A local, stateful sandbox of the payment-acceptance API: checkout, payments, webhooks and a virtual clock.')
     .version(packageVersion(), '-v, --version')

@@ -1,4 +1,3 @@
-import module from 'node:module';
 import path from 'node:path';
 import { ConfigError } from '../config/load.js';
 import { startEmulator, type Emulator } from '../emulator.js';
@@ -6,6 +5,7 @@ import { uiHost } from '../ui/host.js';
 import { createLogger, LogFileError, openFileLog } from '../ui/log.js';
 import { inCi, wantsTerminalUi } from '../ui/mode.js';
 import { colourPalette } from '../ui/palette.js';
+import { keepCompiledCode } from './compiled-code.js';
 import { emulatorOptions, type StartOptions } from './start-options.js';
 import { stopWhenOrphaned } from './orphan.js';
 
@@ -111,16 +111,7 @@ export async function start(options: StartOptions): Promise<void> {
   };
   onSignal = () => void stop();
   if (stopWhenStarted) void stop(); // a signal while the terminal UI was loading
-  flushCompileCache();
-}
-
-/**
- * Writes the code Node 22.10+ compiled for this start to its compile cache (turned on in
- * bin/payemu.js) now, once payemu is ready: Node writes it at exit otherwise, which a kill -9
- * (how some CI jobs end a server) never reaches, so every start would compile again.
- */
-function flushCompileCache(): void {
-  (module as { flushCompileCache?: () => void }).flushCompileCache?.();
+  keepCompiledCode(); // now that payemu is ready, for the next start
 }
 
 function startError(error: unknown, options: StartOptions): string {

@@ -9,7 +9,7 @@ import { checkDriftLog } from './openapi.js';
 
 /** The published binary; it runs the bundle in dist/bin/, so `npm run build` first (`npm test` does). */
 export const BIN = fileURLToPath(new URL('../../bin/payemu.js', import.meta.url));
-const DIST_MAIN = fileURLToPath(new URL('../../dist/bin/main.js', import.meta.url));
+const DIST_MAIN = fileURLToPath(new URL('../../dist/bin/cli.cjs', import.meta.url));
 
 export interface Exit {
   code: number | null;

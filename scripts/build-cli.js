@@ -1,0 +1,82 @@
+// Writes dist/bin/ (npm run build runs it): the command line bundled into two files.
+//
+// - dist/bin/cli.cjs: every command and the whole emulator, one CommonJS script that
+//   bin/payemu.js compiles with V8's code cache (src/cli/cached-script.ts), so that a start
+//   reuses the code the last one compiled instead of compiling it again, on Node 20 too. It is
+//   the body of a function, not a module: bin/payemu.js gives it `require`, `module`, the URL
+//   that `import.meta.url` stands for (`__payemuUrl`) and the `import()` it uses for ES modules
+//   (`__payemuImport`).
+// - dist/bin/tui.js: the terminal UI, an ES module imported on a TTY only. Ink cannot be
+//   require()d (its modules use top-level await), so the UI stays out of the script.
+//
+// Left out of both, loaded when needed: ink and react, got, ajv, chokidar.
+import fs from 'node:fs';
+import * as esbuild from 'esbuild';
+
+const OUT = new URL('../dist/bin/', import.meta.url);
+const EXTERNAL = ['ink', 'react', 'got', 'ajv', 'ajv-formats', 'chokidar'];
+const TUI = '../ui/tui.js';
+
+fs.rmSync(OUT, { recursive: true, force: true });
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  jsx: 'automatic',
+  external: EXTERNAL,
+  logLevel: 'silent',
+  metafile: true,
+  write: false,
+};
+
+const [script, tui] = await Promise.all([
+  esbuild.build({
+    ...common,
+    entryPoints: ['src/cli/main.ts'],
+    outfile: 'dist/bin/cli.cjs',
+    format: 'cjs',
+    define: { 'import.meta.url': '__payemuUrl' },
+    plugins: [
+      {
+        name: 'tui-apart',
+        setup(build) {
+          build.onResolve({ filter: /\/ui\/tui\.js$/ }, (args) => (args.path === TUI ? { path: './tui.js', external: true } : undefined));
+        },
+      },
+    ],
+  }),
+  esbuild.build({
+    ...common,
+    entryPoints: ['src/ui/tui.tsx'],
+    outfile: 'dist/bin/tui.js',
+    format: 'esm',
+  }),
+]);
+for (const result of [script, tui]) {
+  if (result.warnings.length > 0) {
+    const text = await esbuild.formatMessages(result.warnings, { kind: 'warning' });
+    throw new Error(`build-cli: esbuild warned:\n${text.join('\n')}`);
+  }
+}
+
+// A script's import() would need vm's experimental loader, which prints a warning at every
+// run: each one, all of them external (what esbuild's metafile lists), calls __payemuImport.
+const [code] = script.outputFiles;
+const dynamic = Object.values(script.metafile.outputs)
+  .flatMap((output) => output.imports)
+  .filter((i) => i.kind === 'dynamic-import')
+  .map((i) => i.path);
+let text = code.text;
+for (const specifier of new Set(dynamic)) {
+  const call = `import(${JSON.stringify(specifier)})`;
+  if (!text.includes(call)) throw new Error(`build-cli: ${call} is not in the script as esbuild printed it`);
+  text = text.replaceAll(call, `__payemuImport(${JSON.stringify(specifier)})`);
+}
+const left = text.match(/\bimport\s*\(/);
+if (left) throw new Error(`build-cli: the script still holds an import() at ${left.index}: ${text.slice(left.index, left.index + 80)}`);
+if (/\brequire\(\s*["'](ink|react)/.test(text)) throw new Error('build-cli: the script require()s ink or react; they belong to dist/bin/tui.js');
+
+fs.mkdirSync(OUT, { recursive: true });
+fs.writeFileSync(code.path, text);
+for (const file of tui.outputFiles) fs.writeFileSync(file.path, file.contents);
