@@ -4,6 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
@@ -57,7 +58,7 @@ export function freePort() {
  */
 /**
  * @param {'bare' | 'payemu'} kind
- * @param {{ dataDir?: string, inMemory?: boolean, configFile?: string, nodeArgs?: string[], cpu?: number, root?: string }} [options]
+ * @param {{ dataDir?: string, inMemory?: boolean, configFile?: string, nodeArgs?: string[], cpu?: number, root?: string, env?: NodeJS.ProcessEnv }} [options]
  * @returns {Promise<BenchServer>}
  */
 export async function startServer(kind, options = {}) {
@@ -81,7 +82,7 @@ export async function startServer(kind, options = {}) {
   const t0 = performance.now();
   const [command, argv] =
     options.cpu === undefined ? [process.execPath, args] : [/** @type {string} */ (which('taskset')), ['-c', String(options.cpu), process.execPath, ...args]];
-  const child = spawn(command, argv, { cwd: options.root ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() });
+  const child = spawn(command, argv, { cwd: options.root ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...childEnv(), ...options.env } });
   /** @type {BenchServer} */
   const server = {
     kind,
@@ -146,12 +147,25 @@ export async function startServer(kind, options = {}) {
  * Node 20 parses that whole certificate bundle when the process starts, before any of the
  * server's code runs (about 100 ms on the machine of docs/performance.md, where it is set for
  * every process), which would measure the environment rather than the server.
+ * NODE_COMPILE_CACHE is a folder of this run's own, so that payemu's code cache (and Node's
+ * compile cache) are what this run's first start wrote, not what an earlier build left.
  */
 function childEnv() {
   /** @type {NodeJS.ProcessEnv} */
-  const env = { ...process.env, NO_COLOR: '1' };
+  const env = { ...process.env, NO_COLOR: '1', NODE_COMPILE_CACHE: compileCacheDir() };
   if (!process.env.BENCH_KEEP_NODE_ENV) delete env.NODE_EXTRA_CA_CERTS;
   return env;
+}
+
+/** @type {string | undefined} */
+let compileCache;
+function compileCacheDir() {
+  if (compileCache === undefined) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-bench-cache-'));
+    process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    compileCache = dir;
+  }
+  return compileCache;
 }
 
 function firstAnswer(port, path, t0, exited) {

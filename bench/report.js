@@ -128,6 +128,10 @@ export function report(results, settings) {
   lines.push('');
 
   if (bare && file) lines.push(`Bare node:http start-up to first answer: ${fmt(bare.startup.medianMs)} ms (the floor: node itself).`);
+  if (file && file.startup.runsMs.length > 1)
+    lines.push(
+      `payemu's first start of the run, with no code cache yet (it writes one; the later starts read it): ${fmt(file.startup.runsMs[0])} ms to the first answer.`,
+    );
   if (bare?.rssMbAfterStart !== undefined)
     lines.push(`Bare node:http resident memory after start-up and one POST: ${fmt(bare.rssMbAfterStart, 1)} MB (node itself).`);
   if (stored) {
