@@ -1,10 +1,10 @@
 // Writes dist/bin/ (npm run build runs it): the command line bundled into two files.
 //
-// - dist/bin/cli.cjs: every command and the whole emulator, one CommonJS script that
-//   bin/payemu.js compiles with V8's code cache (src/cli/cached-script.ts), so that a start
+// - dist/bin/cli.cjs: every command and the whole emulator, bundled as CommonJS into one script
+//   that bin/payemu.js compiles with V8's code cache (src/cli/cached-script.ts), so that a start
 //   reuses the code the last one compiled instead of compiling it again, on Node 20 too. It is
-//   the body of a function, not a module: bin/payemu.js gives it `require`, `module`, the URL
-//   that `import.meta.url` stands for (`__payemuUrl`) and the `import()` it uses for ES modules
+//   a function expression, not a module: the loader gives it `require`, `module`, the URL that
+//   `import.meta.url` stands for (`__payemuUrl`) and the `import()` it uses for ES modules
 //   (`__payemuImport`).
 // - dist/bin/tui.js: the terminal UI, an ES module imported on a TTY only. Ink cannot be
 //   require()d (its modules use top-level await), so the UI stays out of the script.
@@ -16,6 +16,11 @@ import * as esbuild from 'esbuild';
 const OUT = new URL('../dist/bin/', import.meta.url);
 const EXTERNAL = ['ink', 'react', 'got', 'ajv', 'ajv-formats', 'chokidar'];
 const TUI = '../ui/tui.js';
+/**
+ * How the script begins: a function of what src/cli/cached-script.ts passes it, in this order.
+ * Strict, as the ES modules it is built from are.
+ */
+const PARAMETERS = "(function (exports, require, module, __filename, __dirname, __payemuUrl, __payemuImport) {'use strict';";
 
 fs.rmSync(OUT, { recursive: true, force: true });
 
@@ -75,8 +80,16 @@ for (const specifier of new Set(dynamic)) {
 }
 const left = text.match(/\bimport\s*\(/);
 if (left) throw new Error(`build-cli: the script still holds an import() at ${left.index}: ${text.slice(left.index, left.index + 80)}`);
+// ASCII only, so that the loader reads it as latin1 into a string of one byte per character
+// (V8 keeps a script with any other character at two bytes each: 1.5 MB instead of 0.77).
+// esbuild escapes all but those in template literals (the hosted pages' `·`, `×`, `—`): here
+// they become \u escapes, which mean the same there (the templates' raw text, which changes,
+// is read by no tag of payemu's), as in strings, regular expressions and comments.
+if (/(String\.raw|\.raw\b\s*\[)/.test(text)) throw new Error('build-cli: a template tag reads .raw; escaping would change it');
+text = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 if (/\brequire\(\s*["'](ink|react)/.test(text)) throw new Error('build-cli: the script require()s ink or react; they belong to dist/bin/tui.js');
 
 fs.mkdirSync(OUT, { recursive: true });
-fs.writeFileSync(code.path, text);
+// The function the loader calls, written whole: compiled as read, without a copy joined in memory.
+fs.writeFileSync(code.path, `${PARAMETERS}${text}\n})`);
 for (const file of tui.outputFiles) fs.writeFileSync(file.path, file.contents);

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import t, { type Test } from 'tap';
 import { codeCacheDir } from './cached-script.js';
 
@@ -19,7 +19,7 @@ interface Run {
   answer: number;
   double: number;
   url: string;
-  strict: boolean;
+  filename: string;
   neighbour: number;
   required: string;
 }
@@ -33,7 +33,7 @@ function run(url: URL, cache: string | undefined, options: { save?: boolean } = 
     const saved = save && run.save();
     console.log(JSON.stringify({
       state: run.state, file: run.file, saved, savedAgain: save && run.save(),
-      answer: e.answer, double: e.double(21), url: e.url, strict: e.strict,
+      answer: e.answer, double: e.double(21), url: e.url, filename: e.filename,
       neighbour: (await e.neighbour()).x, required: e.required(),
     }));`;
   const child = spawnSync(process.execPath, [...LOADER, '--input-type=module', '-e', code], { encoding: 'utf8' });
@@ -41,15 +41,15 @@ function run(url: URL, cache: string | undefined, options: { save?: boolean } = 
   return JSON.parse(child.stdout) as Run;
 }
 
-// A script as scripts/build-cli.js writes one: CommonJS, with the two names the loader adds.
-const SCRIPT = `
+// A script as scripts/build-cli.js writes one: a function of CommonJS's names and two more.
+const SCRIPT = `(function (exports, require, module, __filename, __dirname, __payemuUrl, __payemuImport) {
 exports.answer = 42;
 exports.url = __payemuUrl;
 exports.double = (n) => n * 2;
-exports.strict = (function () { return this === undefined; })();
 exports.neighbour = () => __payemuImport('./neighbour.mjs');
 exports.required = () => require('./data.json').name;
-`;
+exports.filename = __filename;
+})`;
 
 function scriptDir(t: Test): { url: URL; cache: string } {
   const dir = t.testdir({ 'cli.cjs': SCRIPT, 'neighbour.mjs': 'export const x = 7;\n', 'data.json': '{"name":"beside"}' });
@@ -62,7 +62,7 @@ t.test('the first run writes the cache, the next uses it; the script runs the sa
   t.equal(first.state, 'absent');
   t.match(first, { answer: 42, double: 42, neighbour: 7, required: 'beside' }, 'its exports and functions work');
   t.equal(first.url, url.href, '__payemuUrl is the script file URL (what import.meta.url was)');
-  t.ok(first.strict, 'the script runs in strict mode, as the ES modules it was built from');
+  t.equal(first.filename, fileURLToPath(url));
   t.ok(first.saved, 'written');
   t.notOk(first.savedAgain, 'once only');
   t.equal(path.dirname(first.file!), cache);
@@ -72,7 +72,7 @@ t.test('the first run writes the cache, the next uses it; the script runs the sa
 
   const second = run(url, cache);
   t.equal(second.state, 'used');
-  t.match(second, { answer: 42, double: 42, neighbour: 7, required: 'beside', strict: true });
+  t.match(second, { answer: 42, double: 42, neighbour: 7, required: 'beside' });
   t.notOk(second.saved, 'a cache used as it was is not written again');
 });
 
@@ -102,7 +102,7 @@ t.test('a damaged cache is never given to V8 (it would crash the process): the s
 t.test('a cache V8 refuses (here: compiled from another script) is written again', async (t) => {
   const { url, cache } = scriptDir(t);
   const other = new URL('other.cjs', url);
-  fs.writeFileSync(other, `${SCRIPT}exports.more = 1;\n`);
+  fs.writeFileSync(other, SCRIPT.replace('exports.answer = 42;', 'exports.answer = 42; exports.more = 1;'));
   const others = run(other, cache).file!;
   const mine = run(url, cache).file!;
   t.not(mine, others, 'each script has its own cache file');
