@@ -36,7 +36,7 @@ const KEEP_UNUSED = 7 * DAY;
  * Runs `url`, the script of scripts/build-cli.js (a function expression of `exports, require,
  * module, __filename, __dirname, __payemuUrl, __payemuImport`), with V8's code cache: the code a
  * start compiled is kept in `dir`, and the next start of the same script on the same node
- * reads it instead of compiling again (a fifth of payemu's start-up; Node 22's own compile
+ * reads it instead of compiling again (a quarter of payemu's start-up; Node 22's own compile
  * cache covers ES modules only, and Node 20 has none). `importModule` is the script's import():
  * in a vm script that needs an experimental loader, which prints a warning.
  */
