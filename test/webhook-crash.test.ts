@@ -174,6 +174,32 @@ t.test('a stop during an attempt: the next start shows it interrupted and retrie
   t.equal(r.received.length, 2);
 });
 
+t.test('an interrupted attempt is tried again as soon as payemu is back, whatever the backoff; a failure after it waits the first backoff', async (t) => {
+  const dir = t.testdir();
+  const r = await scripted(t, ['hold', 500]);
+  const options = { inMemory: false, dataDir: dir, webhookUrl: r.url, webhookBackoff: '1h,2h,3h', freezeClock: true };
+  const e1 = await emulator(t, options);
+  await pay(e1, { amount: 10, reference: 'back' });
+  const id = String((await r.request(1)).headers['x-webhook-event-id']);
+  await e1.close();
+
+  const e2 = await emulator(t, options);
+  const restartedAt = Date.parse(e2.clock.now());
+  t.equal(Date.parse(e2.events.get(id)!.next_attempt_at!), restartedAt, 'due at the restart, on a frozen clock');
+  t.equal((await r.request(2)).headers['x-webhook-event-id'], id, 'tried again with no advance');
+  await e2.idle();
+  const failed = e2.events.get(id)!;
+  t.match(failed.attempts, [{ state: 'interrupted' }, { state: 'failed', status: 500 }]);
+  t.equal(Date.parse(failed.next_attempt_at!) - restartedAt, 3_600_000, 'the interrupted attempt used up no retry: the failure waits the first backoff, 1h');
+  await e2.clock.advance('59m');
+  await e2.idle();
+  t.equal(r.received.length, 2, 'not before its time');
+  await e2.clock.advance('1m');
+  t.equal((await r.request(3)).headers['x-webhook-event-id'], id, 'then tried again');
+  await e2.idle();
+  t.equal(e2.events.get(id)!.delivery_status, 'delivered');
+});
+
 t.test('an interrupted last attempt of a cycle uses up no retry: it is tried again after the restart', async (t) => {
   const dir = t.testdir();
   const r = await scripted(t, [500, 500, 500, 'hold']);

@@ -139,9 +139,9 @@ export class Dispatcher {
 
   /**
    * An attempt still in progress in the store was cut off: the receiver may or may not have
-   * got it. It counts as a failed attempt (shown as `interrupted`), and the delivery goes on by
-   * the backoff like after any failure. One transaction for all of them. Returns the events it
-   * wrote, by id, as written.
+   * got it. It is logged as `interrupted` and tried again at once, using up no retry of its
+   * cycle (`settle`). One transaction for all of them. Returns the events it wrote, by id, as
+   * written.
    */
   private closeInterrupted(events: Iterable<EventRecord>): Map<string, EventRecord> {
     const cut: EventRecord[] = [];
