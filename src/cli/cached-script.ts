@@ -68,7 +68,13 @@ export function runCachedScript<T>(url: URL, dir: string | undefined, importModu
     save() {
       if (saved || state === 'used' || state === 'off' || state === 'unsafe' || cacheFile === undefined) return false;
       saved = true;
-      if (!writeCache(cacheFile, script.createCachedData())) return false;
+      let data: Buffer;
+      try {
+        data = script.createCachedData();
+      } catch {
+        return false;
+      }
+      if (!writeCache(cacheFile, data)) return false;
       removeUnused(path.dirname(cacheFile), cacheFile);
       return true;
     },
