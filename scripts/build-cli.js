@@ -5,13 +5,15 @@
 //   reuses the code the last one compiled instead of compiling it again, on Node 20 too. It is
 //   a function expression, not a module: the loader gives it `require`, `module`, the URL that
 //   `import.meta.url` stands for (`__payemuUrl`) and the `import()` it uses for ES modules
-//   (`__payemuImport`).
+//   (`__payemuImport`). The config's two validators are built into it (see VALIDATORS).
 // - dist/bin/tui.js: the terminal UI, an ES module imported on a TTY only. Ink cannot be
 //   require()d (its modules use top-level await), so the UI stays out of the script.
 //
 // Left out of both, loaded when needed: ink and react, got, ajv, chokidar.
 import fs from 'node:fs';
 import * as esbuild from 'esbuild';
+import { configSchema, userConfigSchema } from '../dist/config/schema.js';
+import { validatorFile } from '../dist/lib/precompiled.js';
 
 const OUT = new URL('../dist/bin/', import.meta.url);
 const EXTERNAL = ['ink', 'react', 'got', 'ajv', 'ajv-formats', 'chokidar'];
@@ -21,6 +23,23 @@ const TUI = '../ui/tui.js';
  * Strict, as the ES modules it is built from are.
  */
 const PARAMETERS = "(function (exports, require, module, __filename, __dirname, __payemuUrl, __payemuImport) {'use strict';";
+
+// The config's validators, which scripts/validators.js wrote (it runs first): built into the
+// script, in place of src/lib/bundled-validators.ts's empty table.
+const VALIDATORS = [userConfigSchema, configSchema].map((schema) => validatorFile('config', schema));
+for (const file of VALIDATORS) {
+  if (!fs.existsSync(new URL(`../dist/lib/validators/${file}`, import.meta.url))) throw new Error(`build-cli: dist/lib/validators/${file} is missing: run scripts/validators.js first`);
+}
+const bundledValidators = {
+  name: 'bundled-validators',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]lib[\\/]bundled-validators\.ts$/ }, () => ({
+      contents: `export const bundledValidators = {\n${VALIDATORS.map((f) => `  ${JSON.stringify(f)}: () => require(${JSON.stringify(`../../dist/lib/validators/${f}`)}),`).join('\n')}\n};\n`,
+      loader: 'js',
+      resolveDir: new URL('../src/lib/', import.meta.url).pathname,
+    }));
+  },
+};
 
 fs.rmSync(OUT, { recursive: true, force: true });
 
@@ -43,6 +62,7 @@ const [script, tui] = await Promise.all([
     format: 'cjs',
     define: { 'import.meta.url': '__payemuUrl' },
     plugins: [
+      bundledValidators,
       {
         name: 'tui-apart',
         setup(build) {

@@ -2,6 +2,7 @@ import type { ValidateFunction } from 'ajv';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { bundledValidators } from './bundled-validators.js';
 import { FORMAT_NAMES, isSafeUrl, KEYWORD_TESTS } from './schemas.js';
 
 /**
@@ -30,12 +31,19 @@ export type PrecompiledModule = (formats: Record<string, unknown>, keywords: typ
 
 const require = createRequire(import.meta.url);
 
-/** The build's validator of `schema`, or undefined (no build, or a schema it does not have). */
+/**
+ * The build's validator of `schema`, or undefined (no build, or a schema it does not have): built
+ * into the CLI's script (lib/bundled-validators.ts), else read from dist/lib/validators/.
+ */
 export function precompiled(kind: SchemaKind, schema: object): ValidateFunction | undefined {
   if (import.meta.url.endsWith('.ts')) return undefined; // from source: no build to read
+  const file = validatorFile(kind, schema);
+  // One built into the CLI's script is part of the build: should it fail, that is a bug to see.
+  const bundled = bundledValidators[file];
+  if (bundled) return (bundled() as PrecompiledModule)(formats(), KEYWORD_TESTS);
   let factory: PrecompiledModule;
   try {
-    factory = require(fileURLToPath(new URL(validatorFile(kind, schema), DIR))) as PrecompiledModule;
+    factory = require(fileURLToPath(new URL(file, DIR))) as PrecompiledModule;
   } catch {
     return undefined;
   }
