@@ -115,6 +115,14 @@ t.test('a start leaves its compiled code for the next, even when killed with kil
   t.equal(fs.statSync(file).mtimeMs, before, 'then used as it is, not written again');
 });
 
+t.test('payemu exec leaves its compiled code for the next start too', async (t) => {
+  const root = t.testdir({ cache: {}, cwd: {} });
+  const cache = path.join(root, 'cache');
+  const run = await runPayemu(t, ['exec', '--', process.execPath, '-e', '0'], { cwd: path.join(root, 'cwd'), env: { NODE_COMPILE_CACHE: cache } });
+  t.equal(run.code, 0, run.stderr);
+  t.match(fs.readdirSync(path.join(cache, 'payemu')), [/^v\d+\.\d+\.\d+-\w+-\d+-[0-9a-f]{8}\.bin$/]);
+});
+
 t.test('--json: the first line is {"type":"listening","url":...} and every later line is JSON', async (t) => {
   const cwd = t.testdir();
   const { proc, url, port, first } = await startPayemu(t, ['--json', '--in-memory'], { cwd });

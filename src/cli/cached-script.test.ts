@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import t, { type Test } from 'tap';
+import { wallClock } from '../clock/clock.js';
 import { codeCacheDir } from './cached-script.js';
 
 // Each run is a process of its own, as every start is: within one process V8 keeps what it
@@ -151,12 +152,12 @@ t.test("other builds' files unused for a week, and temporary files a kill -9 lef
   const { url, cache } = scriptDir(t);
   const mine = run(url, cache, { save: false });
   t.equal(mine.state, 'absent');
-  const old = Date.now() / 1000 - 8 * 86_400;
+  const old = wallClock.now() / 1000 - 8 * 86_400;
   const files = {
     'v20.0.0-x64-10-00000000.bin': old, // unused for 8 days: goes
-    'v20.0.0-x64-11-00000000.bin': Date.now() / 1000 - 6 * 86_400, // 6 days: stays
-    'v20.0.0-x64-12-00000000.bin.123.tmp': Date.now() / 1000 - 2 * 86_400, // left by a kill -9: goes
-    'v20.0.0-x64-13-00000000.bin.124.tmp': Date.now() / 1000, // being written now: stays
+    'v20.0.0-x64-11-00000000.bin': wallClock.now() / 1000 - 6 * 86_400, // 6 days: stays
+    'v20.0.0-x64-12-00000000.bin.123.tmp': wallClock.now() / 1000 - 2 * 86_400, // left by a kill -9: goes
+    'v20.0.0-x64-13-00000000.bin.124.tmp': wallClock.now() / 1000, // being written now: stays
     'notes.txt': old, // not the cache's: stays
   };
   for (const [name, time] of Object.entries(files)) {
@@ -172,7 +173,7 @@ t.test("other builds' files unused for a week, and temporary files a kill -9 lef
 
   fs.utimesSync(written.file!, old, old);
   t.equal(run(url, cache).state, 'used');
-  t.ok(Date.now() - fs.statSync(written.file!).mtimeMs < 86_400_000, 'a file in use keeps a recent time, so other builds do not remove it');
+  t.ok(wallClock.now() - fs.statSync(written.file!).mtimeMs < 86_400_000, 'a file in use keeps a recent time, so other builds do not remove it');
 });
 
 t.test('off: nothing read or written', async (t) => {

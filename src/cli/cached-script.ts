@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-import { crc32 } from 'node:zlib';
+import { wallClock } from '../clock/clock.js';
+import { crc32 } from '../store/crc32.js';
 
 /**
  * What became of the code cache at a start: `used` as it was; `absent` (none yet for this
@@ -142,7 +143,8 @@ function writeCache(file: string, data: Buffer): boolean {
 /** A file in use keeps a recent time (at most one write a day), so that removeUnused spares it. */
 function markUsed(file: string): void {
   try {
-    if (Date.now() - fs.statSync(file).mtimeMs > DAY) fs.utimesSync(file, new Date(), new Date());
+    const now = wallClock.now();
+    if (now - fs.statSync(file).mtimeMs > DAY) fs.utimesSync(file, new Date(now), new Date(now));
   } catch {}
 }
 
@@ -155,7 +157,7 @@ function removeUnused(dir: string, keep: string): void {
     for (const name of fs.readdirSync(dir)) {
       const file = path.join(dir, name);
       if (file === keep || !/\.(bin|tmp)$/.test(name)) continue;
-      const age = Date.now() - fs.statSync(file).mtimeMs;
+      const age = wallClock.now() - fs.statSync(file).mtimeMs;
       if (age > (name.endsWith('.tmp') ? DAY : KEEP_UNUSED)) fs.rmSync(file, { force: true });
     }
   } catch {}

@@ -138,10 +138,9 @@ export class Dispatcher {
   }
 
   /**
-   * An attempt still in progress in the store was cut off: the receiver may or may not have
-   * got it. It is logged as `interrupted` and tried again at once, using up no retry of its
-   * cycle (`settle`). One transaction for all of them. Returns the events it wrote, by id, as
-   * written.
+   * An attempt still in progress in the store was cut off (the receiver may or may not have
+   * got it): logged as `interrupted`, tried again at once, using up no retry of its cycle
+   * (`settle`). One transaction for all. Returns the events it wrote, by id, as written.
    */
   private closeInterrupted(events: Iterable<EventRecord>): Map<string, EventRecord> {
     const cut: EventRecord[] = [];
