@@ -1,7 +1,8 @@
 import t from 'tap';
+import { createClient } from '../src/client/client.js';
 import { v1 } from '../src/http/route.js';
 import { noteOf } from '../src/http/request-note.js';
-import { assertError, emulator, type TestEmulator } from './helpers/emulator.js';
+import { assertError, emulator, pay, type TestEmulator } from './helpers/emulator.js';
 
 type Entry = {
   id: string;
@@ -16,6 +17,8 @@ type Entry = {
   fault: string | null;
   request_body: unknown;
   response_body: unknown;
+  request_body_cut: boolean;
+  response_body_cut: boolean;
 };
 type Journal = { requests: Entry[]; total: number };
 
@@ -289,4 +292,63 @@ t.test('library: emulator.requests(filter) and requests.clear(), for any key', a
   t.equal(e.requests.clear(), 2);
   t.equal(e.requests().total, 0);
   t.equal(e.requests({ key: e.keys.live }).total, 1, 'clear empties one scope');
+});
+
+/** What stands for a value nested deeper than 64 levels in a kept body. */
+const DEEP = '…[cut: nested deeper than 64 levels]';
+/** `levels` objects, each `{"n": ...}`, the innermost holding `leaf`. */
+const nest = (levels: number, leaf: unknown = 1): unknown => {
+  let value = leaf;
+  for (let i = 0; i < levels; i++) value = { n: value };
+  return value;
+};
+
+t.test('a body nested deeper than 64 levels is kept cut at 64 with a marker, and no entry makes a read fail', async (t) => {
+  const e = await emulator(t, {
+    config: {
+      sources: [{ slug: 'acme', faults: [{ method: 'GET', path: '/v1/me', status: 503, body: nest(70), times: 1 }] }, { slug: 'globex' }],
+    },
+  });
+  const { completed } = await pay(e, { amount: 10, reference: 'deep-1' });
+  const paymentId = String(completed.body.payment.id);
+  const json = { 'Content-Type': 'application/json' };
+  const abyss = '['.repeat(5000) + ']'.repeat(5000);
+  t.equal((await e.api.request('POST', '/v1/payments/deep-1/refunds', abyss, json)).status, 400, '5,000 levels: refused');
+  const seventy = { amount: 1, reference: 'deep-1', metadata: nest(69) }; // 70 levels
+  t.equal((await e.api.request('POST', '/v1/sessions', JSON.stringify(seventy), json)).status, 400, '70 levels: refused');
+  const sixtyFour = { amount: 1, reference: 'deep-1', metadata: nest(63) }; // exactly 64
+  t.not((await e.api.request('POST', '/v1/sessions', JSON.stringify(sixtyFour), json)).status, 400, '64 levels: read');
+  const unclosed = '{"a":'.repeat(3000);
+  t.equal((await e.api.request('POST', '/v1/sessions', unclosed, json)).status, 400);
+  const deepAnswer = await createClient({ url: e.url, key: e.keys.test }).request('GET', '/v1/me');
+  t.equal(deepAnswer.status, 503, "a config fault's answer 70 levels deep");
+
+  const read = await e.api.get('/_payemu/requests');
+  t.equal(read.status, 200, 'GET /_payemu/requests answers');
+  const [answer, broken, whole, cut, deepest] = (read.body as Journal).requests as [Entry, Entry, Entry, Entry, Entry];
+
+  const arrays = (levels: number, leaf: unknown): unknown => {
+    let value = leaf;
+    for (let i = 0; i < levels; i++) value = [value];
+    return value;
+  };
+  t.same(deepest.request_body, arrays(63, [DEEP]), '5,000 levels: the 64 first, the 65th a marker');
+  t.match(deepest, { request_body_cut: true, response_body_cut: false, status: 400 });
+  t.same(cut.request_body, { amount: 1, reference: 'deep-1', metadata: nest(62, { n: DEEP }) }, '70 levels: cut at 64');
+  t.equal(cut.request_body_cut, true);
+  t.same(whole.request_body, sixtyFour, '64 levels: whole');
+  t.equal(whole.request_body_cut, false);
+  t.equal(broken.request_body, unclosed, 'JSON that does not parse is its text, however deep');
+  t.equal(broken.request_body_cut, false);
+  t.same(answer.response_body, nest(64, DEEP), 'an answer is cut the same way');
+  t.match(answer, { response_body_cut: true, request_body_cut: false, fault: /^flt_/ });
+
+  const pages = [`/_payemu/dashboard/requests`, `/_payemu/dashboard/payments/${paymentId}`, '/_payemu/dashboard'];
+  for (const page of pages) {
+    const html = await fetch(`${e.url}${page}`);
+    t.equal(html.status, 200, `${page} answers`);
+    if (page.endsWith('requests')) t.match(await html.text(), 'nested deeper than 64 levels');
+    else await html.arrayBuffer();
+  }
+  t.same(e.requests(), read.body, 'the library reads it too');
 });
