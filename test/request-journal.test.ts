@@ -352,3 +352,28 @@ t.test('a body nested deeper than 64 levels is kept cut at 64 with a marker, and
   }
   t.same(e.requests(), read.body, 'the library reads it too');
 });
+
+t.test('a request a fault answered keeps the body it sent: status, apply, drop, latency', async (t) => {
+  const e = await emulator(t);
+  const plain = createClient({ url: e.url, key: e.keys.test });
+  const faults = [
+    { name: 'status', spec: { status: 503 } },
+    { name: 'status with apply', spec: { status: 502, apply: true } },
+    { name: 'drop', spec: { drop: true } },
+    { name: 'drop with apply', spec: { drop: true, apply: true } },
+    { name: 'latency only', spec: { latency_ms: 5 } },
+  ];
+  for (const [i, { name, spec }] of faults.entries()) {
+    const fault = await e.faults.add({ method: 'POST', path: '/v1/sessions', times: 1, ...spec });
+    const body = { amount: 10 + i, reference: `faulted-${i}` };
+    const sent = plain.request('POST', '/v1/sessions', body);
+    if ('drop' in spec) await t.rejects(sent, `${name}: no answer`);
+    else await sent;
+    await e.idle();
+    const [entry] = (await journal(e)).requests as [Entry];
+    t.match(entry, { fault: fault.id, request_body: body, request_body_cut: false }, `${name}: the body as sent, and the fault`);
+  }
+  const text = await e.faults.add({ method: 'POST', path: '/v1/sessions', status: 503, times: 1 });
+  await plain.request('POST', '/v1/sessions', 'amount=1', { 'Content-Type': 'text/plain' });
+  t.match((await journal(e)).requests[0], { fault: text.id, request_body: 'amount=1', status: 503 }, 'a body that is not JSON: its text');
+});
