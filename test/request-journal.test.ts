@@ -377,3 +377,14 @@ t.test('a request a fault answered keeps the body it sent: status, apply, drop, 
   await plain.request('POST', '/v1/sessions', 'amount=1', { 'Content-Type': 'text/plain' });
   t.match((await journal(e)).requests[0], { fault: text.id, request_body: 'amount=1', status: 503 }, 'a body that is not JSON: its text');
 });
+
+t.test('the cut at 64 levels reads strings as strings: brackets and escaped quotes in them, deep siblings each cut', async (t) => {
+  const e = await emulator(t);
+  const tricky = '"]}\\"[{' + '['.repeat(80);
+  const sent = { note: tricky, a: nest(70), b: [nest(64), 2], c: { text: '{'.repeat(100) } };
+  const answer = await e.api.request('POST', '/v1/sessions', JSON.stringify(sent), { 'Content-Type': 'application/json' });
+  t.equal(answer.status, 400);
+  const [entry] = (await journal(e)).requests as [Entry];
+  t.same(entry.request_body, { note: tricky, a: nest(62, { n: DEEP }), b: [nest(61, { n: DEEP }), 2], c: { text: '{'.repeat(100) } });
+  t.equal(entry.request_body_cut, true);
+});
