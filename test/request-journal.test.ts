@@ -380,7 +380,7 @@ t.test('a request a fault answered keeps the body it sent: status, apply, drop, 
 
 t.test('the cut at 64 levels reads strings as strings: brackets and escaped quotes in them, deep siblings each cut', async (t) => {
   const e = await emulator(t);
-  const tricky = '"]}\\"[{' + '['.repeat(80);
+  const tricky = `"]}\\"[{${'['.repeat(80)}`;
   const sent = { note: tricky, a: nest(70), b: [nest(64), 2], c: { text: '{'.repeat(100) } };
   const answer = await e.api.request('POST', '/v1/sessions', JSON.stringify(sent), { 'Content-Type': 'application/json' });
   t.equal(answer.status, 400);
