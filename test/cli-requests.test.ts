@@ -60,3 +60,22 @@ t.test('payemu requests --follow prints each new request once, oldest first, on 
   await follow.stop('SIGINT');
   t.notMatch(follow.stdout, /before=1|sessions/, 'neither what came before nor another path');
 });
+
+t.test('payemu requests reads a journal holding a body 5,000 levels deep: the table and --json, the body cut at 64 levels', async (t) => {
+  const cwd = t.testdir();
+  const { url } = await startPayemu(t, ['--in-memory', '--no-ui'], { cwd });
+  const api = createClient({ url, key: KEY });
+  const deep = await api.request('POST', '/v1/sessions', '['.repeat(5000) + ']'.repeat(5000), { 'Content-Type': 'application/json' });
+  t.equal(deep.status, 400);
+
+  const table = await runPayemu(t, ['requests', '--url', url, '--key', KEY], { cwd });
+  t.equal(table.code, 0, table.stderr);
+  t.match(table.stdout, /POST +\/v1\/sessions +400 /);
+  const json = await runPayemu(t, ['requests', '--url', url, '--key', KEY, '--json'], { cwd });
+  t.equal(json.code, 0, json.stderr);
+  const [entry] = JSON.parse(json.stdout).requests;
+  t.equal(entry.request_body_cut, true);
+  let level = entry.request_body;
+  for (let i = 1; i < 64; i++) level = level[0];
+  t.same(level, ['…[cut: nested deeper than 64 levels]'], 'the 65th level is the marker');
+});

@@ -1,7 +1,8 @@
 import t from 'tap';
+import { createClient } from '../src/client/client.js';
 import { v1 } from '../src/http/route.js';
 import { noteOf } from '../src/http/request-note.js';
-import { assertError, emulator, type TestEmulator } from './helpers/emulator.js';
+import { assertError, emulator, pay, type TestEmulator } from './helpers/emulator.js';
 
 type Entry = {
   id: string;
@@ -16,6 +17,8 @@ type Entry = {
   fault: string | null;
   request_body: unknown;
   response_body: unknown;
+  request_body_cut: boolean;
+  response_body_cut: boolean;
 };
 type Journal = { requests: Entry[]; total: number };
 
@@ -289,4 +292,99 @@ t.test('library: emulator.requests(filter) and requests.clear(), for any key', a
   t.equal(e.requests.clear(), 2);
   t.equal(e.requests().total, 0);
   t.equal(e.requests({ key: e.keys.live }).total, 1, 'clear empties one scope');
+});
+
+/** What stands for a value nested deeper than 64 levels in a kept body. */
+const DEEP = '…[cut: nested deeper than 64 levels]';
+/** `levels` objects, each `{"n": ...}`, the innermost holding `leaf`. */
+const nest = (levels: number, leaf: unknown = 1): unknown => {
+  let value = leaf;
+  for (let i = 0; i < levels; i++) value = { n: value };
+  return value;
+};
+
+t.test('a body nested deeper than 64 levels is kept cut at 64 with a marker, and no entry makes a read fail', async (t) => {
+  const e = await emulator(t, {
+    config: {
+      sources: [{ slug: 'acme', faults: [{ method: 'GET', path: '/v1/me', status: 503, body: nest(70), times: 1 }] }, { slug: 'globex' }],
+    },
+  });
+  const { completed } = await pay(e, { amount: 10, reference: 'deep-1' });
+  const paymentId = String(completed.body.payment.id);
+  const json = { 'Content-Type': 'application/json' };
+  const abyss = '['.repeat(5000) + ']'.repeat(5000);
+  t.equal((await e.api.request('POST', '/v1/payments/deep-1/refunds', abyss, json)).status, 400, '5,000 levels: refused');
+  const seventy = { amount: 1, reference: 'deep-1', metadata: nest(69) }; // 70 levels
+  t.equal((await e.api.request('POST', '/v1/sessions', JSON.stringify(seventy), json)).status, 400, '70 levels: refused');
+  const sixtyFour = { amount: 1, reference: 'deep-1', metadata: nest(63) }; // exactly 64
+  t.not((await e.api.request('POST', '/v1/sessions', JSON.stringify(sixtyFour), json)).status, 400, '64 levels: read');
+  const unclosed = '{"a":'.repeat(3000);
+  t.equal((await e.api.request('POST', '/v1/sessions', unclosed, json)).status, 400);
+  const deepAnswer = await createClient({ url: e.url, key: e.keys.test }).request('GET', '/v1/me');
+  t.equal(deepAnswer.status, 503, "a config fault's answer 70 levels deep");
+
+  const read = await e.api.get('/_payemu/requests');
+  t.equal(read.status, 200, 'GET /_payemu/requests answers');
+  const [answer, broken, whole, cut, deepest] = (read.body as Journal).requests as [Entry, Entry, Entry, Entry, Entry];
+
+  const arrays = (levels: number, leaf: unknown): unknown => {
+    let value = leaf;
+    for (let i = 0; i < levels; i++) value = [value];
+    return value;
+  };
+  t.same(deepest.request_body, arrays(63, [DEEP]), '5,000 levels: the 64 first, the 65th a marker');
+  t.match(deepest, { request_body_cut: true, response_body_cut: false, status: 400 });
+  t.same(cut.request_body, { amount: 1, reference: 'deep-1', metadata: nest(62, { n: DEEP }) }, '70 levels: cut at 64');
+  t.equal(cut.request_body_cut, true);
+  t.same(whole.request_body, sixtyFour, '64 levels: whole');
+  t.equal(whole.request_body_cut, false);
+  t.equal(broken.request_body, unclosed, 'JSON that does not parse is its text, however deep');
+  t.equal(broken.request_body_cut, false);
+  t.same(answer.response_body, nest(64, DEEP), 'an answer is cut the same way');
+  t.match(answer, { response_body_cut: true, request_body_cut: false, fault: /^flt_/ });
+
+  const pages = [`/_payemu/dashboard/requests`, `/_payemu/dashboard/payments/${paymentId}`, '/_payemu/dashboard'];
+  for (const page of pages) {
+    const html = await fetch(`${e.url}${page}`);
+    t.equal(html.status, 200, `${page} answers`);
+    if (page.endsWith('requests')) t.match(await html.text(), 'nested deeper than 64 levels');
+    else await html.arrayBuffer();
+  }
+  t.same(e.requests(), read.body, 'the library reads it too');
+});
+
+t.test('a request a fault answered keeps the body it sent: status, apply, drop, latency', async (t) => {
+  const e = await emulator(t);
+  const plain = createClient({ url: e.url, key: e.keys.test });
+  const faults = [
+    { name: 'status', spec: { status: 503 } },
+    { name: 'status with apply', spec: { status: 502, apply: true } },
+    { name: 'drop', spec: { drop: true } },
+    { name: 'drop with apply', spec: { drop: true, apply: true } },
+    { name: 'latency only', spec: { latency_ms: 5 } },
+  ];
+  for (const [i, { name, spec }] of faults.entries()) {
+    const fault = await e.faults.add({ method: 'POST', path: '/v1/sessions', times: 1, ...spec });
+    const body = { amount: 10 + i, reference: `faulted-${i}` };
+    const sent = plain.request('POST', '/v1/sessions', body);
+    if ('drop' in spec) await t.rejects(sent, `${name}: no answer`);
+    else await sent;
+    await e.idle();
+    const [entry] = (await journal(e)).requests as [Entry];
+    t.match(entry, { fault: fault.id, request_body: body, request_body_cut: false }, `${name}: the body as sent, and the fault`);
+  }
+  const text = await e.faults.add({ method: 'POST', path: '/v1/sessions', status: 503, times: 1 });
+  await plain.request('POST', '/v1/sessions', 'amount=1', { 'Content-Type': 'text/plain' });
+  t.match((await journal(e)).requests[0], { fault: text.id, request_body: 'amount=1', status: 503 }, 'a body that is not JSON: its text');
+});
+
+t.test('the cut at 64 levels reads strings as strings: brackets and escaped quotes in them, deep siblings each cut', async (t) => {
+  const e = await emulator(t);
+  const tricky = `"]}\\"[{${'['.repeat(80)}`;
+  const sent = { note: tricky, a: nest(70), b: [nest(64), 2], c: { text: '{'.repeat(100) } };
+  const answer = await e.api.request('POST', '/v1/sessions', JSON.stringify(sent), { 'Content-Type': 'application/json' });
+  t.equal(answer.status, 400);
+  const [entry] = (await journal(e)).requests as [Entry];
+  t.same(entry.request_body, { note: tricky, a: nest(62, { n: DEEP }), b: [nest(61, { n: DEEP }), 2], c: { text: '{'.repeat(100) } });
+  t.equal(entry.request_body_cut, true);
 });

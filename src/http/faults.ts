@@ -4,7 +4,10 @@ import { newId } from '../lib/ids.js';
 import { byScope, scopeKey } from '../lib/scope-key.js';
 import { collection } from '../store/collection.js';
 import type { Store, Transaction } from '../store/store.js';
+import type { IncomingMessage } from 'node:http';
 import type { Scope } from './auth.js';
+import { readJson } from './body.js';
+import { captureOf } from './body-capture.js';
 import type { Reply } from './envelope.js';
 import { HttpError } from './errors.js';
 
@@ -82,6 +85,22 @@ export function faultReply(fault: FaultRecord): Reply {
   const done = fault.apply ? 'the request was carried out' : 'nothing was changed';
   const error = new HttpError(status, `The fault ${fault.id} answered this request with ${status}; ${done}.`);
   return { status, json: error.toJSON(), headers };
+}
+
+/**
+ * Reads the body of a request a fault answers (or drops) without running it, for the request
+ * journal, which keeps what the client sent, faulted or not: only when the journal records the
+ * request and nothing read the body yet. A body the route would refuse (not JSON, too deep, too
+ * large) is kept as the journal keeps any refused body; the refusal is not the answer.
+ */
+export async function readBodyForJournal(req: IncomingMessage): Promise<void> {
+  const capture = captureOf(req);
+  if (capture === undefined || capture.requestRaw !== undefined || req.readableEnded) return;
+  try {
+    await readJson(req);
+  } catch {
+    // What was read is in the capture; the fault answers.
+  }
 }
 
 /** Puts the Source's config faults afresh (hits 0, generators at their seeds) in `modes`, replacing those there. */

@@ -13,6 +13,12 @@ export const DEFAULT_JOURNAL_SIZE = 1000;
 /** A body longer than this (in bytes) is kept cut, as a string (see `cutText`). */
 export const BODY_KEEP_BYTES = 16 * 1024;
 
+/** A JSON body nested deeper than this is kept cut (see `cutDeep`): 64, as deep as a request body may be. */
+export const BODY_KEEP_DEPTH = 64;
+
+/** What stands, in a kept body, for a value nested deeper than `BODY_KEEP_DEPTH` levels. */
+export const DEEP_MARKER = `…[cut: nested deeper than ${BODY_KEEP_DEPTH} levels]`;
+
 /** One request as `GET /_payemu/requests` shows it. */
 export interface RequestEntryView {
   id: string;
@@ -28,6 +34,9 @@ export interface RequestEntryView {
   fault: string | null;
   request_body: unknown;
   response_body: unknown;
+  /** The body was cut: over 16 KiB (then text) or nested deeper than 64 levels (then with markers). */
+  request_body_cut: boolean;
+  response_body_cut: boolean;
 }
 
 /** What the list filters on, parsed (see `parseRequestFilter`). */
@@ -49,15 +58,21 @@ export interface RequestFilterInput {
   limit?: unknown;
 }
 
-/** What is kept of a request: the view's fields but the id (drawn when the entry is first shown), the time as epoch ms and the bodies as kept text. */
-interface Entry extends Omit<RequestEntryView, 'id' | 'at' | 'request_body' | 'response_body'> {
+/**
+ * What is kept of a request: the view's fields but the id (drawn when the entry is first shown),
+ * the time as epoch ms and the bodies as kept text (see `kept`): fixed when the request is
+ * answered, JSON that parses to at most 64 levels or a string shown as it is.
+ */
+interface Entry extends Omit<RequestEntryView, 'id' | 'at' | 'request_body' | 'response_body' | 'request_body_cut' | 'response_body_cut'> {
   id: string | undefined;
   at: number;
-  /** The request body's text (cut when long), or undefined when none was read. */
+  /** The request body's kept text, or undefined when none was read. */
   request: string | undefined;
+  /** The kept text is JSON (nested at most 64 levels), shown parsed; otherwise it is shown as text. */
   requestJson: boolean;
   requestCut: boolean;
   response: string | undefined;
+  responseJson: boolean;
   responseCut: boolean;
   /** The view, made on first read: bodies are parsed when asked for, not on the request's path. */
   view: RequestEntryView | undefined;
@@ -119,8 +134,8 @@ class Pending implements Recording, BodyCapture {
 
   end(): void {
     const { req, res } = this;
-    const request = keptText(this);
-    const response = this.response === undefined ? undefined : keep(this.response);
+    const request = keptRequest(this);
+    const response = this.response === undefined ? undefined : kept(keep(this.response), true);
     const key = req.headers['idempotency-key'];
     // The ring is looked up now: a reset of the scope while the request ran starts a new one.
     ringOf(this.rings, this.size, this.source, this.mode).push({
@@ -135,9 +150,10 @@ class Pending implements Recording, BodyCapture {
       replayed: res.getHeader('idempotent-replayed') === 'true',
       fault: faultOf(req),
       request: request?.text,
-      requestJson: this.requestJson === true,
+      requestJson: request?.json ?? false,
       requestCut: request?.cut ?? false,
       response: response?.text,
+      responseJson: response?.json ?? false,
       responseCut: response?.cut ?? false,
       view: undefined,
     });
@@ -148,7 +164,8 @@ class Pending implements Recording, BodyCapture {
  * The request journal: the last `size` `/v1` requests of each Source and mode, in memory only
  * (a restart or a reset of the scope empties it). Recording is kept cheap because it sits on
  * every request's path: the bodies are the text the pipeline already read and the string it
- * already wrote (body-capture.ts), cut at 16 KiB, and parsed only when someone reads the list;
+ * already wrote (body-capture.ts), cut at 16 KiB and at 64 levels of nesting when the request is
+ * answered (so that no entry can make a read fail), and parsed only when someone reads the list;
  * an entry's id is drawn when the list first shows it.
  * No header is kept but `Idempotency-Key`, so keys (`Authorization`, `X-API-Key`) never are.
  */
@@ -222,15 +239,17 @@ function present(entry: Entry): RequestEntryView {
     idempotency_key: entry.idempotency_key,
     replayed: entry.replayed,
     fault: entry.fault,
-    request_body: body(entry.request, entry.requestCut, entry.requestJson),
-    response_body: body(entry.response, entry.responseCut, true),
+    request_body: body(entry.request, entry.requestJson),
+    response_body: body(entry.response, entry.responseJson),
+    request_body_cut: entry.requestCut,
+    response_body_cut: entry.responseCut,
   };
 }
 
-/** JSON as sent or answered; a body that is not JSON, or was cut, as its text. */
-function body(text: string | undefined, cut: boolean, json: boolean): unknown {
+/** JSON as sent or answered; a body that is not JSON, or was cut at 16 KiB, as its text. */
+function body(text: string | undefined, json: boolean): unknown {
   if (text === undefined) return null;
-  if (cut || !json) return text;
+  if (!json) return text;
   try {
     return JSON.parse(text);
   } catch {
@@ -238,11 +257,96 @@ function body(text: string | undefined, cut: boolean, json: boolean): unknown {
   }
 }
 
-function keptText(capture: BodyCapture): { text: string; cut: boolean } | undefined {
+/** A body as the journal keeps it: its text, whether to show it parsed, whether it was cut. */
+interface Kept {
+  text: string;
+  json: boolean;
+  cut: boolean;
+}
+
+function keptRequest(capture: BodyCapture): Kept | undefined {
   const raw = capture.requestRaw;
   if (raw === undefined || raw.length === 0) return undefined;
-  if (raw.length > BODY_KEEP_BYTES) return { text: cutText(raw), cut: true };
-  return { text: capture.requestText ?? raw.toString('utf8'), cut: false };
+  if (raw.length > BODY_KEEP_BYTES) return { text: cutText(raw), json: false, cut: true };
+  return kept({ text: capture.requestText ?? raw.toString('utf8'), cut: false }, capture.requestJson === true);
+}
+
+/**
+ * What is kept of a body of at most 16 KiB, or of one cut at 16 KiB (kept as text): JSON nested
+ * deeper than 64 levels is kept cut at 64 (`cutDeep`), or as its text when it does not parse
+ * once cut. So a kept JSON text parses to at most 64 levels, which whatever reads the journal
+ * (JSON.stringify, structuredClone, the dashboard) walks without overflowing the stack.
+ */
+function kept(body: { text: string; cut: boolean }, json: boolean): Kept {
+  if (!json || body.cut) return { text: body.text, json: false, cut: body.cut };
+  const shallow = cutDeep(body.text);
+  if (shallow === undefined) return { text: body.text, json: true, cut: false };
+  try {
+    JSON.parse(shallow);
+    return { text: shallow, json: true, cut: true };
+  } catch {
+    return { text: body.text, json: false, cut: false };
+  }
+}
+
+const DEEP_MARKER_JSON = JSON.stringify(DEEP_MARKER);
+
+/**
+ * JSON text with each object or array that opens deeper than 64 levels replaced by the string
+ * DEEP_MARKER (`[[...[1]...]]` 70 deep: 64 arrays, the innermost `["…[cut: nested deeper than 64
+ * levels]"]`); undefined when nothing is that deep. A scan of the text, no recursion, so any
+ * depth is safe; text that is not JSON gives text that is not JSON either.
+ */
+function cutDeep(text: string): string | undefined {
+  // Valid JSON needs two characters a level: shorter text is never too deep once parsed. Nor is
+  // text with 64 brackets that open or fewer (most bodies: a native search, about a tenth of the
+  // scan below on a 250-byte answer).
+  if (text.length <= 2 * BODY_KEEP_DEPTH + 1 || !moreOpenings(text)) return undefined;
+  let parts: string[] | undefined;
+  let from = 0;
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth <= BODY_KEEP_DEPTH) continue;
+      (parts ??= []).push(text.slice(from, i), DEEP_MARKER_JSON);
+      i = endOfValue(text, i);
+      from = i + 1;
+      depth--;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  if (parts === undefined) return undefined;
+  parts.push(text.slice(from));
+  return parts.join('');
+}
+
+/** Whether `text` holds more than 64 `{` and `[` in all (in strings too). */
+function moreOpenings(text: string): boolean {
+  let count = 0;
+  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++count > BODY_KEEP_DEPTH) return true;
+  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++count > BODY_KEEP_DEPTH) return true;
+  return false;
+}
+
+/** The index of the bracket that closes the object or array opening at `start` (the last index when none does). */
+function endOfValue(text: string, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = start; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) depth++;
+    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i;
+  }
+  return text.length - 1;
 }
 
 function keep(text: string): { text: string; cut: boolean } {

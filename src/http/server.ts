@@ -5,7 +5,7 @@ import type { Timers } from '../clock/timers.js';
 import { AnswerWrites } from './answer-writes.js';
 import { readJson } from './body.js';
 import { type Reply, send, sendError, setAnswerHeaders } from './envelope.js';
-import { type FaultRecord, faultFor, faultReply } from './faults.js';
+import { type FaultRecord, faultFor, faultReply, readBodyForJournal } from './faults.js';
 import { HttpError, MethodNotAllowed, NotFound } from './errors.js';
 import type { HostCheck } from './host-check.js';
 import { fingerprint, idempotencyKeyOf, runIdempotent } from './idempotency.js';
@@ -211,6 +211,8 @@ async function actOnFault(app: App, fault: FaultRecord, req: Req, res: http.Serv
       if (!(error instanceof HttpError)) report(app, req, error);
     }
   }
+  // The journal keeps what was sent, though nothing ran (or what ran did not read it).
+  await readBodyForJournal(req);
   if (fault.drop) return void req.socket.destroy();
   send(res, faultReply(fault));
 }

@@ -29,8 +29,11 @@ export const resetReport = named('Reset', object({ removed: integer, scope: { an
 
 /** A body the request journal kept: the JSON as sent or answered, a non-JSON or cut body as text, null when none. */
 const journaledBody = {
-  description: 'The JSON as sent or answered; a body that is not JSON, or was cut at 16 KiB (`…[cut: N bytes]` at its end), as text; null when there was none.',
+  description:
+    'The JSON as sent or answered; a body that is not JSON, or was cut at 16 KiB (`…[cut: N bytes]` at its end), as text; a value nested deeper than 64 levels replaced by the string `…[cut: nested deeper than 64 levels]`; null when there was none.',
 };
+
+const journaledBodyCut = { type: 'boolean', description: 'The body was cut: at 16 KiB (it is then text) or at 64 levels of nesting.' } as const;
 
 export const requestEntry = named(
   'JournaledRequest',
@@ -47,6 +50,8 @@ export const requestEntry = named(
     fault: nullable(string),
     request_body: journaledBody,
     response_body: journaledBody,
+    request_body_cut: journaledBodyCut,
+    response_body_cut: journaledBodyCut,
   }),
 );
 
