@@ -182,12 +182,31 @@ t.test('issue 34: a bad imported record is a 422 naming the field, and nothing c
     const res = await call(e, 'POST', '/_payemu/snapshot?all=true', mutated(snapshot, collection, index, change));
     refused(t, res, `data.${collection}.${index}.${field}`, what);
   }
+  const noCounter = clone(snapshot);
+  noCounter.data.meta = noCounter.data.meta.filter((r: any) => r.id !== 'counter:payments');
+  refused(t, await call(e, 'POST', '/_payemu/snapshot?all=true', noCounter), 'data.meta', 'payments without their id counter');
   t.equal((await call(e, 'GET', '/_payemu/snapshot?all=true')).text, before, 'nothing changed');
   t.ok(await readsAnswer(t, e, 'after the refusals'));
   const made = await pay(e, { amount: 1, reference: 'after' });
   const ids = (await call(e, 'GET', '/v1/payments?per_page=100')).json.data.map((p: any) => p.id);
   t.ok(ids.includes(String(made.completed.body.payment.id)), 'the new payment is listed');
   t.equal(new Set(ids).size, ids.length, 'no two payments share an id');
+});
+
+t.test("issue 34: an id counter below an id the snapshot holds is a 422: no new payment can take an acknowledged one's id", async (t) => {
+  const snapshot = await richSnapshot(t);
+  const counter = snapshot.data.meta.findIndex((r: any) => r.id === 'counter:payments');
+  const low = mutated(snapshot, 'meta', counter, (r) => (r.value = 1));
+  const e = await emulator(t, { freezeClock: true });
+  const before = (await call(e, 'GET', '/_payemu/snapshot?all=true')).text;
+  refused(t, await call(e, 'POST', '/_payemu/snapshot?all=true', low), `data.meta.${counter}.value`, 'a payment counter of 1 below payments 1 to 9');
+  t.equal((await call(e, 'GET', '/_payemu/snapshot?all=true')).text, before, 'nothing changed');
+  // Had it been taken, the next payment would have been given id 2 and taken that payment's place.
+  t.equal((await call(e, 'POST', '/_payemu/snapshot?all=true', snapshot)).status, 200, 'the snapshot as exported imports');
+  await pay(e, { amount: 1, reference: 'after' });
+  const listed = (await call(e, 'GET', '/v1/payments?per_page=100')).json.data;
+  t.equal(listed.length, snapshot.data.payments.length + 1, 'every imported payment is still there, and the new one');
+  t.equal(new Set(listed.map((p: any) => p.id)).size, listed.length, 'no two payments share an id');
 });
 
 /** The ways a field can be wrong. */

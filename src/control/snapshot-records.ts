@@ -49,3 +49,33 @@ function refusal(errors: Record<string, string[]>): Unprocessable {
   const first = Object.values(errors)[0]?.[0] ?? 'a record is invalid.';
   return new Unprocessable(`This is not a snapshot payemu can import: ${first}`, errors);
 }
+
+/** Collections whose ids are drawn from a counter, and that counter's meta record. */
+const COUNTED: readonly [collection: string, counter: string][] = [
+  ['payments', 'counter:payments'],
+  ['payment_links', 'counter:payment_links'],
+];
+
+/**
+ * Throws the 422 of a snapshot whose id counter stands below an id it holds (or is missing while
+ * records of its collection are there): the next id drawn would be one already used, and the new
+ * record would take the place of an acknowledged one. Run once the records themselves passed.
+ */
+export function checkCounters(data: Record<string, unknown[]>): void {
+  const meta = (data.meta ?? []) as { id: string; value?: number }[];
+  for (const [collection, counter] of COUNTED) {
+    const records = (data[collection] ?? []) as StoredRecord[];
+    if (records.length === 0) continue;
+    let highest = 0;
+    for (const record of records) highest = Math.max(highest, Number(record.id));
+    const index = meta.findIndex((r) => r.id === counter);
+    const value = index >= 0 ? meta[index]!.value : undefined;
+    if (value !== undefined && value >= highest) continue;
+    const field = index >= 0 ? `data.meta.${index}.value` : 'data.meta';
+    const message =
+      index >= 0
+        ? `The ${field} field ("${counter}") must be at least ${highest}, the highest id in ${collection}: the next id would be one already used.`
+        : `The ${field} field must hold the counter "${counter}" (at least ${highest}, the highest id in ${collection}).`;
+    throw refusal({ [field]: [message] });
+  }
+}

@@ -7,7 +7,7 @@ import { errors, integer, named, object, string } from '../schemas/wire.js';
 import { Meta, type MetaRecord } from '../resources/meta/records.js';
 import type { Collection, StoredRecord } from '../store/collection.js';
 import { clockView } from './clock.js';
-import { checkStoredRecord } from './snapshot-records.js';
+import { checkCounters, checkStoredRecord } from './snapshot-records.js';
 import { inScope, scopedCounter } from './scope-records.js';
 
 /** The format this payemu writes and reads; a document of a later one is refused. */
@@ -269,5 +269,6 @@ function checkSnapshot(document: unknown, collections: readonly Collection<Store
       checkStoredRecord(def!, r as StoredRecord, at);
     });
   }
+  checkCounters(data as Record<string, unknown[]>);
   return doc as unknown as SnapshotDocument;
 }
