@@ -11,8 +11,13 @@ export const MAX_TIMESTAMP_MS = 253_402_300_799_999;
 /** Counters, counts and ids drawn from counters stay below 2^31. */
 export const MAX_COUNT = 2_147_483_647;
 
-/** The largest amount the API takes (999,999,999.99), in minor units. */
-export const MAX_MINOR = 99_999_999_999;
+/**
+ * The largest amount a record may hold, in minor units: the largest exact integer. Amounts the
+ * API takes are far smaller (999,999,999.99 at most), but sums of them are stored too (an
+ * invoice of 500 lines of 1,000,000 units is paid with one payment), and a record payemu wrote
+ * must never be refused; 1e300 or 2^53 are.
+ */
+export const MAX_MINOR = Number.MAX_SAFE_INTEGER;
 
 export type RecordSchema = Readonly<Record<string, unknown>>;
 
@@ -22,7 +27,7 @@ export const timestamp = { type: 'integer', minimum: 0, maximum: MAX_TIMESTAMP_M
 /** A count or counter: an integer from 0 below 2^31. */
 export const count = { type: 'integer', minimum: 0, maximum: MAX_COUNT } as const;
 
-/** Money in minor units: an integer from 0 to the API's largest amount. */
+/** Money in minor units: an integer from 0 to MAX_MINOR. */
 export const minor = { type: 'integer', minimum: 0, maximum: MAX_MINOR } as const;
 
 /** A non-empty string (ids, references, tokens). */

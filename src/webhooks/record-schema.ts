@@ -42,7 +42,7 @@ export const webhookChaosRecordSchema = recordSchema({
     additionalProperties: false,
     properties: {
       duplicate: probability,
-      delay: { type: 'string', maxLength: 32, pattern: '^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h)?\\s*$' },
+      delay: { type: 'string', maxLength: 32, pattern: '^\\s*\\d+(\\.\\d+)?\\s*(ms|s|m|h|d|w)?\\s*$' },
       stale_timestamp: probability,
       bad_signature: probability,
       seed: { type: 'integer', minimum: 0, maximum: 4_294_967_295 },

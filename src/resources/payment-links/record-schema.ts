@@ -25,7 +25,12 @@ export const paymentLinkRecordSchema = recordSchema({
     items: {
       type: 'object',
       required: ['id', 'quantity', 'name', 'unit_price'],
-      properties: { id: count, quantity: { type: 'integer', minimum: 1, maximum: 1000 }, name: anyText, unit_price: minor },
+      properties: {
+        id: { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+        quantity: { type: 'integer', minimum: 1, maximum: 1000 },
+        name: anyText,
+        unit_price: minor,
+      },
     },
   },
   active: bool,
