@@ -11,7 +11,8 @@ export const paymentLinkRecordSchema = recordSchema({
   currency,
   success_url: nullable(anyText),
   cancel_url: nullable(anyText),
-  max_uses: nullable({ ...count, minimum: 1 }),
+  // The API takes any count from 1: a link made with max_uses 1e15 must still export and import.
+  max_uses: nullable({ type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER }),
   expires_at: nullable(timestamp),
   taxable: bool,
   recurring: nullable({
