@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import t, { type Test } from 'tap';
 import { COLLECTIONS } from '../src/catalogue.js';
+import { listSegments, segmentPath } from '../src/store/files.js';
 import { emulator, pay, type TestEmulator } from './helpers/emulator.js';
 import { prng } from './helpers/prng.js';
 import { receiver } from './helpers/receiver.js';
@@ -207,6 +211,27 @@ t.test("issue 34: an id counter below an id the snapshot holds is a 422: no new 
   const listed = (await call(e, 'GET', '/v1/payments?per_page=100')).json.data;
   t.equal(listed.length, snapshot.data.payments.length + 1, 'every imported payment is still there, and the new one');
   t.equal(new Set(listed.map((p: any) => p.id)).size, listed.length, 'no two payments share an id');
+});
+
+t.test('issue 34: a stored schedule whose cadence cannot move forward (an older payemu imported it) cannot hang a restart or an advance', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-cadence-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const first = await emulator(t, { inMemory: false, dataDir: dir, clockStart: START, freezeClock: true });
+  const saved = await pay(first, { amount: 1, reference: 'save-1', save_payment_method: true });
+  const pm = saved.completed.body.payment.payment_method;
+  t.equal((await first.api.post('/v1/recurring-payments', { payment_method: pm, amount: 19, frequency: 'monthly', reference: 'sub-1' })).status, 201);
+  await first.close();
+  // What an import of an older payemu could have stored: an interval of 0.
+  for (const n of listSegments(dir)) {
+    const file = segmentPath(dir, n);
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replaceAll('"interval_count":1', '"interval_count":0'));
+  }
+  const second = await emulator(t, { inMemory: false, dataDir: dir, freezeClock: true });
+  t.equal((await call(second, 'GET', '/v1/recurring-payments/sub-1')).json.data.attributes.interval_count, 0, 'the bad schedule is there');
+  const advanced = await call(second, 'POST', '/_payemu/clock/advance', { by: '40d' }, 30_000);
+  t.ok(advanced.status < 500, `the advance finishes (${advanced.status})`);
+  t.equal((await call(second, 'GET', '/_payemu/health', undefined, 5_000)).status, 200, 'payemu still answers');
+  t.ok(await readsAnswer(t, second, 'after the advance'));
 });
 
 /** The ways a field can be wrong. */
