@@ -1,10 +1,10 @@
-// Writes dist/lib/validators/ (npm run build runs it): the validator of every request body, query
-// and config schema payemu ships, compiled by ajv into code (ajv's standalone code), one file per
+// Writes dist/lib/validators/ (npm run build runs it): the validator of every request body, query,
+// config and stored-record schema payemu ships, compiled by ajv into code (ajv's standalone code), one file per
 // schema, so that a built payemu validates without loading ajv's compiler (see
 // src/lib/precompiled.ts).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
-import { ROUTES } from '../dist/catalogue.js';
+import { COLLECTIONS, ROUTES } from '../dist/catalogue.js';
 import { configSchema, userConfigSchema } from '../dist/config/schema.js';
 import { validatorFile } from '../dist/lib/precompiled.js';
 import { createAjv } from '../dist/lib/schemas.js';
@@ -44,3 +44,5 @@ for (const route of ROUTES) {
   write('body', route.body);
   write('query', route.query);
 }
+// Stored records, as a snapshot import checks them (src/control/snapshot-records.ts).
+for (const def of COLLECTIONS) write('record', def.schema);

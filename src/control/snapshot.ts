@@ -7,6 +7,7 @@ import { errors, integer, named, object, string } from '../schemas/wire.js';
 import { Meta, type MetaRecord } from '../resources/meta/records.js';
 import type { Collection, StoredRecord } from '../store/collection.js';
 import { clockView } from './clock.js';
+import { checkCounters, checkStoredRecord } from './snapshot-records.js';
 import { inScope, scopedCounter } from './scope-records.js';
 
 /** The format this payemu writes and reads; a document of a later one is refused. */
@@ -249,6 +250,7 @@ function checkSnapshot(document: unknown, collections: readonly Collection<Store
         if (!id.startsWith('counter:') || typeof r.value !== 'number' || !Number.isInteger(r.value) || r.value < 0)
           fail(at, `${at} must be a counter, {"id": "counter:<name>", "value": <integer>}.`);
         if (slug !== undefined && !counterBelongs(id, slug, mode!)) fail(at, `${at}: the counter "${id}" belongs to another Source or mode.`);
+        checkStoredRecord(def!, r as StoredRecord, at);
         return;
       }
       if ((r.source !== undefined && typeof r.source !== 'string') || (r.mode !== undefined && r.mode !== 'test' && r.mode !== 'live'))
@@ -264,7 +266,9 @@ function checkSnapshot(document: unknown, collections: readonly Collection<Store
         if (key !== undefined && typeof key !== 'string' && !(Array.isArray(key) && key.every((k) => typeof k === 'string')))
           fail(at, `${at} ("${id}") lacks what the "${index}" index of ${name} reads.`);
       }
+      checkStoredRecord(def!, r as StoredRecord, at);
     });
   }
+  checkCounters(data as Record<string, unknown[]>);
   return doc as unknown as SnapshotDocument;
 }

@@ -10,6 +10,7 @@ import { readJson } from './body.js';
 import { captureOf } from './body-capture.js';
 import type { Reply } from './envelope.js';
 import { HttpError } from './errors.js';
+import { faultRecordSchema } from './record-schema.js';
 
 /**
  * Faults on /v1 requests (docs/control-plane.md, "Faults"): stored per Source and mode, so a
@@ -29,7 +30,7 @@ export interface FaultRecord extends FaultSpec {
   created_at: number;
 }
 
-export const Faults = collection<FaultRecord>('faults', { scope: byScope });
+export const Faults = collection<FaultRecord>('faults', { scope: byScope }, undefined, faultRecordSchema);
 
 const MODES: readonly Mode[] = ['test', 'live'];
 

@@ -5,6 +5,7 @@ import type { Store } from '../store/store.js';
 import type { Scope } from './auth.js';
 import type { Reply } from './envelope.js';
 import { BadRequest, Conflict, HttpError } from './errors.js';
+import { idempotencyRecordSchema } from './record-schema.js';
 
 /**
  * `Idempotency-Key` on POST (every POST takes one): keyed by Source, mode and key for
@@ -24,7 +25,7 @@ export interface IdempotencyRecord {
   created_at: number;
 }
 
-export const IdempotencyKeys = collection<IdempotencyRecord>('idempotency_keys');
+export const IdempotencyKeys = collection<IdempotencyRecord>('idempotency_keys', {}, undefined, idempotencyRecordSchema);
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 

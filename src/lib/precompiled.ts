@@ -13,7 +13,7 @@ import { FORMAT_NAMES, isSafeUrl, KEYWORD_TESTS } from './schemas.js';
  * kind and its schema's JSON, so a schema that changed since the build (or a run from source,
  * where there is no build) misses and is compiled as before.
  */
-export type SchemaKind = 'body' | 'query' | 'config';
+export type SchemaKind = 'body' | 'query' | 'config' | 'record';
 
 /** Where the build writes them: one file per schema in dist/lib/validators/, so that a start
  * loads only the validators it uses (the config's two, for one). The path goes through ../lib/

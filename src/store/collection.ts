@@ -18,6 +18,12 @@ export interface Collection<T extends StoredRecord> {
    * returns a record of this version as it is). Records the code writes never pass through it.
    */
   readonly upgrade?: (record: StoredRecord) => T;
+  /**
+   * The JSON Schema of a stored record (see record-schema.ts): what every record the code writes
+   * is, and what a record read from a snapshot document must be (after `upgrade`), so that no
+   * imported record can make payemu loop, hang or fail a read.
+   */
+  readonly schema?: Readonly<Record<string, unknown>>;
   /** Phantom field that carries the record type; never set. */
   readonly __type?: T;
 }
@@ -26,8 +32,9 @@ export function collection<T extends StoredRecord>(
   name: string,
   indexes: Record<string, (record: T) => IndexKey> = {},
   upgrade?: (record: StoredRecord) => T,
+  schema?: Readonly<Record<string, unknown>>,
 ): Collection<T> {
-  return upgrade ? { name, indexes, upgrade } : { name, indexes };
+  return { name, indexes, ...(upgrade ? { upgrade } : {}), ...(schema ? { schema } : {}) };
 }
 
 /** One change to the store: a record written whole, or deleted (`record: null`). */

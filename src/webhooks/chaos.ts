@@ -3,6 +3,7 @@ import { parseDuration } from '../clock/duration.js';
 import type { Mode } from '../config/types.js';
 import { byScope, scopeKey } from '../lib/scope-key.js';
 import { collection } from '../store/collection.js';
+import { webhookChaosRecordSchema } from './record-schema.js';
 
 /**
  * Webhook chaos (docs/chaos.md): what a Source and mode's first delivery attempts go through.
@@ -30,9 +31,7 @@ export interface WebhookChaosRecord {
   settings: WebhookChaosSettings;
 }
 
-export const WebhookChaos = collection<WebhookChaosRecord>('webhook_chaos', {
-  scope: byScope,
-});
+export const WebhookChaos = collection<WebhookChaosRecord>('webhook_chaos', { scope: byScope }, undefined, webhookChaosRecordSchema);
 
 /** How the dispatcher learns a scope's settings (the composition root reads them from the store). */
 export type ChaosSettingsOf = (source: string, mode: Mode) => WebhookChaosSettings | undefined;

@@ -3,6 +3,7 @@ import type { Mode } from '../config/types.js';
 import type { ChaosKind } from './chaos.js';
 import { collection, type StoredRecord } from '../store/collection.js';
 import { byScope } from '../lib/scope-key.js';
+import { eventRecordSchema } from './record-schema.js';
 
 export type DeliveryStatus = 'pending' | 'retrying' | 'delivered' | 'failed' | 'no_endpoint';
 
@@ -103,7 +104,7 @@ export function upgradeEvent(stored: StoredRecord): EventRecord {
   };
 }
 
-export const Events = collection<EventRecord>('events', { scope: byScope }, upgradeEvent);
+export const Events = collection<EventRecord>('events', { scope: byScope }, upgradeEvent, eventRecordSchema);
 
 declare module '../bus/bus.js' {
   interface BusEvents {

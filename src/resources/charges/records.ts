@@ -1,5 +1,6 @@
 import type { Mode } from '../../config/types.js';
 import { collection } from '../../store/collection.js';
+import { chargeRecordSchema } from './record-schema.js';
 
 /** An off-session charge of a saved card (`ch_...`); its money lives in its payment. */
 export interface ChargeRecord {
@@ -10,4 +11,4 @@ export interface ChargeRecord {
   created_at: number;
 }
 
-export const Charges = collection<ChargeRecord>('charges');
+export const Charges = collection<ChargeRecord>('charges', {}, undefined, chargeRecordSchema);

@@ -6,6 +6,7 @@ import { byScope } from '../../lib/scope-key.js';
 import type { OwnedRecord } from './owned.js';
 
 import { PAYMENT_STATUSES, type PaymentStatus } from '../../schemas/payment-status.js';
+import { paymentRecordSchema } from './payment-record-schema.js';
 
 export { PAYMENT_STATUSES, type PaymentStatus };
 
@@ -56,10 +57,15 @@ export interface PaymentRecord extends OwnedRecord {
   voided_at?: number;
 }
 
-export const Payments = collection<PaymentRecord>('payments', {
-  reference: (p) => referenceKey(p.mode, p.reference),
-  scope: byScope,
-});
+export const Payments = collection<PaymentRecord>(
+  'payments',
+  {
+    reference: (p) => referenceKey(p.mode, p.reference),
+    scope: byScope,
+  },
+  undefined,
+  paymentRecordSchema,
+);
 
 /** A recurring charge's description is derived, not stored: a year of billing makes hundreds of
  * thousands of payments, and each would hold its own copy of the sentence. */

@@ -2,6 +2,7 @@ import type { Mode } from '../../config/types.js';
 import type { Minor } from '../../lib/money.js';
 import { collection } from '../../store/collection.js';
 import { byScope } from '../../lib/scope-key.js';
+import { invoiceRecordSchema } from './record-schema.js';
 
 export type InvoiceStatus = 'draft' | 'sent' | 'paid' | 'overdue';
 
@@ -45,6 +46,4 @@ export interface InvoiceRecord {
 export const INVOICE_COUNTER_PREFIX = 'invoices:';
 export const invoiceCounter = (source: string, mode: string) => `${INVOICE_COUNTER_PREFIX}${source}:${mode}`;
 
-export const Invoices = collection<InvoiceRecord>('invoices', {
-  scope: byScope,
-});
+export const Invoices = collection<InvoiceRecord>('invoices', { scope: byScope }, undefined, invoiceRecordSchema);

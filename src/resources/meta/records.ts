@@ -1,11 +1,12 @@
 import type { ClockState } from '../../clock/clock.js';
 import { collection } from '../../store/collection.js';
 import type { Transaction } from '../../store/store.js';
+import { metaRecordSchema } from './record-schema.js';
 
 /** Emulator-wide records: the clock, and counters (`counter:<name>`). */
 export type MetaRecord = { id: 'clock'; clock: ClockState } | { id: `counter:${string}`; value: number };
 
-export const Meta = collection<MetaRecord>('meta');
+export const Meta = collection<MetaRecord>('meta', {}, undefined, metaRecordSchema);
 
 // Record ids of the counters, made once: a payment id is drawn for every charge.
 const counterIds = new Map<string, `counter:${string}`>();

@@ -2,6 +2,7 @@ import type { Mode } from '../../config/types.js';
 import { byScope } from '../../lib/scope-key.js';
 import { collection } from '../../store/collection.js';
 import type { FailureCode } from '../common/test-cards.js';
+import { outcomeScriptRecordSchema } from './record-schema.js';
 
 /** What a scripted step makes of a card payment attempt. */
 export type ScriptStep = 'approved' | FailureCode;
@@ -42,6 +43,4 @@ export interface OutcomeScriptRecord {
 
 export const scriptKey = (source: string, mode: Mode, target: ScriptTarget, value: string) => `${source}:${mode}:${target}:${value}`;
 
-export const OutcomeScripts = collection<OutcomeScriptRecord>('outcome_scripts', {
-  scope: byScope,
-});
+export const OutcomeScripts = collection<OutcomeScriptRecord>('outcome_scripts', { scope: byScope }, undefined, outcomeScriptRecordSchema);

@@ -3,6 +3,7 @@ import type { Minor } from '../../lib/money.js';
 import { collection } from '../../store/collection.js';
 import type { Frequency } from '../recurring/dates.js';
 import { byScope } from '../../lib/scope-key.js';
+import { paymentLinkRecordSchema } from './record-schema.js';
 
 export interface LinkProduct {
   id: number;
@@ -35,9 +36,7 @@ export interface PaymentLinkRecord {
   updated_at: number;
 }
 
-export const PaymentLinks = collection<PaymentLinkRecord>('payment_links', {
-  scope: byScope,
-});
+export const PaymentLinks = collection<PaymentLinkRecord>('payment_links', { scope: byScope }, undefined, paymentLinkRecordSchema);
 
 /** The price before tax: the amount, or the catalogue sum of the products. */
 export const linkPrice = (link: PaymentLinkRecord): Minor => link.amount ?? link.products.reduce((sum, p) => sum + p.unit_price * p.quantity, 0);

@@ -1,5 +1,6 @@
 import type { Mode } from '../../config/types.js';
 import { collection } from '../../store/collection.js';
+import { methodSessionRecordSchema } from './record-schema.js';
 
 /** A hosted session where a customer replaces the card on file of a schedule (`cs_...`). */
 export interface MethodSessionRecord {
@@ -16,7 +17,7 @@ export interface MethodSessionRecord {
   expires_at: number;
 }
 
-export const MethodSessions = collection<MethodSessionRecord>('payment_method_sessions');
+export const MethodSessions = collection<MethodSessionRecord>('payment_method_sessions', {}, undefined, methodSessionRecordSchema);
 
 export const methodSessionStatus = (session: MethodSessionRecord, now: number) =>
   session.status === 'open' && now >= session.expires_at ? 'expired' : session.status;

@@ -1,6 +1,7 @@
 import type { Mode } from '../../config/types.js';
 import { collection } from '../../store/collection.js';
 import type { CardBrand } from '../common/test-cards.js';
+import { paymentMethodRecordSchema } from './record-schema.js';
 
 /** A card saved by a paid session with `save_payment_method: true` (`pm_...`). */
 export interface PaymentMethodRecord {
@@ -15,4 +16,4 @@ export interface PaymentMethodRecord {
   created_at: number;
 }
 
-export const PaymentMethods = collection<PaymentMethodRecord>('payment_methods');
+export const PaymentMethods = collection<PaymentMethodRecord>('payment_methods', {}, undefined, paymentMethodRecordSchema);

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { firstPeriodAfter, periodDate } from './dates.js';
+import { firstPeriodAfter, type Frequency, periodDate } from './dates.js';
 
 const d = (text: string) => Date.parse(`${text}T00:00:00Z`);
 const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -34,4 +34,20 @@ t.test('the first period after a date', async (t) => {
   t.equal(firstPeriodAfter(start, 'monthly', 1, d('2027-02-28'), true), 1);
   t.equal(firstPeriodAfter(start, 'monthly', 1, d('2026-12-01')), 0);
   t.equal(firstPeriodAfter(d('2027-01-01'), 'daily', 1, d('2037-01-01')), 3654, 'ten years and a day');
+});
+
+t.test('a cadence that cannot move forward is a RangeError, never a loop', async (t) => {
+  const start = Date.UTC(2027, 0, 1);
+  const after = Date.UTC(2027, 5, 1);
+  for (const [frequency, count] of [
+    ['daily', 0],
+    ['weekly', -1],
+    ['hourly', 1],
+    ['monthly', 0.5],
+    ['yearly', Number.NaN],
+  ] as const)
+    t.throws(() => firstPeriodAfter(start, frequency as Frequency, count, after), RangeError, `${frequency} every ${count}`);
+  t.throws(() => firstPeriodAfter(Number.NaN, 'monthly', 1, after), RangeError, 'a start that is not a number');
+  t.throws(() => firstPeriodAfter(start, 'yearly', 365, 8.64e15), RangeError, 'dates past the last Date');
+  t.equal(firstPeriodAfter(start, 'monthly', 1, after), 6, 'a sound cadence as before');
 });

@@ -19,17 +19,34 @@ export function periodDate(start: number, frequency: Frequency, intervalCount: n
   return Date.UTC(year, month, day);
 }
 
-/** The first period index whose date is after `after` (or on it, when `inclusive`). */
+const PERIOD_MS: Record<Frequency, number> = { daily: DAY, weekly: 7 * DAY, monthly: 28 * DAY, yearly: 365 * DAY };
+
+/** More steps than the jump below ever leaves (a handful): past this, the cadence is broken. */
+const MAX_STEPS = 1000;
+
+/**
+ * The first period index whose date is after `after` (or on it, when `inclusive`). A cadence
+ * that cannot move forward (an unknown frequency, an interval count below 1, a date that is not
+ * a number) is a RangeError, never a loop: records are checked when they are written or
+ * imported, and this is the last guard.
+ */
 export function firstPeriodAfter(start: number, frequency: Frequency, intervalCount: number, after: number, inclusive = false): number {
+  const period = PERIOD_MS[frequency];
+  if (period === undefined || !Number.isSafeInteger(intervalCount) || intervalCount < 1 || !Number.isFinite(start) || !Number.isFinite(after))
+    throw new RangeError(`A billing cadence that cannot move forward: ${String(frequency)} every ${String(intervalCount)} from ${String(start)}.`);
   // Jump close with arithmetic, then step: a daily schedule advanced ten years needs no 3,650 steps.
-  const approx = { daily: DAY, weekly: 7 * DAY, monthly: 28 * DAY, yearly: 365 * DAY }[frequency] * intervalCount;
+  const approx = period * intervalCount;
   let k = Math.max(0, Math.floor((after - start) / approx) - 2);
-  while (k > 0 && periodDate(start, frequency, intervalCount, k) > after) k--;
-  for (;;) {
-    const date = periodDate(start, frequency, intervalCount, k);
-    if (date > after || (inclusive && date === after)) return k;
-    k++;
+  for (let steps = 0; k > 0 && periodDate(start, frequency, intervalCount, k) > after; steps++) {
+    if (steps > MAX_STEPS) throw new RangeError(`A billing cadence that does not converge: ${frequency} every ${intervalCount} from ${start}.`);
+    k--;
   }
+  for (let steps = 0; steps <= MAX_STEPS; steps++, k++) {
+    const date = periodDate(start, frequency, intervalCount, k);
+    if (Number.isNaN(date)) break;
+    if (date > after || (inclusive && date === after)) return k;
+  }
+  throw new RangeError(`A billing cadence that does not converge: ${frequency} every ${intervalCount} from ${start}.`);
 }
 
 function daysInMonth(year: number, month: number): number {

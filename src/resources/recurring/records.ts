@@ -3,6 +3,7 @@ import type { Minor } from '../../lib/money.js';
 import { collection } from '../../store/collection.js';
 import type { Frequency } from './dates.js';
 import { byScope } from '../../lib/scope-key.js';
+import { recurringRecordSchema } from './record-schema.js';
 
 export type RecurringStatus = 'active' | 'paused' | 'suspended' | 'cancelled' | 'completed';
 
@@ -45,7 +46,12 @@ export interface RecurringRecord {
 
 export const recurringId = (source: string, mode: Mode, reference: string) => `${source}:${mode}:${reference}`;
 
-export const Recurring = collection<RecurringRecord>('recurring_payments', {
-  scope: byScope,
-  manage: (r) => r.manage_token,
-});
+export const Recurring = collection<RecurringRecord>(
+  'recurring_payments',
+  {
+    scope: byScope,
+    manage: (r) => r.manage_token,
+  },
+  undefined,
+  recurringRecordSchema,
+);

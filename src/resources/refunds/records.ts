@@ -1,6 +1,7 @@
 import type { Mode } from '../../config/types.js';
 import type { Minor } from '../../lib/money.js';
 import { collection } from '../../store/collection.js';
+import { refundRecordSchema } from './record-schema.js';
 
 /** A refund (`re_...`) of a payment; refunds complete at once in the sandbox. */
 export interface RefundRecord {
@@ -14,6 +15,4 @@ export interface RefundRecord {
   created_at: number;
 }
 
-export const Refunds = collection<RefundRecord>('refunds', {
-  payment: (r) => r.payment_id,
-});
+export const Refunds = collection<RefundRecord>('refunds', { payment: (r) => r.payment_id }, undefined, refundRecordSchema);

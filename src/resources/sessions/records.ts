@@ -2,6 +2,7 @@ import type { Minor } from '../../lib/money.js';
 import { collection } from '../../store/collection.js';
 import type { OwnedRecord } from '../common/owned.js';
 import { referenceKey } from '../common/references.js';
+import { sessionRecordSchema } from './record-schema.js';
 
 export type SessionStatus = 'open' | 'complete' | 'expired';
 export type SessionPaymentStatus = 'unpaid' | 'paid' | 'authorized' | 'failed';
@@ -39,9 +40,14 @@ export interface SessionRecord extends OwnedRecord {
 
 export const SESSION_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
-export const Sessions = collection<SessionRecord>('sessions', {
-  reference: (s) => referenceKey(s.mode, s.reference),
-});
+export const Sessions = collection<SessionRecord>(
+  'sessions',
+  {
+    reference: (s) => referenceKey(s.mode, s.reference),
+  },
+  undefined,
+  sessionRecordSchema,
+);
 
 /** The status as of `now`: an open session past `expires_at` is expired even before the
  * scheduler's next tick has recorded it. */
