@@ -7,6 +7,7 @@ import { errors, integer, named, object, string } from '../schemas/wire.js';
 import { Meta, type MetaRecord } from '../resources/meta/records.js';
 import type { Collection, StoredRecord } from '../store/collection.js';
 import { clockView } from './clock.js';
+import { planScopedImport, type Renumbered } from './snapshot-renumber.js';
 import { inScope, scopedCounter } from './scope-records.js';
 
 /** The format this payemu writes and reads; a document of a later one is refused. */
@@ -36,6 +37,11 @@ export interface ImportReport {
   removed: number;
   /** Records written, by collection. */
   counts: Record<string, number>;
+  /**
+   * Payments and payment links written under a new id because another Source or mode uses
+   * theirs, by collection: old id -> new id (`{"payments": {"3": 41}}`); `{}` when none moved.
+   */
+  renumbered: Renumbered;
   now: string;
 }
 
@@ -59,7 +65,18 @@ const snapshotSchema = named('Snapshot', {
 
 const importReport = named(
   'SnapshotImport',
-  object({ scope: scopeSchema, removed: integer, counts: { type: 'object', additionalProperties: integer }, now: string }),
+  object({
+    scope: scopeSchema,
+    removed: integer,
+    counts: { type: 'object', additionalProperties: integer },
+    renumbered: {
+      type: 'object',
+      description:
+        'Payments and payment links written under a new id because another Source or mode of this payemu uses theirs: collection -> {old id: new id}; `{}` when none moved.',
+      additionalProperties: { type: 'object', additionalProperties: integer },
+    },
+    now: string,
+  }),
 );
 
 const allQuery = { type: 'object', properties: { all: { type: 'boolean' } } } as const;
@@ -132,6 +149,9 @@ export function importSnapshot(app: App, collections: readonly Collection<Stored
   const snapshot = checkSnapshot(document, collections, scope);
   const slug = scope === 'all' ? undefined : scope.source.slug;
   const mode = scope === 'all' ? undefined : scope.mode;
+  // A scoped import leaves every other scope's records as they are: ids they use are given anew
+  // (payments, links) or refused (422), before anything is written.
+  const plan = slug === undefined ? { data: snapshot.data, renumbered: {}, counters: {} } : planScopedImport(app, collections, snapshot.data, slug, mode!);
   const counts: Record<string, number> = {};
   let removed = 0;
   const before = app.clock.state();
@@ -152,7 +172,7 @@ export function importSnapshot(app: App, collections: readonly Collection<Stored
         if (record.id !== 'clock' && scopedCounter(record.id) && (slug === undefined || counterBelongs(record.id, slug, mode!))) tx.delete(Meta, record.id);
       }
       for (const def of collections) {
-        const records = snapshot.data[def.name] ?? [];
+        const records = plan.data[def.name] ?? [];
         for (const record of records) {
           if (def.name === Meta.name) {
             const counter = record as Extract<MetaRecord, { value: number }>;
@@ -160,10 +180,18 @@ export function importSnapshot(app: App, collections: readonly Collection<Stored
             // Shared counters never move back: ids given since the snapshot stay unique.
             if (!scopedCounter(counter.id) && current && current.value >= counter.value) continue;
           }
+          // What is left of the store after the deletes is other scopes' (planScopedImport made sure of it).
+          if (slug !== undefined && def.name !== Meta.name && tx.get(def, record.id) !== undefined)
+            throw new Error(`snapshot import: ${def.name} "${record.id}" of another scope would be replaced`);
           // A document exported by an older version holds its records in that version's shape.
           tx.put(def, def.upgrade ? def.upgrade(record) : record);
         }
         counts[def.name] = records.length;
+      }
+      // Renumbered ids were drawn above the shared counters: they move past them.
+      for (const [id, value] of Object.entries(plan.counters)) {
+        const current = tx.get(Meta, id) as Extract<MetaRecord, { value: number }> | undefined;
+        if (!current || current.value < value) tx.put(Meta, { id: id as `counter:${string}`, value });
       }
       if (target !== undefined) {
         // The clock stands where the snapshot's stood; frozen or not follows this run.
@@ -185,6 +213,7 @@ export function importSnapshot(app: App, collections: readonly Collection<Stored
     scope: scope === 'all' ? 'all' : { source: scope.source.slug, mode: scope.mode },
     removed,
     counts,
+    renumbered: plan.renumbered,
     now: formatTimestamp(app.clock.now()),
   };
 }
