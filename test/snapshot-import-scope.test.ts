@@ -229,3 +229,58 @@ t.test(
     t.equal((await e.globex.get('/v1/payments/globex-1')).status, 200);
   },
 );
+
+t.test(
+  "an `all` snapshot's clock: at most 3653 days ahead of the running clock, sane fields, and its due work runs in batches while other requests are answered",
+  async (t) => {
+    const e = await emulator(t, { clockStart: START, freezeClock: true });
+    const pm = await savedCard(e, '4242424242424242', e.api);
+    for (let i = 0; i < 10; i++) await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 1, frequency: 'daily', start_date: '2027-02-01' });
+    await e.idle();
+    const snapshot = (await e.api.get('/_payemu/snapshot?all=true')).body;
+    const before = (await e.api.get('/v1/payments?per_page=100')).text;
+    const at = (now: string) => ({ ...snapshot, clock: { ...snapshot.clock, now } });
+    const bad: [unknown, string, RegExp][] = [
+      [at('9999-06-01T00:00:00Z'), 'clock.now', /more than 3653 days \(ten years, the limit of one advance\) ahead/],
+      [at('2037-02-01T09:00:00.001Z'), 'clock.now', /more than 3653 days/],
+      [at('1969-12-31T23:59:59Z'), 'clock.now', /between 1970-01-01 and 9999-12-31/],
+      [{ ...snapshot, clock: { ...snapshot.clock, offset_seconds: 1e300 } }, 'clock.offset_seconds', /whole number of seconds/],
+      [{ ...snapshot, clock: { ...snapshot.clock, offset_seconds: 1.5 } }, 'clock.offset_seconds', /whole number of seconds/],
+      [{ ...snapshot, clock: { ...snapshot.clock, frozen: 'yes' } }, 'clock.frozen', /true or false/],
+    ];
+    for (const [document, field, message] of bad) {
+      const res = await e.api.post('/_payemu/snapshot?all=true', document);
+      assertError(t, res, 422, message);
+      t.same(Object.keys(res.body.errors[0].meta.errors), [field], `names ${field}`);
+    }
+    const scoped = (await e.api.get('/_payemu/snapshot')).body;
+    assertError(t, await e.api.post('/_payemu/snapshot', { ...scoped, clock: { ...scoped.clock, offset_seconds: -1e20 } }), 422, /offset_seconds/);
+    t.equal((await e.api.get('/_payemu/clock')).body.now, '2027-01-31T09:00:00.000000Z', 'the clock did not move');
+    t.equal((await e.api.get('/v1/payments?per_page=100')).text, before, 'nothing was written');
+
+    // Ten years is allowed (the advance's own limit); 1,000 days of ten daily schedules run in batches.
+    t.equal((await e.api.post('/_payemu/snapshot?all=true', at('2037-01-31T09:00:00Z'))).status, 200, 'exactly 3653 days ahead is allowed');
+    await e.api.post('/_payemu/snapshot?all=true', snapshot);
+    let imported = false;
+    const importing = e.api.post('/_payemu/snapshot?all=true', at('2029-10-28T09:00:00Z')).then((res) => {
+      imported = true;
+      return res;
+    });
+    let answeredDuring = 0;
+    while (!imported) {
+      const started = Date.now();
+      const health = await e.anon.get('/_payemu/health');
+      t.equal(health.status, 200);
+      if (!imported) {
+        answeredDuring++;
+        t.ok(Date.now() - started < 2000, 'health answers while the work runs');
+      }
+    }
+    const res = await importing;
+    t.equal(res.status, 200, res.text);
+    t.equal(res.body.now, '2029-10-28T09:00:00.000000Z');
+    t.ok(answeredDuring > 0, `${answeredDuring} health checks answered during the import's work`);
+    const charges = (await e.api.get('/v1/payments?per_page=1')).body.meta.total;
+    t.equal(charges, 1 + 10 * 1001, 'each schedule billed each day from Feb 1 2027 to Oct 28 2029 (1,001), once, before the answer');
+  },
+);

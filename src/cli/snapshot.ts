@@ -47,6 +47,8 @@ export async function importState(file: string, options: Options): Promise<void>
   const records = Object.values(result.counts).reduce((sum, n) => sum + n, 0);
   output(options).result(result, () => {
     const what = result.scope === 'all' ? 'everything' : `${result.scope.source}/${result.scope.mode}`;
-    return `imported ${records} records into ${what} (${result.removed} removed first); clock ${result.now}`;
+    const moved = Object.entries(result.renumbered ?? {}).map(([name, ids]) => `${Object.keys(ids).length} ${name}`);
+    const renumbered = moved.length > 0 ? `; new ids for ${moved.join(', ')} whose ids another Source or mode uses` : '';
+    return `imported ${records} records into ${what} (${result.removed} removed first${renumbered}); clock ${result.now}`;
   });
 }

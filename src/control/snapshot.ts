@@ -7,6 +7,7 @@ import { errors, integer, named, object, string } from '../schemas/wire.js';
 import { Meta, type MetaRecord } from '../resources/meta/records.js';
 import type { Collection, StoredRecord } from '../store/collection.js';
 import { clockView } from './clock.js';
+import { checkSnapshotClock } from './snapshot-clock.js';
 import { planScopedImport, type Renumbered } from './snapshot-renumber.js';
 import { inScope, scopedCounter } from './scope-records.js';
 
@@ -108,7 +109,13 @@ export function snapshotRoutes(collections: () => readonly Collection<StoredReco
       bodyLimit: SNAPSHOT_BODY_LIMIT,
       idempotent: false,
       responses: { 200: importReport, 422: errors },
-      handle: ({ app, scope, query, body }) => ({ status: 200, json: importSnapshot(app, collections(), body, query.all ? 'all' : scope) }),
+      handle: async ({ app, scope, query, body }) => {
+        const report = importSnapshot(app, collections(), body, query.all ? 'all' : scope);
+        // The work the snapshot's clock left due runs before the answer, as an advance's does: in
+        // the scheduler's batches, each at its own time, answering other requests between them.
+        if (query.all) await app.scheduler.runDue(() => app.clock.now());
+        return { status: 200, json: report };
+      },
     }),
   ];
 }
@@ -149,13 +156,15 @@ export function importSnapshot(app: App, collections: readonly Collection<Stored
   const snapshot = checkSnapshot(document, collections, scope);
   const slug = scope === 'all' ? undefined : scope.source.slug;
   const mode = scope === 'all' ? undefined : scope.mode;
-  // A scoped import leaves every other scope's records as they are: ids they use are given anew
-  // (payments, links) or refused (422), before anything is written.
-  const plan = slug === undefined ? { data: snapshot.data, renumbered: {}, counters: {} } : planScopedImport(app, collections, snapshot.data, slug, mode!);
   const counts: Record<string, number> = {};
   let removed = 0;
   const before = app.clock.state();
-  const target = scope === 'all' ? parseTimestamp(snapshot.clock.now)! : undefined;
+  // An `all` snapshot sets the clock: at most one advance's span ahead of this one's.
+  const clockAt = checkSnapshotClock(app, snapshot.clock, scope === 'all');
+  const target = scope === 'all' ? clockAt : undefined;
+  // A scoped import leaves every other scope's records as they are: ids they use are given anew
+  // (payments, links) or refused (422), before anything is written.
+  const plan = slug === undefined ? { data: snapshot.data, renumbered: {}, counters: {} } : planScopedImport(app, collections, snapshot.data, slug, mode!);
   try {
     app.store.transaction((tx) => {
       for (const def of collections) {
