@@ -109,7 +109,7 @@ export function planScopedImport(
     }
     const own = renumbered[name];
     rewritten[name] = records.map((record) => {
-      const id = own?.[record.id];
+      const id = own !== undefined ? lookUp(own, record.id) : undefined;
       const changed = rewrite(record, renumbered, 0) as StoredRecord;
       return id === undefined ? changed : { ...changed, id: String(id) };
     });
@@ -131,12 +131,18 @@ function rewrite(value: unknown, renumbered: Renumbered, depth: number): unknown
   let out: Record<string, unknown> | undefined;
   for (const [key, item] of Object.entries(value)) {
     let next = item;
-    const target = ID_FIELDS[key];
+    const target = lookUp(ID_FIELDS, key);
     if (target !== undefined && (typeof item === 'string' || typeof item === 'number')) {
-      const to = renumbered[target]?.[String(item)];
+      const moved = lookUp(renumbered, target);
+      const to = moved !== undefined ? lookUp(moved, String(item)) : undefined;
       if (to !== undefined) next = typeof item === 'number' ? to : String(to);
     } else if (!OPAQUE_FIELDS.has(key)) next = rewrite(item, renumbered, depth + 1);
     if (next !== item) (out ??= { ...(value as Record<string, unknown>) })[key] = next;
   }
   return out ?? value;
+}
+
+/** An own property only: an id or key such as "constructor" names nothing here. */
+function lookUp<V>(object: Readonly<Record<string, V>>, key: string): V | undefined {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
 }

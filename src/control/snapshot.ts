@@ -111,9 +111,9 @@ export function snapshotRoutes(collections: () => readonly Collection<StoredReco
       responses: { 200: importReport, 422: errors },
       handle: async ({ app, scope, query, body }) => {
         const report = importSnapshot(app, collections(), body, query.all ? 'all' : scope);
-        // The work the snapshot's clock left due runs before the answer, as an advance's does: in
-        // the scheduler's batches, each at its own time, answering other requests between them.
-        if (query.all) await app.scheduler.runDue(() => app.clock.now());
+        // The work the snapshot left due runs before the answer, as an advance's does: in the
+        // scheduler's batches, each at its own time, answering other requests between them.
+        await app.scheduler.runDue(() => app.clock.now());
         return { status: 200, json: report };
       },
     }),
