@@ -279,7 +279,7 @@ t.test(
     const res = await importing;
     t.equal(res.status, 200, res.text);
     t.equal(res.body.now, '2029-10-28T09:00:00.000000Z');
-  t.same(res.body.renumbered, {}, 'renumbered is always there: {} when nothing moved');
+    t.same(res.body.renumbered, {}, 'renumbered is always there: {} when nothing moved');
     t.ok(answeredDuring > 0, `${answeredDuring} health checks answered during the import's work`);
     const charges = (await e.api.get('/v1/payments?per_page=1')).body.meta.total;
     t.equal(charges, 1 + 10 * 1001, 'each schedule billed each day from Feb 1 2027 to Oct 28 2029 (1,001), once, before the answer');
