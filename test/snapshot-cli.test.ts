@@ -77,3 +77,20 @@ t.test('payemu outcome add / list / clear', async (t) => {
   t.match(cleared.stdout, /removed 1 scripted outcome$/m);
   t.same(e.outcomes.list(), []);
 });
+
+t.test('payemu import says which payments it gave new ids because another scope uses theirs', async (t) => {
+  const from = await emulator(t);
+  await pay(from, { amount: 5, reference: 'cli-from' });
+  const file = path.join(t.testdir(), 'acme-test.json');
+  fs.writeFileSync(file, JSON.stringify(from.snapshot.export()));
+  const to = await emulator(t);
+  await pay(to, { amount: 4, reference: 'globex-first' }, '4242424242424242', to.globex); // payment 1 is globex's here
+  const imported = await runPayemu(t, ['import', file], { env: { PAYEMU_URL: to.url } });
+  t.equal(imported.code, 0, imported.stderr);
+  t.match(
+    imported.stdout,
+    /imported \d+ records into acme\/test \(0 removed first; 1 payment renumbered, as another Source or mode uses their ids \(--json: which\)\)/,
+  );
+  t.equal((await to.globex.get('/v1/payments/globex-first')).body.data.id, '1', "globex's payment keeps its id");
+  t.equal((await to.api.get('/v1/payments/cli-from')).body.data.id, '2', "acme's is written as payment 2");
+});

@@ -47,6 +47,12 @@ export async function importState(file: string, options: Options): Promise<void>
   const records = Object.values(result.counts).reduce((sum, n) => sum + n, 0);
   output(options).result(result, () => {
     const what = result.scope === 'all' ? 'everything' : `${result.scope.source}/${result.scope.mode}`;
-    return `imported ${records} records into ${what} (${result.removed} removed first); clock ${result.now}`;
+    const moved = Object.entries(result.renumbered ?? {}).map(([name, ids]) => {
+      const n = Object.keys(ids).length;
+      const noun = name.replace(/_/g, ' ');
+      return `${n} ${n === 1 ? noun.replace(/s$/, '') : noun}`;
+    });
+    const renumbered = moved.length > 0 ? `; ${moved.join(' and ')} renumbered, as another Source or mode uses their ids (--json: which)` : '';
+    return `imported ${records} records into ${what} (${result.removed} removed first${renumbered}); clock ${result.now}`;
   });
 }

@@ -54,6 +54,8 @@ export interface SnapshotImport {
   scope: 'all' | { source: string; mode: Mode };
   removed: number;
   counts: Record<string, number>;
+  /** Payments and payment links written under a new id because another Source or mode uses theirs: collection -> {old id: new id}; `{}` when none moved. */
+  renumbered: Record<string, Record<string, number>>;
   now: string;
 }
 

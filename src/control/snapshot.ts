@@ -7,14 +7,21 @@ import { errors, integer, named, object, string } from '../schemas/wire.js';
 import { Meta, type MetaRecord } from '../resources/meta/records.js';
 import type { Collection, StoredRecord } from '../store/collection.js';
 import { clockView } from './clock.js';
+import { checkSnapshotClock } from './snapshot-clock.js';
 import { checkCounters, checkStoredRecord } from './snapshot-records.js';
+import { planScopedImport, type Renumbered } from './snapshot-renumber.js';
 import { inScope, scopedCounter } from './scope-records.js';
 
 /** The format this payemu writes and reads; a document of a later one is refused. */
 export const SNAPSHOT_FORMAT = 1;
 
-/** How large a snapshot `POST /_payemu/snapshot` takes (100,000 payments are about 100 MB). */
-export const SNAPSHOT_BODY_LIMIT = 1024 * 1024 * 1024;
+/**
+ * How large a snapshot `POST /_payemu/snapshot` takes (100,000 payments are about 45 MB): 500 MiB.
+ * The body is read as one string, and V8 refuses a string over about 512 MiB, so a larger limit
+ * would turn bodies between the two into 500s; above this one the answer is a 413 sent before
+ * the body is read.
+ */
+export const SNAPSHOT_BODY_LIMIT = 500 * 1024 * 1024;
 
 export type SnapshotScope = 'all' | { source: string; mode: 'test' | 'live' };
 
@@ -32,6 +39,11 @@ export interface ImportReport {
   removed: number;
   /** Records written, by collection. */
   counts: Record<string, number>;
+  /**
+   * Payments and payment links written under a new id because another Source or mode uses
+   * theirs, by collection: old id -> new id (`{"payments": {"3": 41}}`); `{}` when none moved.
+   */
+  renumbered: Renumbered;
   now: string;
 }
 
@@ -55,7 +67,18 @@ const snapshotSchema = named('Snapshot', {
 
 const importReport = named(
   'SnapshotImport',
-  object({ scope: scopeSchema, removed: integer, counts: { type: 'object', additionalProperties: integer }, now: string }),
+  object({
+    scope: scopeSchema,
+    removed: integer,
+    counts: { type: 'object', additionalProperties: integer },
+    renumbered: {
+      type: 'object',
+      description:
+        'Payments and payment links written under a new id because another Source or mode of this payemu uses theirs: collection -> {old id: new id}; `{}` when none moved.',
+      additionalProperties: { type: 'object', additionalProperties: integer },
+    },
+    now: string,
+  }),
 );
 
 const allQuery = { type: 'object', properties: { all: { type: 'boolean' } } } as const;
@@ -87,7 +110,13 @@ export function snapshotRoutes(collections: () => readonly Collection<StoredReco
       bodyLimit: SNAPSHOT_BODY_LIMIT,
       idempotent: false,
       responses: { 200: importReport, 422: errors },
-      handle: ({ app, scope, query, body }) => ({ status: 200, json: importSnapshot(app, collections(), body, query.all ? 'all' : scope) }),
+      handle: async ({ app, scope, query, body }) => {
+        const report = importSnapshot(app, collections(), body, query.all ? 'all' : scope);
+        // The work the snapshot left due runs before the answer, as an advance's does: in the
+        // scheduler's batches, each at its own time, answering other requests between them.
+        await app.scheduler.runDue(() => app.clock.now());
+        return { status: 200, json: report };
+      },
     }),
   ];
 }
@@ -131,7 +160,12 @@ export function importSnapshot(app: App, collections: readonly Collection<Stored
   const counts: Record<string, number> = {};
   let removed = 0;
   const before = app.clock.state();
-  const target = scope === 'all' ? parseTimestamp(snapshot.clock.now)! : undefined;
+  // An `all` snapshot sets the clock: at most one advance's span ahead of this one's.
+  const clockAt = checkSnapshotClock(app, snapshot.clock, scope === 'all');
+  const target = scope === 'all' ? clockAt : undefined;
+  // A scoped import leaves every other scope's records as they are: ids they use are given anew
+  // (payments, links) or refused (422), before anything is written.
+  const plan = slug === undefined ? { data: snapshot.data, renumbered: {}, counters: {} } : planScopedImport(app, collections, snapshot.data, slug, mode!);
   try {
     app.store.transaction((tx) => {
       for (const def of collections) {
@@ -148,7 +182,7 @@ export function importSnapshot(app: App, collections: readonly Collection<Stored
         if (record.id !== 'clock' && scopedCounter(record.id) && (slug === undefined || counterBelongs(record.id, slug, mode!))) tx.delete(Meta, record.id);
       }
       for (const def of collections) {
-        const records = snapshot.data[def.name] ?? [];
+        const records = plan.data[def.name] ?? [];
         for (const record of records) {
           if (def.name === Meta.name) {
             const counter = record as Extract<MetaRecord, { value: number }>;
@@ -156,10 +190,18 @@ export function importSnapshot(app: App, collections: readonly Collection<Stored
             // Shared counters never move back: ids given since the snapshot stay unique.
             if (!scopedCounter(counter.id) && current && current.value >= counter.value) continue;
           }
+          // What is left of the store after the deletes is other scopes' (planScopedImport made sure of it).
+          if (slug !== undefined && def.name !== Meta.name && tx.get(def, record.id) !== undefined)
+            throw new Error(`snapshot import: ${def.name} "${record.id}" of another scope would be replaced`);
           // A document exported by an older version holds its records in that version's shape.
           tx.put(def, def.upgrade ? def.upgrade(record) : record);
         }
         counts[def.name] = records.length;
+      }
+      // Renumbered ids were drawn above the shared counters: they move past them.
+      for (const [id, value] of Object.entries(plan.counters)) {
+        const current = tx.get(Meta, id) as Extract<MetaRecord, { value: number }> | undefined;
+        if (!current || current.value < value) tx.put(Meta, { id: id as `counter:${string}`, value });
       }
       if (target !== undefined) {
         // The clock stands where the snapshot's stood; frozen or not follows this run.
@@ -181,6 +223,7 @@ export function importSnapshot(app: App, collections: readonly Collection<Stored
     scope: scope === 'all' ? 'all' : { source: scope.source.slug, mode: scope.mode },
     removed,
     counts,
+    renumbered: plan.renumbered,
     now: formatTimestamp(app.clock.now()),
   };
 }
