@@ -4,6 +4,7 @@ import path from 'node:path';
 import t, { type Test } from 'tap';
 import { ConfigError, loadConfig, MAX_CONFIG_BYTES } from '../src/config/load.js';
 import { userConfigSchema } from '../src/config/schema.js';
+import { startEmulator } from '../src/index.js';
 import { client } from './helpers/emulator.js';
 import { runPayemu, startPayemu, spawnPayemu } from './helpers/cli.js';
 
@@ -118,6 +119,17 @@ t.test('1e309 anywhere (a fault body, which has no schema for its numbers) is re
   });
   t.match(refusal(path.join(dir, 'rate.json')).message, /sources\.0\.rate_limit_per_minute \(Source "acme"\): .*finite/);
   t.match(refusal(path.join(dir, 'body.json')).message, /sources\.0\.faults\.0\.body\.n\.1 \(Source "acme"\): .*finite/);
+});
+
+t.test('a config object given to the library: Infinity and NaN are refused too', async (t) => {
+  for (const value of [Number.POSITIVE_INFINITY, Number.NaN]) {
+    const error = await startEmulator({ port: 0, inMemory: true, config: { sources: [{ slug: 'acme', tax: { rate: value } }] } }).then(
+      async (e) => void (await e.close()),
+      (error: Error) => error,
+    );
+    t.equal(error?.name, 'ConfigError', String(value));
+    t.match(error?.message, /sources\.0\.tax\.rate \(Source "acme"\): .*finite/);
+  }
 });
 
 t.test('a file over 1 MiB is refused, one of exactly 1 MiB is read', async (t) => {
