@@ -52,26 +52,92 @@ export function resolveConfigFile(explicit: string | undefined, cwd: string): st
   return fs.existsSync(local) ? local : undefined;
 }
 
+/** The largest config file payemu reads: the defaults take 2 KiB; a catalogue of thousands fits. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
 /** Reads, validates and merges a user config onto the defaults (Sources matched by slug). */
 export function loadConfig(file: string | undefined): PayemuConfig {
   if (!file) return defaultConfig();
-  let text: string;
+  return buildConfig(parseConfigText(readConfigFile(file), file), `config ${file}`);
+}
+
+/**
+ * The text of a config file, checked before it is read: a regular file (links followed) of at
+ * most MAX_CONFIG_BYTES. It is opened non-blocking and checked with fstat, so a FIFO (which
+ * would block the open, then the read, until a writer came) or a device such as /dev/zero
+ * (endless) is refused at once, and the file checked is the file read. At most one byte more
+ * than the limit is read: a file that grew after the check is refused too.
+ */
+function readConfigFile(file: string): string {
+  const cannot = (cause: string) => new ConfigError(`cannot read config ${file}: ${cause}`);
+  let fd: number;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    // O_NONBLOCK does not exist on Windows (0 there), where a FIFO cannot be a path anyway.
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
   } catch (error) {
-    throw new ConfigError(`cannot read config ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw cannot((error as NodeJS.ErrnoException).code ?? (error as Error).message);
   }
-  return buildConfig(parseConfigText(text, file), `config ${file}`);
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw cannot(`not a regular file (${fileKind(stat)}); a config must be a JSON file`);
+    const tooLarge = () => cannot(`the file is over ${MAX_CONFIG_BYTES} bytes (1 MiB), the most a config may hold`);
+    if (stat.size > MAX_CONFIG_BYTES) throw tooLarge();
+    const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
+    let length = 0;
+    while (length < buffer.length) {
+      const read = fs.readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+    }
+    if (length > MAX_CONFIG_BYTES) throw tooLarge();
+    return buffer.toString('utf8', 0, length);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    throw cannot((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function fileKind(stat: fs.Stats): string {
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isDirectory()) return 'a directory';
+  if (stat.isSocket()) return 'a socket';
+  return 'not a file';
 }
 
 /** Merges a parsed user config (or an object given to startEmulator) onto the defaults. */
 export function buildConfig(user: unknown, label = 'config'): PayemuConfig {
   const { user: validateUser, full: validateFull } = configValidators();
+  // JSON.parse reads 1e309 as Infinity, which no schema keyword refuses (and JSON.stringify
+  // shows as null): every number anywhere in the config must be finite.
+  const infinite = nonFinite(user);
+  if (infinite !== undefined)
+    throw new ConfigError(`invalid ${label}: ${firstError({ [infinite]: [`The ${infinite} field must be a finite number.`] }, user)}`);
   if (!validateUser(user)) throw new ConfigError(`invalid ${label}: ${firstError(toFieldErrors(validateUser), user)}`);
   const config = merge(user as UserConfig, label);
   if (!validateFull(config)) throw new ConfigError(`invalid ${label}: ${firstError(toFieldErrors(validateFull), config)}`);
   checkUnique(config, label);
   return config;
+}
+
+/**
+ * The path (`sources.0.tax.rate`) of the first number that is not finite in `value`, if any.
+ * Walked with a stack of its own, not by recursion: a file of deeply nested arrays cannot
+ * overflow the call stack.
+ */
+function nonFinite(value: unknown): string | undefined {
+  const pending: [unknown, string][] = [[value, '']];
+  while (pending.length > 0) {
+    const [item, at] = pending.pop()!;
+    if (typeof item === 'number' && !Number.isFinite(item)) return at || 'config';
+    if (typeof item !== 'object' || item === null) continue;
+    const entries = Object.entries(item);
+    for (let i = entries.length - 1; i >= 0; i--) pending.push([entries[i]![1], at ? `${at}.${entries[i]![0]}` : entries[i]![0]]);
+  }
+  return undefined;
 }
 
 function parseConfigText(text: string, file: string): unknown {

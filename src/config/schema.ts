@@ -1,7 +1,17 @@
 import { faultSchema } from '../lib/faults.js';
 import type { SourceConfig } from './types.js';
 
-/** JSON Schema of payemu.config.json (after merging onto the defaults). */
+/** The largest product id: ids are counters, kept below 2^31 as every stored counter is. */
+export const MAX_PRODUCT_ID = 2_147_483_647;
+
+/** The highest rate limit a Source may report or enforce: a million requests a minute. */
+export const MAX_RATE_LIMIT_PER_MINUTE = 1_000_000;
+
+/**
+ * JSON Schema of payemu.config.json (after merging onto the defaults). Every number has a
+ * minimum and a maximum (test/config-limits.test.ts walks the schema to check it), and is finite
+ * (load.ts: 1e309 reads as Infinity).
+ */
 const tax = {
   type: 'object',
   additionalProperties: false,
@@ -19,7 +29,7 @@ const product = {
   additionalProperties: false,
   required: ['id', 'name', 'price', 'currency'],
   properties: {
-    id: { type: 'integer', minimum: 1 },
+    id: { type: 'integer', minimum: 1, maximum: MAX_PRODUCT_ID },
     name: { type: 'string', minLength: 1, maxLength: 255 },
     price: { type: 'number', exclusiveMinimum: 0, maximum: 999999.99, money: true },
     currency: { type: 'string', currency: true },
@@ -66,7 +76,7 @@ export const sourceSchema = {
       patternMessage: 'The {field} field must start with "whsec_" followed by letters, digits or underscores.',
     },
     currency: { type: 'string', currency: true },
-    rate_limit_per_minute: { type: 'integer', minimum: 1 },
+    rate_limit_per_minute: { type: 'integer', minimum: 1, maximum: MAX_RATE_LIMIT_PER_MINUTE },
     enforce_rate_limit: { type: 'boolean' },
     ip_whitelist: { type: 'array', items: { type: 'string', ipOrCidr: true } },
     // The same rule as every URL a user gives (lib/schemas.ts isSafeUrl); null: no endpoint.

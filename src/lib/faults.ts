@@ -10,6 +10,9 @@ export const FAULT_METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const;
 /** The longest wait a fault may add: a minute, longer than any client's sensible timeout. */
 export const MAX_LATENCY_MS = 60_000;
 
+/** The most times a fault may act before it retires (a counter, kept below 2^31). */
+export const MAX_FAULT_TIMES = 2_147_483_647;
+
 /** The seed of a fault that gives none: a run without seeds still repeats exactly. */
 export const DEFAULT_SEED = 1;
 
@@ -54,7 +57,7 @@ export const faultSchema = {
     drop: { type: 'boolean' },
     apply: { type: 'boolean' },
     probability: { type: 'number', minimum: 0, maximum: 1 },
-    times: { type: ['integer', 'null'], minimum: 1 },
+    times: { type: ['integer', 'null'], minimum: 1, maximum: MAX_FAULT_TIMES },
     seed: { type: 'integer', minimum: 0, maximum: 4_294_967_295 },
   },
 } as const;

@@ -59,23 +59,48 @@ export async function postWebhook(
   options: { timeoutMs: number; signal?: AbortSignal },
 ): Promise<Outcome> {
   const got = await loadGot();
-  try {
-    const response = await got.post(url, {
+  // got's stream, not a promise: a promise buffers the whole answer (a receiver answering 1 GiB
+  // took payemu to 2 GB). The stream is read until RESPONSE_LIMIT bytes or the end of the
+  // answer, whichever comes first, then destroyed: the rest of the answer is never read, and an
+  // answer that never ends does not hold the attempt. The attempt is judged by its status; an
+  // answer that stalls before its end or its first 4 KiB times out (timeout.request runs until
+  // the end of the answer).
+  return new Promise<Outcome>((resolve) => {
+    let status: number | null = null;
+    const kept: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const answered = (): Outcome => {
+      const text = Buffer.concat(kept, size).toString('utf8');
+      const ok = status !== null && status >= 200 && status < 300;
+      return { status, response_body: text, error: ok ? null : `HTTP ${status}` };
+    };
+    const settle = (outcome: Outcome) => {
+      if (settled) return;
+      settled = true;
+      stream.destroy();
+      resolve(outcome);
+    };
+    const stream = got.stream.post(url, {
       body,
       headers: { 'Content-Type': 'application/json', 'User-Agent': 'payemu-webhooks', ...headers },
       timeout: { request: options.timeoutMs },
       retry: { limit: 0 },
       throwHttpErrors: false,
       followRedirect: false,
-      responseType: 'buffer',
       signal: options.signal,
     });
-    const text = response.body.subarray(0, RESPONSE_LIMIT).toString('utf8');
-    const ok = response.statusCode >= 200 && response.statusCode < 300;
-    return { status: response.statusCode, response_body: text, error: ok ? null : `HTTP ${response.statusCode}` };
-  } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    const reason = e.code === 'ETIMEDOUT' ? `timed out after ${options.timeoutMs} ms` : `${e.code ? `${e.code}: ` : ''}${e.message}`;
-    return { status: null, response_body: null, error: reason };
-  }
+    stream.on('response', (response: { statusCode: number }) => (status = response.statusCode));
+    stream.on('data', (chunk: Buffer) => {
+      const piece = chunk.subarray(0, RESPONSE_LIMIT - size);
+      kept.push(piece);
+      size += piece.length;
+      if (size >= RESPONSE_LIMIT) settle(answered());
+    });
+    stream.on('end', () => settle(answered()));
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      const reason = error.code === 'ETIMEDOUT' ? `timed out after ${options.timeoutMs} ms` : `${error.code ? `${error.code}: ` : ''}${error.message}`;
+      settle({ status: null, response_body: null, error: reason });
+    });
+  });
 }
