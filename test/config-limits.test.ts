@@ -121,6 +121,15 @@ t.test('1e309 anywhere (a fault body, which has no schema for its numbers) is re
   t.match(refusal(path.join(dir, 'body.json')).message, /sources\.0\.faults\.0\.body\.n\.1 \(Source "acme"\): .*finite/);
 });
 
+t.test('a config nested deeper than 64 levels (a fault body 5,000 deep) is refused; one within it is read', async (t) => {
+  const deep = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
+  const fault = (body: string) => `{"sources": [{"slug": "acme", "faults": [{"path": "/v1/me", "status": 500, "body": ${body}}]}]}`;
+  const dir = t.testdir({ 'deep.json': fault(deep(5000)), 'fine.json': fault(deep(50)) });
+  // Answering such a fault would overflow the stack: every request it matched answered 500.
+  t.match(refusal(path.join(dir, 'deep.json')).message, /sources\.0\.faults\.0\.body(\.a)+ \(Source "acme"\): .*nested too deeply/);
+  t.doesNotThrow(() => loadConfig(path.join(dir, 'fine.json')));
+});
+
 t.test('a config object given to the library: Infinity and NaN are refused too', async (t) => {
   for (const value of [Number.POSITIVE_INFINITY, Number.NaN]) {
     const error = await startEmulator({ port: 0, inMemory: true, config: { sources: [{ slug: 'acme', tax: { rate: value } }] } }).then(

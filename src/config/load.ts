@@ -113,9 +113,8 @@ export function buildConfig(user: unknown, label = 'config'): PayemuConfig {
   const { user: validateUser, full: validateFull } = configValidators();
   // JSON.parse reads 1e309 as Infinity, which no schema keyword refuses (and JSON.stringify
   // shows as null): every number anywhere in the config must be finite.
-  const infinite = nonFinite(user);
-  if (infinite !== undefined)
-    throw new ConfigError(`invalid ${label}: ${firstError({ [infinite]: [`The ${infinite} field must be a finite number.`] }, user)}`);
+  const unusable = unusableValue(user);
+  if (unusable !== undefined) throw new ConfigError(`invalid ${label}: ${firstError({ [unusable.at]: [unusable.message] }, user)}`);
   if (!validateUser(user)) throw new ConfigError(`invalid ${label}: ${firstError(toFieldErrors(validateUser), user)}`);
   const config = merge(user as UserConfig, label);
   if (!validateFull(config)) throw new ConfigError(`invalid ${label}: ${firstError(toFieldErrors(validateFull), config)}`);
@@ -123,19 +122,25 @@ export function buildConfig(user: unknown, label = 'config'): PayemuConfig {
   return config;
 }
 
+/** How deep a config may nest: what a request body may (a fault's `body` is answered as JSON). */
+const MAX_CONFIG_DEPTH = 64;
+
 /**
- * The path (`sources.0.tax.rate`) of the first number that is not finite in `value`, if any.
- * Walked with a stack of its own, not by recursion: a file of deeply nested arrays cannot
- * overflow the call stack.
+ * The first value in `value` payemu cannot use, with its path (`sources.0.tax.rate`): a number
+ * that is not finite, or an object or array nested deeper than MAX_CONFIG_DEPTH levels (a
+ * fault's free-form `body` 5,000 levels deep would overflow the stack when it is answered).
+ * Walked with a stack of its own, not by recursion, so the walk itself cannot overflow.
  */
-function nonFinite(value: unknown): string | undefined {
-  const pending: [unknown, string][] = [[value, '']];
+function unusableValue(value: unknown): { at: string; message: string } | undefined {
+  const pending: [unknown, string, number][] = [[value, '', 1]];
   while (pending.length > 0) {
-    const [item, at] = pending.pop()!;
-    if (typeof item === 'number' && !Number.isFinite(item)) return at || 'config';
+    const [item, at, depth] = pending.pop()!;
+    if (typeof item === 'number' && !Number.isFinite(item)) return { at: at || 'config', message: `The ${at || 'config'} field must be a finite number.` };
     if (typeof item !== 'object' || item === null) continue;
+    if (depth > MAX_CONFIG_DEPTH)
+      return { at: at || 'config', message: `The ${at || 'config'} field is nested too deeply: the config may nest at most ${MAX_CONFIG_DEPTH} levels.` };
     const entries = Object.entries(item);
-    for (let i = entries.length - 1; i >= 0; i--) pending.push([entries[i]![1], at ? `${at}.${entries[i]![0]}` : entries[i]![0]]);
+    for (let i = entries.length - 1; i >= 0; i--) pending.push([entries[i]![1], at ? `${at}.${entries[i]![0]}` : entries[i]![0], depth + 1]);
   }
   return undefined;
 }
