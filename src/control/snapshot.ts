@@ -84,7 +84,6 @@ export function snapshotRoutes(collections: () => readonly Collection<StoredReco
       // Checked by hand (importSnapshot), to say exactly what is wrong and where.
       body: { type: 'object' },
       bodyLimit: SNAPSHOT_BODY_LIMIT,
-      idempotent: false,
       responses: { 200: importReport, 422: errors },
       handle: ({ app, scope, query, body }) => ({ status: 200, json: importSnapshot(app, collections(), body, query.all ? 'all' : scope) }),
     }),

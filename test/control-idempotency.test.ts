@@ -1,0 +1,194 @@
+import t, { type Test } from 'tap';
+import { assertError, emulator, pay, type Answer, type TestEmulator } from './helpers/emulator.js';
+import { prng } from './helpers/prng.js';
+
+/**
+ * The control plane's POSTs honour `Idempotency-Key` as /v1 does (issue 34, defect 4): the same
+ * key and body replay the first answer (status, byte-identical body, `Idempotent-Replayed:
+ * true`) and the work runs once; another body with the key is a 409; nothing is a 5xx. A clock
+ * advance and a trigger run across awaits and several transactions: a duplicate that arrives
+ * while the first still runs waits for it and is answered with the replay.
+ */
+
+const START = '2027-01-01T10:00:00Z';
+const key = (k: string) => ({ 'Idempotency-Key': k });
+
+function replayed(t: Test, first: Answer, again: Answer, what: string): void {
+  t.equal(again.status, first.status, `${what}: the original status`);
+  t.equal(again.text, first.text, `${what}: the byte-identical body`);
+  t.equal(first.headers.get('idempotent-replayed'), null, `${what}: the first is not a replay`);
+  t.equal(again.headers.get('idempotent-replayed'), 'true', `${what}: Idempotent-Replayed`);
+}
+
+async function dailySchedule(t: Test, e: TestEmulator): Promise<void> {
+  const { completed } = await pay(e, { amount: 1, save_payment_method: true });
+  const pm = completed.body.payment.payment_method;
+  const created = await e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 2, frequency: 'daily', start_date: '2027-01-02' });
+  t.equal(created.status, 201);
+}
+
+async function eventCount(e: TestEmulator, name: string): Promise<number> {
+  const events = (await e.api.get('/_payemu/events')).body.events as { event: string }[];
+  return events.filter((event) => event.event === name).length;
+}
+
+t.test('clock/advance: the same key twice moves the clock and charges once; another body is a 409', async (t) => {
+  const e = await emulator(t, { clockStart: START, freezeClock: true });
+  await dailySchedule(t, e);
+  const first = await e.api.post('/_payemu/clock/advance', { by: '3d' }, key('adv-1'));
+  t.equal(first.status, 200);
+  t.equal(first.body.now, '2027-01-04T10:00:00.000000Z');
+  t.equal(await eventCount(e, 'recurring.charged'), 3, 'three daily charges');
+
+  const again = await e.api.post('/_payemu/clock/advance', { by: '3d' }, key('adv-1'));
+  replayed(t, first, again, 'advance');
+  t.equal((await e.api.get('/_payemu/clock')).body.now, '2027-01-04T10:00:00.000000Z', 'the clock moved once');
+  t.equal(await eventCount(e, 'recurring.charged'), 3, 'charged once');
+
+  assertError(t, await e.api.post('/_payemu/clock/advance', { by: '4d' }, key('adv-1')), 409, /Idempotency-Key/);
+  assertError(t, await e.api.post('/_payemu/reset', {}, key('adv-1')), 409, /Idempotency-Key/);
+  t.equal((await e.api.get('/_payemu/clock')).body.now, '2027-01-04T10:00:00.000000Z', 'the refused request did nothing');
+
+  // A refusal by the rules is an answer too, replayed as /v1 replays one.
+  const bad = await e.api.post('/_payemu/clock/advance', { by: '3654d' }, key('adv-2'));
+  t.equal(bad.status, 422);
+  replayed(t, bad, await e.api.post('/_payemu/clock/advance', { by: '3654d' }, key('adv-2')), 'a refused advance');
+});
+
+t.test('clock/advance: the key lasts 24 hours from the answer, not from the request', async (t) => {
+  const e = await emulator(t, { clockStart: START, freezeClock: true });
+  const first = await e.api.post('/_payemu/clock/advance', { by: '3d' }, key('adv-window'));
+  await e.api.post('/_payemu/clock/advance', { by: '23h' });
+  replayed(t, first, await e.api.post('/_payemu/clock/advance', { by: '3d' }, key('adv-window')), 'within 24 h of the answer');
+  await e.api.post('/_payemu/clock/advance', { by: '1h' });
+  const fresh = await e.api.post('/_payemu/clock/advance', { by: '3d' }, key('adv-window'));
+  t.equal(fresh.headers.get('idempotent-replayed'), null, 'after 24 h the key is new again');
+  t.equal(fresh.body.now, '2027-01-08T10:00:00.000000Z');
+});
+
+t.test('clock/advance: duplicates sent while the first still runs wait for it and replay it', async (t) => {
+  const e = await emulator(t, { clockStart: START, freezeClock: true });
+  await dailySchedule(t, e);
+  // A year of daily charges: the advance spans many batches and turns of the event loop.
+  const answers = await Promise.all(Array.from({ length: 5 }, () => e.api.post('/_payemu/clock/advance', { by: '365d' }, key('adv-race'))));
+  t.same(
+    answers.map((a) => a.status),
+    [200, 200, 200, 200, 200],
+  );
+  t.equal(new Set(answers.map((a) => a.text)).size, 1, 'one body for all');
+  t.equal(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true').length, 4, 'four replays');
+  t.equal((await e.api.get('/_payemu/clock')).body.now, '2028-01-01T10:00:00.000000Z', 'the clock moved a year, once');
+  const different = await e.api.post('/_payemu/clock/advance', { by: '1d' }, key('adv-race'));
+  assertError(t, different, 409, /Idempotency-Key/);
+});
+
+t.test('clock/advance: a key saved with the advance survives a restart', async (t) => {
+  const dir = t.testdir();
+  const e1 = await emulator(t, { inMemory: false, dataDir: dir, clockStart: START, freezeClock: true });
+  const first = await e1.api.post('/_payemu/clock/advance', { by: '2d' }, key('adv-durable'));
+  await e1.close();
+  const e2 = await emulator(t, { inMemory: false, dataDir: dir, freezeClock: true });
+  const again = await e2.api.post('/_payemu/clock/advance', { by: '2d' }, key('adv-durable'));
+  replayed(t, first, again, 'after a restart');
+  t.equal((await e2.api.get('/_payemu/clock')).body.now, '2027-01-03T10:00:00.000000Z', 'the clock moved once');
+});
+
+t.test('trigger: the same key twice makes the event happen once; another body is a 409', async (t) => {
+  const e = await emulator(t);
+  const body = { event: 'payment.completed', data: { reference: 'trig-once' } };
+  const first = await e.api.post('/_payemu/trigger', body, key('trig-1'));
+  t.equal(first.status, 200);
+  const again = await e.api.post('/_payemu/trigger', { data: { reference: 'trig-once' }, event: 'payment.completed' }, key('trig-1'));
+  replayed(t, first, again, 'trigger');
+  t.equal(await eventCount(e, 'payment.completed'), 1, 'one payment.completed');
+  assertError(t, await e.api.post('/_payemu/trigger', { event: 'payment.failed' }, key('trig-1')), 409, /Idempotency-Key/);
+  t.equal(await eventCount(e, 'payment.failed'), 0, 'the refused request did nothing');
+
+  const both = await Promise.all([0, 1, 2].map(() => e.api.post('/_payemu/trigger', { event: 'payment.completed' }, key('trig-race'))));
+  t.equal(new Set(both.map((a) => a.text)).size, 1, 'concurrent duplicates: one body');
+  t.equal(await eventCount(e, 'payment.completed'), 2, 'concurrent duplicates ran once');
+});
+
+t.test('snapshot import: the same key twice imports once; another body is a 409', async (t) => {
+  const e = await emulator(t);
+  await pay(e, { amount: 5, reference: 'snap-before' });
+  const snapshot = (await e.api.get('/_payemu/snapshot')).body;
+  const first = await e.api.post('/_payemu/snapshot', snapshot, key('snap-1'));
+  t.equal(first.status, 200);
+  t.equal(first.body.counts.payments, 1);
+  await pay(e, { amount: 6, reference: 'snap-after' });
+  const again = await e.api.post('/_payemu/snapshot', snapshot, key('snap-1'));
+  replayed(t, first, again, 'import');
+  t.equal((await e.api.get('/v1/payments/snap-after')).status, 200, 'not imported again: the payment made since is still there');
+  assertError(t, await e.api.post('/_payemu/snapshot', { ...snapshot, data: {} }, key('snap-1')), 409, /Idempotency-Key/);
+  t.equal((await e.api.get('/v1/payments/snap-after')).status, 200, 'the refused request did nothing');
+});
+
+t.test('reset, faults, outcomes and pay: the same key replays, another body is a 409', async (t) => {
+  const e = await emulator(t);
+  await pay(e, { amount: 5, reference: 'reset-me' });
+  const reset = await e.api.post('/_payemu/reset', {}, key('reset-1'));
+  t.equal(reset.status, 200);
+  await pay(e, { amount: 5, reference: 'kept' });
+  replayed(t, reset, await e.api.post('/_payemu/reset', {}, key('reset-1')), 'reset');
+  t.equal((await e.api.get('/v1/payments/kept')).status, 200, 'reset ran once');
+  assertError(t, await e.api.post('/_payemu/reset', { all: true }, key('reset-1')), 409);
+
+  const fault = { path: '/v1/sessions', status: 503 };
+  const added = await e.api.post('/_payemu/faults', fault, key('fault-1'));
+  t.equal(added.status, 201);
+  replayed(t, added, await e.api.post('/_payemu/faults', fault, key('fault-1')), 'fault');
+  t.equal((await e.api.get('/_payemu/faults')).body.faults.length, 1, 'one fault added');
+  assertError(t, await e.api.post('/_payemu/faults', { ...fault, status: 502 }, key('fault-1')), 409);
+  await e.api.request('DELETE', '/_payemu/faults');
+});
+
+t.test('a hostile mix of control-plane POSTs with Idempotency-Keys is never a 5xx', async (t) => {
+  const e = await emulator(t, { clockStart: START, freezeClock: true });
+  await dailySchedule(t, e);
+  const random = prng(34);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const snapshot = (await e.api.get('/_payemu/snapshot')).body;
+  const bodies: [string, unknown][] = [
+    ['/_payemu/clock/advance', { by: '1d' }],
+    ['/_payemu/clock/advance', { by: '90m' }],
+    ['/_payemu/clock/advance', { by: 3600 }],
+    ['/_payemu/clock/advance', { to: '2026-01-01T00:00:00Z' }],
+    ['/_payemu/clock/advance', { by: '9999d' }],
+    ['/_payemu/clock/advance', { by: 'soon' }],
+    ['/_payemu/clock/advance', { by: '1d', to: '2030-01-01' }],
+    ['/_payemu/clock/advance', []],
+    ['/_payemu/trigger', { event: 'payment.completed' }],
+    ['/_payemu/trigger', { event: 'refund.created' }],
+    ['/_payemu/trigger', { event: 'nope' }],
+    ['/_payemu/trigger', { event: 'payment.completed', data: { bogus: 1 } }],
+    ['/_payemu/trigger', { event: 'payment.completed', source: 'nobody' }],
+    ['/_payemu/snapshot', snapshot],
+    ['/_payemu/snapshot', { payemu_snapshot: 99 }],
+    ['/_payemu/snapshot', { ...snapshot, data: { nothing: [] } }],
+    ['/_payemu/reset', {}],
+    ['/_payemu/faults', { path: '/v1/nowhere', status: 500 }],
+    ['/_payemu/faults', { status: 'x' }],
+    ['/_payemu/outcomes', { nonsense: true }],
+    ['/_payemu/events/evt_missing/resend', {}],
+    ['/_payemu/sessions/ses_missing/complete', { card_number: '4242424242424242' }],
+    ['/_payemu/invoices/1/pay', { card_number: '4242424242424242' }],
+    ['/_payemu/payment-links/1/pay', { card_number: '1234' }],
+  ];
+  const keys = ['a', 'b', 'c', 'd', 'é', 'k'.repeat(255), 'k'.repeat(256), ''];
+  const statuses = new Map<number, number>();
+  for (let round = 0; round < 8; round++) {
+    const batch = Array.from({ length: 12 }, (_, i) => {
+      const [path, body] = pick(bodies);
+      // Shared keys (replays, 409s, duplicates in flight) and fresh ones (the work runs).
+      const k = random() < 0.5 ? pick(keys) : `fresh-${round}-${i}`;
+      return e.api.post(path, body as Record<string, unknown>, { 'Idempotency-Key': encodeURIComponent(k) }).then((a) => {
+        statuses.set(a.status, (statuses.get(a.status) ?? 0) + 1);
+        t.ok(a.status < 500, `${path} with key ${k.slice(0, 8)}: ${a.status} ${a.status >= 500 ? a.text : ''}`);
+      });
+    });
+    await Promise.all(batch);
+  }
+  t.ok(statuses.size > 2, `a mix of answers: ${JSON.stringify([...statuses])}`);
+  t.equal((await e.api.get('/_payemu/health')).status, 200);
+});
