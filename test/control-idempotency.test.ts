@@ -1,5 +1,9 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import t, { type Test } from 'tap';
-import { assertError, emulator, pay, type Answer, type TestEmulator } from './helpers/emulator.js';
+import { startPayemu } from './helpers/cli.js';
+import { assertError, client, emulator, pay, type Answer, type TestEmulator } from './helpers/emulator.js';
 import { prng } from './helpers/prng.js';
 
 /**
@@ -191,4 +195,59 @@ t.test('a hostile mix of control-plane POSTs with Idempotency-Keys is never a 5x
   }
   t.ok(statuses.size > 2, `a mix of answers: ${JSON.stringify([...statuses])}`);
   t.equal((await e.api.get('/_payemu/health')).status, 200);
+});
+
+t.test('kill -9 after an advance with a key: the retry replays it; killed in the middle: a retry with "to" ends at the target, nothing twice', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-advance-key-'));
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const args = ['--data', dir, '--clock-start', START, '--freeze-clock', '--no-ui'];
+  const first = await startPayemu(t, args);
+  const api = client(first.url, 'sk_test_payemu_acme');
+  const session = await api.post('/v1/sessions', { amount: 1, save_payment_method: true });
+  const card = (await api.post(`/_payemu/sessions/${session.body.data.id}/complete`, { card_number: '4242424242424242' })).body.payment.payment_method;
+  const SCHEDULES = 5;
+  for (let i = 0; i < SCHEDULES; i++) {
+    const res = await api.post('/v1/recurring-payments', {
+      payment_method: card,
+      amount: 1,
+      frequency: 'daily',
+      start_date: '2027-01-02',
+      customer_email: `k${i}@example.com`,
+    });
+    t.equal(res.status, 201);
+  }
+  // Answered, then killed at once: no clean stop wrote a snapshot; the journal holds the key.
+  const answered = await api.post('/_payemu/clock/advance', { by: '3d' }, key('crash-after'));
+  t.equal(answered.status, 200);
+  first.proc.child.kill('SIGKILL');
+  await first.proc.exited;
+
+  const second = await startPayemu(t, args);
+  const again = client(second.url, 'sk_test_payemu_acme');
+  replayed(t, answered, await again.post('/_payemu/clock/advance', { by: '3d' }, key('crash-after')), 'after kill -9');
+  t.equal((await again.get('/_payemu/clock')).body.now, '2027-01-04T10:00:00.000000Z', 'the clock moved once');
+  t.equal((await again.get('/v1/payments')).body.meta.total, 1 + SCHEDULES * 3, 'three days charged once');
+
+  // A long advance to a target, killed in the middle (if it has not ended by then).
+  const target = '2032-01-01T10:00:00.000Z';
+  const long = again.post('/_payemu/clock/advance', { to: target }, key('crash-during')).catch(() => undefined);
+  let seen = Date.parse('2027-01-04T10:00:00Z');
+  while (seen < Date.parse('2027-03-01T00:00:00Z')) seen = Date.parse((await again.get('/_payemu/clock')).body.now);
+  second.proc.child.kill('SIGKILL');
+  await second.proc.exited;
+  await long;
+
+  const third = await startPayemu(t, args);
+  const last = client(third.url, 'sk_test_payemu_acme');
+  const retry = await last.post('/_payemu/clock/advance', { to: target }, key('crash-during'));
+  t.equal(retry.status, 200, 'the retry runs the rest (or replays, had the advance ended)');
+  t.comment(retry.headers.get('idempotent-replayed') === 'true' ? 'the advance had ended before the kill' : 'killed in the middle: the retry ran the rest');
+  t.equal(Date.parse((await last.get('/_payemu/clock')).body.now), Date.parse(target), 'the clock stands at the target');
+  const days = Math.floor((Date.parse(target) - Date.parse('2027-01-02T00:00:00Z')) / 86_400_000) + 1;
+  for (let i = 0; i < SCHEDULES; i++) {
+    const total = (await last.get(`/v1/payments?filter[customer_email]=k${i}@example.com`)).body.meta.total;
+    if (total !== days) t.fail(`schedule k${i}: ${total} charges, ${days} expected`);
+  }
+  replayed(t, retry, await last.post('/_payemu/clock/advance', { to: target }, key('crash-during')), 'the retry is saved in turn');
+  t.equal((await third.proc.stop('SIGTERM')).code, 0);
 });
