@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t, { type Test } from 'tap';
+import { control } from '../src/http/route.js';
 import { startPayemu } from './helpers/cli.js';
 import { assertError, client, emulator, pay, type Answer, type TestEmulator } from './helpers/emulator.js';
 import { prng } from './helpers/prng.js';
@@ -250,4 +251,42 @@ t.test('kill -9 after an advance with a key: the retry replays it; killed in the
   }
   replayed(t, retry, await last.post('/_payemu/clock/advance', { to: target }, key('crash-during')), 'the retry is saved in turn');
   t.equal((await third.proc.stop('SIGTERM')).code, 0);
+});
+
+t.test('a POST that cannot honour a key refuses it with a 400; an asynchronous route is replayed, its crash is not saved', async (t) => {
+  let runs = 0;
+  let crashes = 0;
+  const e = await emulator(t, {
+    extraRoutes: [
+      control({ method: 'POST', path: '/_test/no-key', idempotent: false, handle: () => ({ status: 200, json: { runs: ++runs } }) }),
+      control({
+        method: 'POST',
+        path: '/_test/slow',
+        handle: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return { status: 200, json: { runs: ++runs } };
+        },
+      }),
+      control({
+        method: 'POST',
+        path: '/_test/slow-crash',
+        handle: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          throw new Error(`crash ${++crashes}`);
+        },
+      }),
+    ],
+  });
+  assertError(t, await e.api.post('/_test/no-key', {}, key('refused')), 400, /does not take an Idempotency-Key/);
+  t.equal(runs, 0, 'refused before it ran');
+  t.equal((await e.api.post('/_test/no-key', {})).status, 200, 'without a key it runs');
+
+  const [a, b] = await Promise.all([e.api.post('/_test/slow', {}, key('slow')), e.api.post('/_test/slow', {}, key('slow'))]);
+  t.equal(a!.text, b!.text);
+  t.equal(runs, 2, 'the slow route ran once for two requests with one key');
+  assertError(t, await e.api.post('/_test/slow', { other: 1 }, key('slow')), 409);
+
+  assertError(t, await e.api.post('/_test/slow-crash', {}, key('crash')), 500);
+  assertError(t, await e.api.post('/_test/slow-crash', {}, key('crash')), 500);
+  t.equal(crashes, 2, 'a 5xx is not saved: the retry runs again, as on /v1');
 });
