@@ -6,6 +6,7 @@ import { control } from '../src/http/route.js';
 import { startPayemu } from './helpers/cli.js';
 import { assertError, client, emulator, pay, type Answer, type TestEmulator } from './helpers/emulator.js';
 import { prng } from './helpers/prng.js';
+import { receiver } from './helpers/receiver.js';
 
 /**
  * The control plane's POSTs honour `Idempotency-Key` as /v1 does (issue 34, defect 4): the same
@@ -289,4 +290,25 @@ t.test('a POST that cannot honour a key refuses it with a 400; an asynchronous r
   assertError(t, await e.api.post('/_test/slow-crash', {}, key('crash')), 500);
   assertError(t, await e.api.post('/_test/slow-crash', {}, key('crash')), 500);
   t.equal(crashes, 2, 'a 5xx is not saved: the retry runs again, as on /v1');
+});
+
+t.test('snapshot import with a key: the deliveries the snapshot left pending still go out', async (t) => {
+  let failing = true;
+  const r = await receiver(t, (_req, res) => {
+    res.statusCode = failing ? 500 : 200;
+    res.end('ok');
+  });
+  const e = await emulator(t, { clockStart: START, freezeClock: true, webhookUrl: r.url });
+  await pay(e, { amount: 13, reference: 'retry-me' });
+  await e.idle(); // the first attempt failed; the retry waits for the (frozen) clock
+  failing = false;
+  const snapshot = (await e.api.get('/_payemu/snapshot?all=true')).body;
+  t.equal((await e.api.post('/_payemu/reset', { all: true })).status, 200);
+  const imported = await e.api.post('/_payemu/snapshot?all=true', snapshot, key('import-all'));
+  t.equal(imported.status, 200);
+  replayed(t, imported, await e.api.post('/_payemu/snapshot?all=true', snapshot, key('import-all')), 'import all');
+  const res = await e.api.post('/_payemu/clock/advance', { by: '1m' });
+  t.equal(res.body.ran['webhook.retry'], 1, 'the pending delivery is retried');
+  await e.idle();
+  t.equal((await e.api.get('/_payemu/events?reference=retry-me')).body.events[0].delivery_status, 'delivered');
 });

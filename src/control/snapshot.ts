@@ -173,8 +173,9 @@ export function importSnapshot(app: App, collections: readonly Collection<Stored
     throw error;
   }
   // Deliveries the snapshot left pending (or retrying) go out as they fall due; the scheduler
-  // has already seen every record written.
-  app.webhooks.reload();
+  // sees every record written as it commits. Once committed: the import's transaction may be
+  // nested in the one that saves its Idempotency-Key result.
+  app.store.afterCommit(() => app.webhooks.reload());
   return {
     scope: scope === 'all' ? 'all' : { source: scope.source.slug, mode: scope.mode },
     removed,
