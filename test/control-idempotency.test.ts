@@ -312,3 +312,29 @@ t.test('snapshot import with a key: the deliveries the snapshot left pending sti
   await e.idle();
   t.equal((await e.api.get('/_payemu/events?reference=retry-me')).body.events[0].delivery_status, 'delivered');
 });
+
+t.test('with a key, a control-plane POST answers and acts as it does without one (link pay, event resend)', async (t) => {
+  const r = await receiver(t);
+  const e = await emulator(t, { clockStart: START, freezeClock: true, webhookUrl: r.url });
+  const answers: Answer[] = [];
+  for (const headers of [{}, key('link-pay')]) {
+    const link = await e.api.post('/v1/payment-links', { title: 'Tee', amount: 20, max_uses: 2 });
+    const paid = await e.api.post(`/_payemu/payment-links/${link.body.data.id}/pay`, { card_number: '4242424242424242' }, headers);
+    t.equal(paid.status, 200);
+    answers.push(paid);
+  }
+  t.same(
+    answers.map((a) => a.body.payment_link.uses_count),
+    [1, 1],
+    'the link as paid (one use), with a key as without',
+  );
+  await e.idle();
+  const event = (await e.api.get('/_payemu/events')).body.events[0];
+  for (const headers of [{}, key('resend')]) {
+    const before = r.received.length;
+    const resent = await e.api.post(`/_payemu/events/${event.id}/resend`, {}, headers);
+    t.equal(resent.status, 200);
+    await e.idle();
+    t.equal(r.received.length, before + 1, `resent ${Object.keys(headers).length > 0 ? 'with' : 'without'} a key: delivered once more`);
+  }
+});
