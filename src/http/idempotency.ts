@@ -127,9 +127,13 @@ export function runIdempotent(
   });
 }
 
-/** A refusal by the rules (404, 409, 422, ...) is a result too and is saved; a 5xx is not (thrown again). */
+/**
+ * A refusal by the rules (404, 409, 422, ...) is a result too and is saved; a 5xx is not
+ * (thrown again), nor a 429 (a trigger's step over the rate limit): as on /v1, where a 429
+ * comes before the key is looked at, a retry after it runs.
+ */
 function refusal(error: unknown): Reply {
-  if (!(error instanceof HttpError) || error.status >= 500) throw error;
+  if (!(error instanceof HttpError) || error.status >= 500 || error.status === 429) throw error;
   return { status: error.status, raw: JSON.stringify(error.toJSON()), headers: error.headers };
 }
 
