@@ -184,8 +184,16 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
    * awaited, then at each moment work falls due, the jobs due by then run, the clock moves there
    * (and is stored), and the work due is run and awaited before the clock moves on. What it
    * leaves due within the span runs in this advance too.
+   *
+   * `last` writes inside the advance's last transaction (the one that stores the clock at the
+   * target), knowing the whole report: an `Idempotency-Key`'s result commits with it.
    */
-  advance(target: (now: number) => number, save: (tx: Transaction) => void, work?: AsyncDueWork): Promise<RunReport & { now: number }> {
+  advance(
+    target: (now: number) => number,
+    save: (tx: Transaction) => void,
+    work?: AsyncDueWork,
+    last?: (tx: Transaction, report: RunReport & { now: number }) => void,
+  ): Promise<RunReport & { now: number }> {
     return this.inTurn(async () => {
       if (!this.app) throw new Error('the scheduler has not started: no clock to advance');
       const clock = this.app.clock;
@@ -215,7 +223,10 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
           for (const item of await work!.runDue(clock.now())) count(report, item.kind, item.id, item.at);
         }
         clock.moveTo(to);
-        this.store.transaction(save);
+        this.store.transaction((tx) => {
+          save(tx);
+          last?.(tx, { ...report, now: clock.now() });
+        });
       } finally {
         work?.end();
       }

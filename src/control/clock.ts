@@ -1,6 +1,8 @@
 import type { App } from '../app.js';
 import { Unprocessable } from '../http/errors.js';
+import type { Reply } from '../http/envelope.js';
 import { control } from '../http/route.js';
+import type { Transaction } from '../store/store.js';
 import { Meta } from '../resources/meta/records.js';
 import { parseDuration } from '../clock/duration.js';
 import { formatTimestamp, parseTimestamp } from '../clock/format.js';
@@ -35,11 +37,16 @@ const MAX_ADVANCE_MS = MAX_ADVANCE_DAYS * 86_400_000;
  * an answer or by `--webhook-timeout`) before the clock moves past it, after the attempts
  * already out when the advance begins have ended; they are reported as `webhook.retry`.
  */
-export async function advanceClock(app: App, target: number | ((now: number) => number)): Promise<RunReport & { now: number }> {
+export async function advanceClock(
+  app: App,
+  target: number | ((now: number) => number),
+  last?: (tx: Transaction, report: RunReport & { now: number }) => void,
+): Promise<RunReport & { now: number }> {
   const report = await app.scheduler.advance(
     typeof target === 'function' ? target : () => target,
     (tx) => tx.put(Meta, { id: 'clock', clock: app.clock.state() }),
     app.webhooks.retries,
+    last,
   );
   app.bus.emit('clock.advanced', { now: report.now, ran: report.ran });
   return report;
@@ -67,13 +74,20 @@ export const clockRoutes = [
     summary: 'Advance the virtual clock, running the work that falls due',
     body: advanceBody,
     responses: { 200: advanceReport, 422: errors },
-    handle: async ({ app, body, now }) => {
+    handle: async ({ app, body, now, saveResult }) => {
       const target = targetOf(body, now);
-      const report = await advanceClock(app, target);
-      return { status: 200, json: { ...clockView(app), now: formatTimestamp(report.now), ran: report.ran, items: report.items } };
+      // With an Idempotency-Key, the answer is saved in the advance's last transaction, with
+      // the clock at the target: a crash after it cannot let a retry advance again.
+      let saved: Reply | undefined;
+      const report = await advanceClock(app, target, saveResult && ((tx, report) => (saved = saveResult(tx, advanceAnswer(app, report)))));
+      return saved ?? advanceAnswer(app, report);
     },
   }),
 ];
+
+function advanceAnswer(app: App, report: RunReport & { now: number }): Reply {
+  return { status: 200, json: { ...clockView(app), now: formatTimestamp(report.now), ran: report.ran, items: report.items } };
+}
 
 /** The advance's target as a function of the clock when its turn comes (`by` counts from then). */
 function targetOf(body: { by?: string | number; to?: string }, now: number): (now: number) => number {

@@ -290,7 +290,7 @@ class Components {
           in: 'header',
           required: false,
           description:
-            'Makes a retry safe: for 24 hours (virtual time) a repeat with the same method, path and body replays the first answer; another request with the key is a 409.',
+            'Makes a retry safe: for 24 hours (virtual time, from the answer) a repeat with the same method, path and body replays the first answer (`Idempotent-Replayed: true`) and does not run again; another request with the key is a 409. A repeat sent while the first still runs (a long clock advance, a trigger) waits for it and gets the replay.',
           schema: { type: 'string', minLength: 1, maxLength: 255 },
         },
       },

@@ -64,12 +64,14 @@ export const payRoutes = [
     summary: 'Pay through a payment link with a card number, as the hosted page does',
     paid: linkPaid,
     handle: ({ app, scope, params, body, now }) => {
-      const result = app.store.transaction((tx) => {
+      // The link is read in the transaction: with an Idempotency-Key it is nested in the one
+      // that saves the answer, and the store would still show the link before this use.
+      const { result, link } = app.store.transaction((tx) => {
         const session = openCheckout(tx, scope, getLink(tx, scope, params.id!), now);
-        return attemptPayment(tx, session.id, cardAttempt(body), now, app.config());
+        const result = attemptPayment(tx, session.id, cardAttempt(body), now, app.config());
+        return { result, link: tx.get(PaymentLinks, String(Number(params.id)))! };
       });
       const base = app.baseUrl();
-      const link = app.store.get(PaymentLinks, String(Number(params.id)))!;
       return {
         status: 200,
         json: { session_id: result.session.id, payment: presentPaymentSummary(result.payment, base), payment_link: presentLink(link, base, now).attributes },

@@ -108,14 +108,17 @@ export function snapshotRoutes(collections: () => readonly Collection<StoredReco
       // Checked by hand (importSnapshot), to say exactly what is wrong and where.
       body: { type: 'object' },
       bodyLimit: SNAPSHOT_BODY_LIMIT,
-      idempotent: false,
       responses: { 200: importReport, 422: errors },
-      handle: async ({ app, scope, query, body }) => {
+      handle: async ({ app, scope, query, body, saveResult }) => {
         const report = importSnapshot(app, collections(), body, query.all ? 'all' : scope);
+        // With an Idempotency-Key, the answer is saved in the import's own journal line (this
+        // runs inside the key's transaction): a retry, even after a crash, imports nothing again.
+        const reply = { status: 200, json: report };
+        const answer = saveResult ? app.store.transaction((tx) => saveResult(tx, reply)) : reply;
         // The work the snapshot left due runs before the answer, as an advance's does: in the
         // scheduler's batches, each at its own time, answering other requests between them.
         await app.scheduler.runDue(() => app.clock.now());
-        return { status: 200, json: report };
+        return answer;
       },
     }),
   ];
@@ -217,8 +220,9 @@ export function importSnapshot(app: App, collections: readonly Collection<Stored
     throw error;
   }
   // Deliveries the snapshot left pending (or retrying) go out as they fall due; the scheduler
-  // has already seen every record written.
-  app.webhooks.reload();
+  // sees every record written as it commits. Once committed: the import's transaction may be
+  // nested in the one that saves its Idempotency-Key result.
+  app.store.afterCommit(() => app.webhooks.reload());
   return {
     scope: scope === 'all' ? 'all' : { source: scope.source.slug, mode: scope.mode },
     removed,

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { App } from '../app.js';
 import type { Scope } from './auth.js';
 import type { Reply } from './envelope.js';
+import type { SaveResult } from './idempotency.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -19,6 +20,12 @@ export interface ApiContext<Body = Record<string, unknown>, Query = Record<strin
   scope: Scope;
   body: Body;
   query: Query & Record<string, unknown>;
+  /**
+   * Present when the request carries an `Idempotency-Key`: a route whose work spans several
+   * transactions calls it inside the last one with the answer it will give, so that the key is
+   * saved with that work (idempotency.ts), and answers what it returns.
+   */
+  saveResult?: SaveResult;
 }
 
 interface RouteBase extends RouteDoc {
@@ -72,8 +79,11 @@ export interface ApiRoute extends RouteBase {
   bodyLimit?: number;
   /** Counted against the rate limit: /v1 yes, /_payemu no. */
   rateLimited: boolean;
-  /** false: `Idempotency-Key` is ignored (a route whose work spans awaits, such as a trigger,
-   * cannot be replayed from one transaction). */
+  /**
+   * false: a POST refuses an `Idempotency-Key` with a 400 (it could not honour it). Every POST
+   * of payemu takes the key; a route whose work spans awaits (an advance, a trigger) is
+   * replayed too (idempotency.ts).
+   */
   idempotent?: boolean;
   /** Also accepts the key as `?key=` (EventSource cannot set headers). */
   keyInQuery?: boolean;

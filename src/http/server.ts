@@ -6,7 +6,7 @@ import { AnswerWrites } from './answer-writes.js';
 import { readJson } from './body.js';
 import { type Reply, send, sendError, setAnswerHeaders } from './envelope.js';
 import { type FaultRecord, faultFor, faultReply, readBodyForJournal } from './faults.js';
-import { HttpError, MethodNotAllowed, NotFound } from './errors.js';
+import { BadRequest, HttpError, MethodNotAllowed, NotFound } from './errors.js';
 import type { HostCheck } from './host-check.js';
 import { fingerprint, idempotencyKeyOf, runIdempotent } from './idempotency.js';
 import type { Scope } from './auth.js';
@@ -130,6 +130,8 @@ function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>, validators
   const validateBody = bodySchema ? lazily(() => compileBody(bodySchema), validators) : undefined;
   const validateQuery = querySchema ? lazily(() => compileQuery(querySchema), validators) : undefined;
   const idempotent = route.method === 'POST' && route.idempotent !== false;
+  // A POST that cannot honour a key refuses it rather than run again on a retry.
+  const refusesKey = route.method === 'POST' && route.idempotent === false;
   // The request journal records /v1 requests once authenticated (a refusal before is not its
   // scope's). A failure is answered here, so that the entry has the answer; a connection closed
   // unanswered is recorded with no status. Faults act on /v1 requests only too, never on the
@@ -138,9 +140,21 @@ function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>, validators
   const run = (req: Req, res: http.ServerResponse, scope: Scope, query: Record<string, unknown>, raw: unknown): Reply | Promise<Reply> => {
     const body = validateBody ? check<Record<string, unknown>>(validateBody(), raw ?? {}) : {};
     const ctx: ApiContext = { app, req, res, params: req.params, query, body, scope, now: app.clock.now() };
+    if (refusesKey && req.headers['idempotency-key'] !== undefined)
+      throw new BadRequest(`${req.method} ${route.path} does not take an Idempotency-Key: send it without one.`);
     const key = idempotent ? idempotencyKeyOf(req.headers['idempotency-key']) : undefined;
     if (key === undefined) return route.handle(ctx);
-    return runIdempotent(app.store, scope, key, fingerprint(req.method ?? 'POST', req.path, raw), ctx.now, () => route.handle(ctx));
+    // The key's 24 hours count from the answer (an advance answers days of virtual time later).
+    const print = fingerprint(req.method ?? 'POST', req.path, raw);
+    return runIdempotent(
+      app.store,
+      scope,
+      key,
+      print,
+      ctx.now,
+      (saveResult) => route.handle({ ...ctx, saveResult }),
+      () => app.clock.now(),
+    );
   };
   const answer = (req: Req, res: http.ServerResponse, scope: Scope): Reply | Promise<Reply> => {
     const query = validateQuery ? check<Record<string, unknown>>(validateQuery(), { ...req.query }) : req.query;

@@ -46,6 +46,8 @@ export class Store {
   /** [index name, key function] of each collection, resolved once. */
   private readonly indexDefs = new Map<string, [string, (record: StoredRecord) => IndexKey][]>();
   private readonly finishers: ((tx: Transaction) => void)[] = [];
+  /** What `afterCommit` holds until the outermost transaction running now has committed. */
+  private afterCommits: (() => void)[] = [];
 
   constructor(
     collections: readonly Collection<StoredRecord>[],
@@ -213,16 +215,31 @@ export class Store {
     const tx = new Transaction(this);
     this.current = tx;
     let result: R;
+    let after: (() => void)[] = [];
     try {
       result = work(tx);
       // Last writes that belong with the work (an event's delivery status): same journal line.
       for (const finish of this.finishers) finish(tx);
     } finally {
       this.current = undefined;
+      // Dropped when the work throws: what it would have followed is not there.
+      after = this.afterCommits;
+      this.afterCommits = [];
     }
     // Commit listeners run outside this transaction: what they write is a transaction of its own.
     this.commit(tx.changes(), tx.events);
+    for (const then of after) then();
     return result;
+  }
+
+  /**
+   * Runs `then` once the outermost transaction running now has committed, or at once outside
+   * one: work that reads what a transaction wrote (a snapshot import's pending deliveries) while
+   * that transaction may be nested in another (the import's `Idempotency-Key` result).
+   */
+  afterCommit(then: () => void): void {
+    if (this.current) this.afterCommits.push(then);
+    else then();
   }
 
   /**

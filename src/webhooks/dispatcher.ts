@@ -187,7 +187,9 @@ export class Dispatcher {
     const updated = this.store.transaction((tx) =>
       tx.put(Events, { ...event, delivery_status: 'pending', cycle_attempts: 0, next_attempt_at: this.clock.now() }),
     );
-    void this.attempt(id);
+    // Once committed: with an Idempotency-Key the resend is nested in the transaction that saves
+    // its answer, and an attempt started now would read the event as it was.
+    this.store.afterCommit(() => void this.attempt(id));
     return updated;
   }
 

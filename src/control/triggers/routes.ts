@@ -26,8 +26,6 @@ export const triggerRoutes = [
     description: "A step the API refuses fails the trigger with that step's status and detail.",
     responses: { 200: triggerResult, 404: errors, 409: errors, 410: errors, 422: errors, 429: errors },
     body: triggerBody,
-    // Each step is a request of its own, which may carry its own Idempotency-Key.
-    idempotent: false,
     handle: async ({ app, scope, body }) => {
       if (!(EVENT_NAMES as readonly string[]).includes(body.event)) {
         throw Unprocessable.field('event', `Unknown event "${body.event}". Events: ${EVENT_NAMES.join(', ')}.`);
