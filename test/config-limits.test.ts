@@ -121,7 +121,7 @@ t.test('1e309 anywhere (a fault body, which has no schema for its numbers) is re
   t.match(refusal(path.join(dir, 'body.json')).message, /sources\.0\.faults\.0\.body\.n\.1 \(Source "acme"\): .*finite/);
 });
 
-t.test('a config nested deeper than 64 levels (a fault body 5,000 deep) is refused; one within it is read', async (t) => {
+t.test('a config nested deeper than 100 levels (a fault body 5,000 deep) is refused; one within it is read', async (t) => {
   const deep = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
   const fault = (body: string) => `{"sources": [{"slug": "acme", "faults": [{"path": "/v1/me", "status": 500, "body": ${body}}]}]}`;
   const dir = t.testdir({ 'deep.json': fault(deep(5000)), 'fine.json': fault(deep(50)) });

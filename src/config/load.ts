@@ -122,8 +122,8 @@ export function buildConfig(user: unknown, label = 'config'): PayemuConfig {
   return config;
 }
 
-/** How deep a config may nest: what a request body may (a fault's `body` is answered as JSON). */
-const MAX_CONFIG_DEPTH = 64;
+/** How deep a config may nest: far more than any field needs, far less than what overflows the stack when a fault's `body` is answered. */
+const MAX_CONFIG_DEPTH = 100;
 
 /**
  * The first value in `value` payemu cannot use, with its path (`sources.0.tax.rate`): a number
