@@ -208,21 +208,27 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
     },
     async close(state?: StoreState) {
       const wasOpen = fd >= 0;
+      // A directory removed while open: another payemu may hold a new one at the same path,
+      // which a snapshot written now would land in.
+      let removed = false;
       if (wasOpen) {
         try {
+          removed = fs.fstatSync(fd).nlink === 0;
           fs.fsyncSync(fd);
-        } finally {
-          // Closed whatever fsync said, and forgotten: a closed descriptor's number is reused.
-          fs.closeSync(fd);
-          fd = -1;
+        } catch {
+          // A flush the disk refuses at close: every line is already in the kernel, as after
+          // each write; the close goes on (the lock must be released).
         }
+        // Forgotten once closed: a closed descriptor's number is given to the next file or socket.
+        fs.closeSync(fd);
+        fd = -1;
       }
       // A compaction still running would race a new emulator on this directory for the
       // snapshot's temporary file: let it finish first.
       const running = compactor;
       if (running) await new Promise((resolve) => running.once('exit', resolve).once('error', resolve));
       try {
-        if (wasOpen && state) snapshotAtClose(state);
+        if (wasOpen && state && !removed) snapshotAtClose(state);
       } catch {
         // Only a shortcut for the next start: the journal still holds everything (a directory
         // removed under a stopping server, a full disk), so the close goes on without it.
