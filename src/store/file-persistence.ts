@@ -151,7 +151,7 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
           throw unusable(dir, error);
         }
       };
-      usable(() => fs.mkdirSync(dir, { recursive: true }));
+      usable(() => makeDir(dir));
       releaseLock = usable(() => acquireLock(dir));
       try {
         const state = await readState(dir, apply, { repairTail: true, ...(raw ? { raw } : {}) });
@@ -237,6 +237,16 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
       }
     },
   };
+}
+
+/** mkdir -p; a recursive mkdir refused (a read-only file system) says ENOENT: the plain one says why. */
+function makeDir(dir: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') fs.mkdirSync(dir);
+    throw error;
+  }
 }
 
 /** A file system error at start as a DataDirUnusable; any other error as it is. */
