@@ -112,7 +112,8 @@ const SHARED: Record<number, { name: string; description: string; headers?: stri
   500: { name: 'InternalServerError', description: 'A failure inside payemu; the request was not applied.' },
   503: {
     name: 'ServiceUnavailable',
-    description: 'The file system refused to store the change (a full disk, a read-only or removed data directory, no file descriptor left); the request was not applied. `detail` names the cause; once it is gone the same request can be sent again.',
+    description:
+      'The file system refused to store the change (a full disk, a read-only or removed data directory, no file descriptor left); the request was not applied. `detail` names the cause; once it is gone the same request can be sent again.',
   },
 };
 

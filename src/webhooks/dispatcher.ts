@@ -331,7 +331,10 @@ export class Dispatcher {
       if (!(error instanceof WriteRefused) || this.closed) throw error;
       this.bus.emit('server.error', { method: 'WEBHOOK', path: id, error: error.message });
       this.retryTimers.get(id)?.cancel();
-      this.retryTimers.set(id, this.timers.after(REFUSED_RETRY_MS, () => void this.attempt(id)));
+      this.retryTimers.set(
+        id,
+        this.timers.after(REFUSED_RETRY_MS, () => void this.attempt(id)),
+      );
       return undefined;
     }
   }
