@@ -35,12 +35,21 @@ t.test('a full disk: 503 naming it, nothing applied, no fragment left; the next 
   const e = await reopened(t, dataDir);
   const idle = await idleSocket(t, e.url);
   t.equal((await session(e, 'a')).status, 201);
+  const open = await session(e, 'p', true);
+  const domain: string[] = [];
+  e.bus.on('domain', (event) => domain.push(event.type));
   const filler = fill(root);
+
+  // A payment: its records and its event are one transaction, refused whole.
+  const paid = await e.api.post(`/_payemu/sessions/${open.body.data.id}/complete`, { card_number: '4242424242424242' });
+  assertError(t, paid, 503, /no space left on device/);
+  t.same(domain, [], 'no event published for it (nor a webhook sent)');
+  t.equal((await e.api.get(`/v1/sessions/${open.body.data.id}`)).body.data.attributes.status, 'open', 'the session is as before');
 
   const refused = await session(e, 'b', true);
   assertError(t, refused, 503, /^payemu cannot write its data directory: no space left on device$/);
   t.ok(journalWhole(dataDir), 'no part of the refused line is left in the journal');
-  t.same(await references(e), ['a'], 'reads answer; the refused write is not in memory');
+  t.same(await references(e), ['a', 'p'], 'reads answer; the refused write is not in memory');
   assertError(t, await session(e, 'c', true), 503, /no space left on device/);
 
   fs.rmSync(filler);
@@ -50,7 +59,7 @@ t.test('a full disk: 503 naming it, nothing applied, no fragment left; the next 
   await e.close();
 
   const again = await reopened(t, dataDir);
-  t.same(await references(again), ['a', 'd'], 'a restart finds every acknowledged write, and only those');
+  t.same(await references(again), ['a', 'd', 'p'], 'a restart finds every acknowledged write, and only those');
 });
 
 t.test('a rotation that cannot create the next segment: the write is kept, the next refused, no descriptor reused', async (t) => {
