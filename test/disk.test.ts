@@ -37,7 +37,7 @@ t.test('a full disk: 503 naming it, nothing applied, no fragment left; the next 
   t.equal((await session(e, 'a')).status, 201);
   const open = await session(e, 'p', true);
   const domain: string[] = [];
-  e.bus.on('domain', (event) => domain.push(event.type));
+  e.bus.on('domain', (event) => domain.push(event.name));
   const filler = fill(root);
 
   // A payment: its records and its event are one transaction, refused whole.
