@@ -99,7 +99,8 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
       torn = false;
     }
     // The segment's last link gone: the data directory was removed (or the file deleted). A
-    // write would go to a file nobody can read again. One fstat(2), well under a microsecond.
+    // write would go to a file nobody can read again. One fstat(2): about 2 µs, next to the
+    // write(2)'s 3 and a request's hundreds (measured on the 2-core test machine).
     if (fs.fstatSync(fd).nlink === 0) throw new WriteRefused(dir, 'the data directory was removed');
     if (rotationDue) rotateAndCompact();
   };
