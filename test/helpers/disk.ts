@@ -19,9 +19,21 @@ export function tmpfs(t: Test, options: string): string | undefined {
     t.plan(0, `needs a tmpfs mount (run as root with mount allowed): ${String((error as Error).message).split('\n')[0]}`);
     return undefined;
   }
-  t.teardown(() => {
+  let mounted = true;
+  const unmount = () => {
+    if (!mounted) return;
+    mounted = false;
     execFileSync('umount', ['-l', dir], { stdio: 'pipe' });
     fs.rmdirSync(dir);
+  };
+  t.teardown(unmount);
+  // Also when a teardown before this one threw, or the runner's timeout ended the process.
+  process.once('exit', () => {
+    try {
+      unmount();
+    } catch {
+      // Nothing more can be done on the way out.
+    }
   });
   return dir;
 }
