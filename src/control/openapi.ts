@@ -110,6 +110,11 @@ const SHARED: Record<number, { name: string; description: string; headers?: stri
   422: { name: 'UnprocessableEntity', description: 'Validation failed (`meta.errors` maps each field to its messages), or the rules refuse the change.' },
   429: { name: 'TooManyRequests', description: 'Rate limit exceeded.', headers: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining'] },
   500: { name: 'InternalServerError', description: 'A failure inside payemu; the request was not applied.' },
+  503: {
+    name: 'ServiceUnavailable',
+    description:
+      'The file system refused to store the change (a full disk, a read-only or removed data directory, no file descriptor left); the request was not applied. `detail` names the cause; once it is gone the same request can be sent again.',
+  },
 };
 
 const HEADERS: Record<string, { description: string; schema: Schema }> = {
@@ -124,6 +129,8 @@ const HEADERS: Record<string, { description: string; schema: Schema }> = {
 /** The statuses every route of this kind can answer, whatever it declares. */
 function commonStatuses(route: Route): number[] {
   const statuses = [400, 403, 500];
+  // Any change may meet a disk that refuses it (see docs/reliability.md, "The disk").
+  if (route.method !== 'GET') statuses.push(503);
   if (route.auth === 'key') {
     statuses.push(401);
     if (route.rateLimited) statuses.push(429);

@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { endAnswer } from './answer-writes.js';
 import { captureOf } from './body-capture.js';
-import { HttpError, InternalError } from './errors.js';
+import { HttpError, InternalError, ServiceUnavailable } from './errors.js';
+import { WriteRefused } from '../store/write-refused.js';
 
 /** What a route answers. */
 export interface Reply {
@@ -76,7 +77,7 @@ function hasAny(headers: Record<string, string>): boolean {
 
 /** The one place an error becomes a response: the API's `{errors: [{status, title, detail, meta?}]}`. */
 export function sendError(res: ServerResponse, error: unknown): void {
-  const httpError = error instanceof HttpError ? error : new InternalError();
+  const httpError = error instanceof HttpError ? error : error instanceof WriteRefused ? new ServiceUnavailable(error.message) : new InternalError();
   if (res.headersSent) {
     res.destroy();
     return;

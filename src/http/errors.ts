@@ -115,3 +115,10 @@ export class InternalError extends HttpError {
     super(500, 'Something went wrong inside payemu. The request was not applied; the details are in the emulator log.');
   }
 }
+
+/** The file system refused a store write (store/write-refused.ts): nothing was applied; a later write may succeed. */
+export class ServiceUnavailable extends HttpError {
+  constructor(detail: string) {
+    super(503, detail);
+  }
+}

@@ -7,6 +7,7 @@ import type { Persistence, StoreState } from './persistence.js';
 import { fingerprint, indexKeysCurrent, keyedCollections, readIndexKeys, snapshotName, writeIndexKeys, type KeySet } from './index-keys.js';
 import type { Marks } from './raw-records.js';
 import { readState, writeSnapshot } from './snapshot-file.js';
+import { DataDirUnusable, diskReason, refusal, WriteRefused } from './write-refused.js';
 
 export interface FilePersistenceOptions {
   /** Journal bytes after which the segment is rotated and compacted in the background. */
@@ -42,24 +43,75 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
   let compactor: ChildProcess | undefined;
   let releaseLock = () => {};
 
+  /** Bytes in the open segment: a refused write is cut back to it (see `append`). */
+  let segmentLength = 0;
+  /** A refused write left bytes that could not be cut off yet: no write until they are. */
+  let torn = false;
+  /** A rotation could not create the next segment: the next write tries again first. */
+  let rotationDue = false;
+
   const openSegment = (n: number) => {
     segment = n;
     fd = fs.openSync(segmentPath(dir, n), 'a');
+    segmentLength = fs.fstatSync(fd).size;
   };
 
+  /**
+   * The next segment is opened before the current one is closed: should opening fail (a
+   * read-only or full directory, no file descriptor left), the current one stays open and
+   * `fd` never names a closed descriptor (which the next socket accepted would be given, and
+   * journal bytes sent to it).
+   */
   const rotateAndCompact = () => {
     if (compactor) return;
-    fs.fsyncSync(fd);
+    const next = fs.openSync(segmentPath(dir, segment + 1), 'a');
+    try {
+      fs.fsyncSync(fd);
+    } catch (error) {
+      fs.closeSync(next);
+      throw error;
+    }
     fs.closeSync(fd);
+    fd = next;
     const upTo = segment;
-    openSegment(segment + 1);
+    segment += 1;
+    segmentLength = 0;
     bytes = 0;
-    compactor = startCompactor(dir, upTo, (result) => {
+    rotationDue = false;
+    const compacted = (result: { ok: boolean; records?: number; error?: string }) => {
       compactor = undefined;
       // A compaction knows no tests: its snapshot marks no record (see `unmarked`).
       if (result.ok) snapshotRead = { marks: undefined };
       options.onCompaction?.(result);
-    });
+    };
+    try {
+      compactor = startCompactor(dir, upTo, compacted);
+    } catch (error) {
+      // The rotation is done; only the compaction is missed.
+      compacted({ ok: false, error: `compaction could not start: ${(error as Error).message}` });
+    }
+  };
+
+  /** Before a write: what a refused one left is cut off, a removed directory is refused, a rotation owed is made. */
+  const ready = () => {
+    if (torn) {
+      fs.ftruncateSync(fd, segmentLength);
+      torn = false;
+    }
+    // The segment's last link gone: the data directory was removed (or the file deleted). A
+    // write would go to a file nobody can read again. One fstat(2): about 2 µs, next to the
+    // write(2)'s 3 and a request's hundreds (measured on the 2-core test machine).
+    if (fs.fstatSync(fd).nlink === 0) throw new WriteRefused(dir, 'the data directory was removed');
+    if (rotationDue) rotateAndCompact();
+  };
+
+  /** A write refused part way: its bytes are cut off, so the next line starts where this one did. */
+  const undo = () => {
+    try {
+      fs.ftruncateSync(fd, segmentLength);
+    } catch {
+      torn = true;
+    }
   };
 
   /**
@@ -92,48 +144,92 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
 
   return {
     async load(apply, raw) {
-      fs.mkdirSync(dir, { recursive: true });
-      releaseLock = acquireLock(dir);
+      // A directory that cannot be created, locked or written stops the start, naming it and why.
+      const usable = <T>(step: () => T): T => {
+        try {
+          return step();
+        } catch (error) {
+          throw unusable(dir, error);
+        }
+      };
+      usable(() => makeDir(dir));
+      releaseLock = usable(() => acquireLock(dir));
       try {
         const state = await readState(dir, apply, { repairTail: true, ...(raw ? { raw } : {}) });
-        openSegment(state.segments.at(-1) ?? state.covers + 1);
+        usable(() => openSegment(state.segments.at(-1) ?? state.covers + 1));
         bytes = state.journalBytes;
         oldLayout = state.snapshotLayout === 'whole';
         snapshotRead = state.snapshotLayout === 'none' ? undefined : { marks: state.snapshotMarks };
         snapshotRecords = state.snapshotCrc === undefined ? undefined : snapshotName(state.snapshotCrc, state.covers);
       } catch (error) {
         // A store that cannot be read is not open: the directory is free again.
-        releaseLock();
+        try {
+          releaseLock();
+        } catch {
+          // A lock on a directory that refuses writes could not have been taken.
+        }
         releaseLock = () => {};
-        throw error;
+        throw unusable(dir, error);
       }
-      if (bytes > threshold) rotateAndCompact();
+      try {
+        if (bytes > threshold) rotateAndCompact();
+      } catch {
+        rotationDue = true; // as after a write (see `append`)
+      }
     },
     append(changes, replaced) {
       const line = encodeChangesBytes(changes, replaced);
       const length = line.length;
-      // One write(2) of the line; a short write (rare) continues where it stopped.
-      let written = fs.writeSync(fd, line, 0, length);
-      while (written < length) written += fs.writeSync(fd, line, written, length - written);
+      try {
+        ready();
+      } catch (error) {
+        throw refusal(dir, error);
+      }
+      try {
+        // One write(2) of the line; a short write (rare) continues where it stopped.
+        let written = fs.writeSync(fd, line, 0, length);
+        while (written < length) written += fs.writeSync(fd, line, written, length - written);
+      } catch (error) {
+        undo();
+        throw refusal(dir, error);
+      }
+      segmentLength += length;
       bytes += length;
-      if (bytes > threshold) rotateAndCompact();
+      if (bytes <= threshold) return;
+      try {
+        rotateAndCompact();
+      } catch {
+        // This write is in the current segment, which stays open: it is acknowledged. The next
+        // write tries the rotation again first, and is refused if it still fails.
+        rotationDue = true;
+      }
     },
     storedKeys(set) {
       return stored(set, fingerprint(set, madeBy));
     },
     async close(state?: StoreState) {
       const wasOpen = fd >= 0;
+      // A directory removed while open: another payemu may hold a new one at the same path,
+      // which a snapshot written now would land in.
+      let removed = false;
       if (wasOpen) {
-        fs.fsyncSync(fd);
+        try {
+          removed = fs.fstatSync(fd).nlink === 0;
+          fs.fsyncSync(fd);
+        } catch {
+          // A flush the disk refuses at close: every line is already in the kernel, as after
+          // each write; the close goes on (the lock must be released).
+        }
+        // Forgotten once closed: a closed descriptor's number is given to the next file or socket.
         fs.closeSync(fd);
         fd = -1;
       }
       // A compaction still running would race a new emulator on this directory for the
       // snapshot's temporary file: let it finish first.
       const running = compactor;
-      if (running) await new Promise((resolve) => running.once('exit', resolve));
+      if (running) await new Promise((resolve) => running.once('exit', resolve).once('error', resolve));
       try {
-        if (wasOpen && state) snapshotAtClose(state);
+        if (wasOpen && state && !removed) snapshotAtClose(state);
       } catch {
         // Only a shortcut for the next start: the journal still holds everything (a directory
         // removed under a stopping server, a full disk), so the close goes on without it.
@@ -142,6 +238,23 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
       }
     },
   };
+}
+
+/** mkdir -p; a recursive mkdir refused (a read-only file system) says ENOENT: the plain one says why. */
+function makeDir(dir: string): void {
+  try {
+    fs.mkdirSync(dir, { recursive: true });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') fs.mkdirSync(dir);
+    throw error;
+  }
+}
+
+/** A file system error at start as a DataDirUnusable; any other error as it is. */
+function unusable(dir: string, error: unknown): unknown {
+  const reason = diskReason(error);
+  if (reason === undefined) return error;
+  return new DataDirUnusable(dir, (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : reason);
 }
 
 /**
@@ -167,7 +280,16 @@ function startCompactor(dir: string, upTo: number, done: (result: { ok: boolean;
   let result: { ok: boolean; records?: number; error?: string } | undefined;
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  let ended = false;
+  const end = (outcome: { ok: boolean; records?: number; error?: string }) => {
+    if (ended) return;
+    ended = true;
+    done(outcome);
+  };
   child.on('message', (message) => (result = message as typeof result));
-  child.on('exit', (code) => done(result ?? { ok: code === 0, error: stderr.trim() || `compaction exited with code ${code}` }));
+  child.on('exit', (code) => end(result ?? { ok: code === 0, error: stderr.trim() || `compaction exited with code ${code}` }));
+  // A child that could not be started (no file descriptor or process left) may never exit: the
+  // segments stay as they are, and a later rotation compacts them.
+  child.on('error', (error) => end({ ok: false, error: `compaction could not start: ${error.message}` }));
   return child;
 }

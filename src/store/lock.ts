@@ -11,8 +11,10 @@ export interface LockHolder {
   url?: string;
 }
 
-/** Real paths of the data directories this process holds, with their URL once known. */
+/** The data directories this process holds (by dirKey), with their URL once known. */
 const heldHere = new Map<string, string | undefined>();
+/** The inode of the lock file each holds: a release removes that file only. */
+const lockFiles = new Map<string, number>();
 
 /** How long a start waits for another process that is taking over the same stale lock. */
 const TAKEOVER_WAIT_MS = 2_000;
@@ -51,13 +53,24 @@ export function acquireLock(dir: string): () => void {
   // A lock naming this process's own pid is stale (a previous process that had the same pid,
   // as in a restarted container) unless this process really holds it: a second emulator in
   // the same process on the same directory is refused like one in another process.
-  const key = fs.realpathSync(dir);
+  const key = dirKey(dir);
   if (heldHere.has(key)) throw new DirectoryInUse(dir, { pid: process.pid, started: ownStart(), url: heldHere.get(key) }, true);
   const held = () => {
     heldHere.set(key, undefined);
+    lockFiles.set(key, fs.statSync(file).ino);
     return () => {
+      const ours = lockFiles.get(key);
       heldHere.delete(key);
-      fs.rmSync(file, { force: true });
+      lockFiles.delete(key);
+      // Only our own lock file: after the directory was removed and made again, the file at this
+      // path may be another payemu's lock.
+      let found: number;
+      try {
+        found = fs.statSync(file).ino;
+      } catch {
+        return;
+      }
+      if (found === ours) fs.rmSync(file, { force: true });
     };
   };
   const waited = stopwatch();
@@ -94,26 +107,36 @@ export function acquireLock(dir: string): () => void {
  * and `payemu reset --data`, can name and reach it. Replaced whole: written aside, renamed.
  */
 export function recordLockUrl(dir: string, url: string): void {
-  const key = fs.realpathSync(dir);
+  const key = dirKey(dir);
   if (!heldHere.has(key)) throw new Error(`data directory ${dir} is not locked by this process`);
   const file = lockPath(dir);
   const temp = `${file}.${process.pid}.url.tmp`;
   fs.writeFileSync(temp, lockText(url));
   fs.renameSync(temp, file);
   heldHere.set(key, url);
+  lockFiles.set(key, fs.statSync(file).ino);
 }
 
 /** The live payemu that holds `dir` (this process included), or undefined when none does. */
 export function lockHolder(dir: string): LockHolder | undefined {
   let key: string;
   try {
-    key = fs.realpathSync(dir);
+    key = dirKey(dir);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
   if (heldHere.has(key)) return { pid: process.pid, started: ownStart(), url: heldHere.get(key) };
   return liveOwner(lockPath(dir));
+}
+
+/**
+ * A directory's identity: its device and inode, not its path. A directory removed while this
+ * process held it and made again at the same path is another directory, free to be locked.
+ */
+function dirKey(dir: string): string {
+  const { dev, ino } = fs.statSync(dir);
+  return `${dev}:${ino}`;
 }
 
 /** Creates `file` naming this process, complete from its first moment; false when it exists. */

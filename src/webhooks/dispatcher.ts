@@ -5,6 +5,7 @@ import type { AsyncDueWork } from '../clock/scheduler.js';
 import type { TimerHandle, Timers } from '../clock/timers.js';
 import type { PayemuConfig } from '../config/types.js';
 import type { Store } from '../store/store.js';
+import { WriteRefused } from '../store/write-refused.js';
 import { inProgress, interrupted, settle, settleCopy, startedAttempt, withStarted } from './attempts.js';
 import type { ChaosSettingsOf } from './chaos.js';
 import { ChaosEffects, chaosSigning } from './chaos-apply.js';
@@ -25,6 +26,8 @@ export interface DispatcherOptions {
 
 /** How a clock advance reports the retries it ran (in `ran` and `items`). */
 export const RETRY_KIND = 'webhook.retry';
+/** Real milliseconds before an attempt whose bookkeeping the disk refused is made again. */
+const REFUSED_RETRY_MS = 2_000;
 
 /** What an attempt needs once it may go: the event as it stands, its Source and where it goes. */
 interface Target {
@@ -322,6 +325,23 @@ export class Dispatcher {
    * when it has ended, with the virtual time it started (undefined when none was made).
    */
   private async attempt(id: string, forAdvance = false): Promise<number | undefined> {
+    try {
+      return await this.attemptNow(id, forAdvance);
+    } catch (error) {
+      // The disk refused the attempt's bookkeeping (nothing of it was applied): logged, and
+      // the attempt made again later; never an unhandled rejection that would stop payemu.
+      if (!(error instanceof WriteRefused) || this.closed) throw error;
+      this.bus.emit('server.error', { method: 'WEBHOOK', path: id, error: error.message });
+      this.retryTimers.get(id)?.cancel();
+      this.retryTimers.set(
+        id,
+        this.timers.after(REFUSED_RETRY_MS, () => void this.attempt(id)),
+      );
+      return undefined;
+    }
+  }
+
+  private async attemptNow(id: string, forAdvance: boolean): Promise<number | undefined> {
     const target = this.target(id);
     if (!target) {
       this.chaos.drop(id);
