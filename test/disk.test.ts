@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t, { type Test } from 'tap';
 import { assertError, emulator, type TestEmulator } from './helpers/emulator.js';
+import { savedCard } from './charges.test.js';
 import { fill, fillInodes, idleSocket, journalWhole, tmpfs } from './helpers/disk.js';
 
 /**
@@ -109,4 +110,58 @@ t.test('a data directory removed while running: the next write is a 503, nothing
   await second.close();
   const third = await reopened(t, dataDir);
   t.same(await references(third), ['c']);
+});
+
+const daily = (e: TestEmulator, pm: string) =>
+  e.api.post('/v1/recurring-payments', { payment_method: pm, amount: 19, frequency: 'daily', reference: 'sub-1', metadata: { pad: PAD } });
+const charges = async (e: TestEmulator) =>
+  ((await e.api.get('/v1/payments?limit=100')).body.data as { attributes: { reference: string } }[])
+    .map((p) => p.attributes.reference)
+    .filter((r) => r.startsWith('sub-1-'))
+    .sort();
+
+t.test('an advance whose batch the disk refuses: a 503, the clock stays where it was stored, the charges run once space is back', async (t) => {
+  const root = tmpfs(t, 'size=1m');
+  if (!root) return;
+  const dataDir = path.join(root, 'data');
+  const options = { clockStart: '2027-01-31T09:00:00Z', freezeClock: true };
+  const e = await reopened(t, dataDir, options);
+  const pm = await savedCard(e);
+  t.equal((await daily(e, pm)).status, 201);
+  t.equal((await e.api.post('/_payemu/clock/advance', { by: '0s' })).status, 200);
+  t.same(await charges(e), ['sub-1-0001'], 'the first charge ran when the schedule was made');
+  const filler = fill(root);
+
+  assertError(t, await e.api.post('/_payemu/clock/advance', { by: '3d' }), 503, /no space left on device/);
+  t.equal((await e.api.get('/_payemu/clock')).body.now, '2027-01-31T09:00:00.000000Z', 'the clock did not move');
+  t.same(await charges(e), ['sub-1-0001'], 'no charge was made');
+
+  fs.rmSync(filler);
+  const advanced = await e.api.post('/_payemu/clock/advance', { by: '3d' });
+  t.equal(advanced.status, 200, 'space back: the advance runs');
+  t.equal(advanced.body.ran['recurring.charge'], 3, 'each day charged once');
+  await e.close();
+  const again = await reopened(t, dataDir, options);
+  t.same(await charges(again), ['sub-1-0001', 'sub-1-0002', 'sub-1-0003', 'sub-1-0004'], 'a restart finds them');
+});
+
+t.test('due work the disk refuses outside an advance (the real-time tick) is logged, not fatal, and runs once space is back', async (t) => {
+  const root = tmpfs(t, 'size=1m');
+  if (!root) return;
+  const dataDir = path.join(root, 'data');
+  // A running clock: the next charge falls due by real time, on the scheduler's own tick.
+  const e = await reopened(t, dataDir, { clockStart: '2027-01-31T09:00:00Z' });
+  const pm = await savedCard(e);
+  t.equal((await daily(e, pm)).status, 201);
+  t.equal((await e.api.post('/_payemu/clock/advance', { to: '2027-01-31T23:59:59.500Z' })).status, 200);
+  const refused = new Promise<string>((resolve) => e.bus.on('server.error', (x) => resolve(x.error)));
+  const filler = fill(root);
+  t.match(await refused, /no space left on device/, 'the refused batch is reported on the bus (the log)');
+  t.equal((await e.api.get('/_payemu/health')).status, 200, 'payemu still answers');
+  t.same(await charges(e), ['sub-1-0001'], 'the refused charge was not made');
+
+  const charged = new Promise<void>((resolve) => e.bus.on('domain', (x) => x.name === 'recurring.charged' && resolve()));
+  fs.rmSync(filler);
+  await charged;
+  t.same(await charges(e), ['sub-1-0001', 'sub-1-0002'], 'space back: the next tick makes the charge, once');
 });

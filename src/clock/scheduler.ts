@@ -161,7 +161,7 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
   start(app: C, intervalMs = 1000): void {
     this.app = app;
     this.timer = this.timers.every(intervalMs, () => {
-      if (!this.busy) void this.runDue(app.clock.now());
+      if (!this.busy) this.runInBackground(app);
     });
   }
 
@@ -216,17 +216,15 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
             if (late === undefined || late > to) break;
             continue;
           }
-          if (clock.now() < due) {
-            clock.moveTo(due);
-            this.store.transaction(save);
-          }
+          if (clock.now() < due) moveStored(clock, due, () => this.store.transaction(save));
           for (const item of await work!.runDue(clock.now())) count(report, item.kind, item.id, item.at);
         }
-        clock.moveTo(to);
-        this.store.transaction((tx) => {
-          save(tx);
-          last?.(tx, { ...report, now: clock.now() });
-        });
+        moveStored(clock, to, () =>
+          this.store.transaction((tx) => {
+            save(tx);
+            last?.(tx, { ...report, now: clock.now() });
+          }),
+        );
       } finally {
         work?.end();
       }
@@ -273,15 +271,27 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
    * a job that fails leaves the others' work in place.
    */
   private runBatch(app: C, at: number, beforeBatch: BatchHook | undefined, report: RunReport): void {
-    this.store.transaction((batch) => {
-      beforeBatch?.(batch, at);
-      let ran = 0;
-      for (let job = this.heap.peek(); job && job.at === at && ran < this.jobsPerBatch; job = this.heap.peek()) {
-        this.heap.pop();
-        if (this.runJob(app, batch, job, report)) ran++;
-        if (this.spare.length < this.jobsPerBatch) this.spare.push(job);
-      }
-    });
+    const taken: Job<C>[] = [];
+    const clockBefore = app.clock.state();
+    try {
+      this.store.transaction((batch) => {
+        beforeBatch?.(batch, at);
+        let ran = 0;
+        for (let job = this.heap.peek(); job && job.at === at && ran < this.jobsPerBatch; job = this.heap.peek()) {
+          this.heap.pop();
+          taken.push(job);
+          if (this.runJob(app, batch, job, report)) ran++;
+        }
+      });
+    } catch (error) {
+      // The batch did not commit (the disk refused its write): nothing of it happened, so its
+      // jobs are still due and the clock stands where the last stored batch left it. They run
+      // again on the next tick or advance, once the disk takes writes.
+      app.clock.restore(clockBefore);
+      for (const job of taken) this.heap.push(job);
+      throw error;
+    }
+    for (const job of taken) if (this.spare.length < this.jobsPerBatch) this.spare.push(job);
   }
 
   /** Runs one entry taken off the heap, unless it is stale; whether it counts as run (a failure does). */
@@ -340,8 +350,32 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
     this.timers.soon(() => {
       this.kicked = false;
       const app = this.app;
-      if (app && this.timer) void this.runDue(() => app.clock.now());
+      if (app && this.timer) this.runInBackground(app);
     });
+  }
+
+  /**
+   * A run nobody awaits (the real-time tick, a job already due): a failure (the disk refusing
+   * a batch) is reported on the bus, never an unhandled rejection, which would end the process.
+   * The batch's jobs stay due and the next tick tries them again.
+   */
+  private runInBackground(app: C): void {
+    this.runDue(() => app.clock.now()).catch((error: unknown) => {
+      const failure = error instanceof Error ? error : new Error(String(error));
+      app.bus.emit('server.error', { method: 'JOB', path: 'due work', error: failure.message, stack: failure.stack });
+    });
+  }
+}
+
+/** Moves the clock to `to` and stores it; if the store refuses the write, the clock stays where it was stored. */
+function moveStored(clock: Clock, to: number, store: () => void): void {
+  const before = clock.state();
+  clock.moveTo(to);
+  try {
+    store();
+  } catch (error) {
+    clock.restore(before);
+    throw error;
   }
 }
 
