@@ -4,6 +4,7 @@ import path from 'node:path';
 import t from 'tap';
 import { startPayemu, type Started } from './helpers/cli.js';
 import { prng } from './helpers/prng.js';
+import { readAnswer } from './helpers/answer.js';
 
 /**
  * docs/reliability.md, "What a crash cannot break": a snapshot import is one transaction, so one
@@ -51,14 +52,7 @@ async function call(url: string, key: KeyName, method: string, route: string, bo
     body: body === undefined ? undefined : JSON.stringify(body),
     signal: AbortSignal.timeout(60_000),
   });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text };
+  return readAnswer(res);
 }
 
 async function ok(url: string, key: KeyName, method: string, route: string, body?: unknown, status = 200): Promise<any> {

@@ -5,6 +5,7 @@ import readline from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import t, { type Test } from 'tap';
 import { prng } from './helpers/prng.js';
+import { readAnswer } from './helpers/answer.js';
 
 /**
  * DESIGN.md section 3: "a process crash (kill -9) at any moment leaves a readable store that
@@ -105,14 +106,7 @@ async function call(url: string, key: string, method: string, route: string, bod
     headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, json, text };
+  return readAnswer(res);
 }
 
 interface SessionAck {

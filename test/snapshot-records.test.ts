@@ -7,6 +7,7 @@ import { listSegments, segmentPath } from '../src/store/files.js';
 import { emulator, pay, type TestEmulator } from './helpers/emulator.js';
 import { prng } from './helpers/prng.js';
 import { receiver } from './helpers/receiver.js';
+import { readAnswer } from './helpers/answer.js';
 
 /**
  * Every record of a snapshot is held to the rules of the records payemu writes itself
@@ -25,14 +26,7 @@ async function call(e: TestEmulator, method: string, path: string, body?: unknow
     body: body !== undefined ? JSON.stringify(body) : undefined,
     signal: AbortSignal.timeout(ms),
   });
-  const text = await res.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, text, json };
+  return readAnswer(res);
 }
 
 /** A store with every kind of record payemu keeps, exported whole (`?all=true`). */
