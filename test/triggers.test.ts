@@ -62,6 +62,28 @@ t.test('a data key the event never reads is a 422 naming it and the keys it take
   assertError(t, card, 422, /"cards\.nope"/);
 });
 
+t.test('a step that fails with a 5xx after earlier steps ran is a 422 saying what ran, never a 5xx; alone it stays a 5xx', async (t) => {
+  const e = await emulator(t, { clockStart: '2027-05-01T12:00:00Z', freezeClock: true });
+  const fault = await e.api.post('/_payemu/faults', { method: 'POST', path: '/v1/payments/*/refunds', status: 500 });
+  t.equal(fault.status, 201);
+  // The session and its payment were made; the refund step met the fault.
+  const refused = await e.api.post('/_payemu/trigger', { event: 'payment.refunded' });
+  assertError(t, refused, 422, /step "refund" .* was refused: .*The steps before it ran, and what they made stays: cs_\w+/);
+  t.equal((await e.api.get('/v1/payments')).body.meta.total, 1, 'the payment the earlier steps made is there');
+  // A retry with the same key is answered the same, and makes no second payment.
+  const key = { 'Idempotency-Key': 'refund-trigger' };
+  const first = await e.api.post('/_payemu/trigger', { event: 'payment.refunded' }, key);
+  const again = await e.api.post('/_payemu/trigger', { event: 'payment.refunded' }, key);
+  t.equal(first.status, 422);
+  t.equal(again.text, first.text);
+  t.equal(again.headers.get('idempotent-replayed'), 'true');
+  t.equal((await e.api.get('/v1/payments')).body.meta.total, 2);
+
+  // A first step that fails has done nothing: its 5xx is passed on.
+  await e.api.post('/_payemu/faults', { method: 'POST', path: '/v1/sessions', status: 500 });
+  assertError(t, await e.api.post('/_payemu/trigger', { event: 'payment.completed' }), 500, /step "session"/);
+});
+
 t.test('parseSet', async (t) => {
   t.same(parseSet(['a=1', 'b=x', 'c.d=true', 'c.e="1"']), { a: 1, b: 'x', c: { d: true, e: '1' } });
   t.throws(() => parseSet(['nope']));

@@ -86,7 +86,13 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
       if (res.status < 200 || res.status > 299) {
         const error = envelopeError(answer);
         const detail = error?.detail ?? `HTTP ${res.status}`;
-        throw new HttpError(Math.min(res.status, 500), `The trigger's step "${step.id}" (${step.method} ${path}) was refused: ${detail}`, error?.meta);
+        const refused = `The trigger's step "${step.id}" (${step.method} ${path}) was refused: ${detail}`;
+        // A failure after earlier steps did their work is not a 5xx (that work stands, and a
+        // client retries a 5xx as if nothing ran): a 422 that says what ran.
+        const ran = steps.slice(0, -1);
+        if (res.status >= 500 && ran.length > 0)
+          throw new Unprocessable(`${refused}. The steps before it ran, and what they made stays: ${ran.map((s) => s.created ?? s.id).join(', ')}.`);
+        throw new HttpError(Math.min(res.status, 500), refused, error?.meta);
       }
       vars[step.id] = answer;
     }
