@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { captureOf } from './body-capture.js';
 import { BadRequest, PayloadTooLarge, Unprocessable, UnsupportedMediaType } from './errors.js';
 import { checkJsonText } from './text.js';
+import { nestedDeeperThan } from './json-depth.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -62,7 +63,8 @@ export async function readJson(req: IncomingMessage, limit = BODY_LIMIT): Promis
   // (A body that starts with a visible ASCII character, `{` as a rule, is not blank: no trim.)
   const first = text.charCodeAt(0);
   if ((first <= 0x20 || first >= 0x7f) && text.trim() === '') return undefined;
-  if (text.length > MAX_DEPTH && nestedTooDeeply(text)) throw new BadRequest(`The request body is nested too deeply: more than ${MAX_DEPTH} levels.`);
+  if (text.length > MAX_DEPTH && nestedDeeperThan(text, MAX_DEPTH))
+    throw new BadRequest(`The request body is nested too deeply: more than ${MAX_DEPTH} levels.`);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -90,24 +92,6 @@ function isJsonType(type: string | undefined): boolean {
   if (type === 'application/json') return true; // the common case, without splitting
   const essence = type.split(';')[0]!.trim().toLowerCase();
   return essence === 'application/json' || (essence.startsWith('application/') && essence.endsWith('+json'));
-}
-
-/** Whether brackets outside strings open more than MAX_DEPTH levels (a scan: no recursion). */
-function nestedTooDeeply(text: string): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > MAX_DEPTH) return true;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return false;
 }
 
 function rejectProtoKeys(value: unknown, path: string): void {

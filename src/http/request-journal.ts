@@ -6,6 +6,7 @@ import { scopeKey } from '../lib/scope-key.js';
 import { captureBodies, type BodyCapture } from './body-capture.js';
 import { Unprocessable } from './errors.js';
 import { faultOf } from './request-note.js';
+import { cutDeeperThan } from './json-depth.js';
 
 /** Requests kept per Source and mode unless `--journal-size` says otherwise. */
 export const DEFAULT_JOURNAL_SIZE = 1000;
@@ -294,60 +295,9 @@ const DEEP_MARKER_JSON = JSON.stringify(DEEP_MARKER);
 /**
  * JSON text with each object or array that opens deeper than 64 levels replaced by the string
  * DEEP_MARKER (`[[...[1]...]]` 70 deep: 64 arrays, the innermost `["…[cut: nested deeper than 64
- * levels]"]`); undefined when nothing is that deep. A scan of the text, no recursion, so any
- * depth is safe; text that is not JSON gives text that is not JSON either.
+ * levels]"]`); undefined when nothing is that deep.
  */
-function cutDeep(text: string): string | undefined {
-  // Valid JSON needs two characters a level: shorter text is never too deep once parsed. Nor is
-  // text with 64 brackets that open or fewer (most bodies: a native search, about a tenth of the
-  // scan below on a 250-byte answer).
-  if (text.length <= 2 * BODY_KEEP_DEPTH + 1 || !moreOpenings(text)) return undefined;
-  let parts: string[] | undefined;
-  let from = 0;
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth <= BODY_KEEP_DEPTH) continue;
-      (parts ??= []).push(text.slice(from, i), DEEP_MARKER_JSON);
-      i = endOfValue(text, i);
-      from = i + 1;
-      depth--;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  if (parts === undefined) return undefined;
-  parts.push(text.slice(from));
-  return parts.join('');
-}
-
-/** Whether `text` holds more than 64 `{` and `[` in all (in strings too). */
-function moreOpenings(text: string): boolean {
-  let count = 0;
-  for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++count > BODY_KEEP_DEPTH) return true;
-  for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++count > BODY_KEEP_DEPTH) return true;
-  return false;
-}
-
-/** The index of the bracket that closes the object or array opening at `start` (the last index when none does). */
-function endOfValue(text: string, start: number): number {
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) depth++;
-    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return i;
-  }
-  return text.length - 1;
-}
+const cutDeep = (text: string) => cutDeeperThan(text, BODY_KEEP_DEPTH, DEEP_MARKER_JSON);
 
 function keep(text: string): { text: string; cut: boolean } {
   // A UTF-16 unit is at most 3 UTF-8 bytes: short text needs no counting.
