@@ -1,7 +1,6 @@
-import type { ValidateFunction } from 'ajv';
 import { Unprocessable } from '../http/errors.js';
-import { precompiled } from '../lib/precompiled.js';
-import { createAjv, toFieldErrors } from '../lib/schemas.js';
+import { compileRecord } from '../http/validation.js';
+import { toFieldErrors } from '../lib/schemas.js';
 import type { Collection, StoredRecord } from '../store/collection.js';
 
 /**
@@ -10,17 +9,9 @@ import type { Collection, StoredRecord } from '../store/collection.js';
  * older version wrote holds its records in that version's shape). Types, enums, ranges (time
  * stamps within years 1970 to 9999, counts and counters below 2^31, amounts within the API's
  * limits, `interval_count` from 1): a record that passes cannot make a read fail, an advance
- * fail, or the billing date computation loop. The validators are compiled on the first import
- * (or built by `npm run build`, see lib/precompiled.ts).
+ * fail, or the billing date computation loop. The validators are compiled as a body's are
+ * (http/validation.ts: built by `npm run build`, or on first use).
  */
-let ajv: ReturnType<typeof createAjv> | undefined;
-const cache = new WeakMap<object, ValidateFunction>();
-
-function validatorOf(schema: object): ValidateFunction {
-  let validate = cache.get(schema);
-  if (!validate) cache.set(schema, (validate = precompiled('record', schema) ?? (ajv ??= createAjv()).compile(schema)));
-  return validate;
-}
 
 /**
  * Throws the 422 of the first record of `def` that is not what payemu writes: `meta.errors`
@@ -35,7 +26,7 @@ export function checkStoredRecord(def: Collection<StoredRecord>, record: StoredR
   } catch {
     throw refusal({ [at]: [`${at} is not a record of ${def.name} payemu can read.`] });
   }
-  const validate = validatorOf(def.schema);
+  const validate = compileRecord(def.schema);
   if (validate(upgraded)) return;
   const errors: Record<string, string[]> = Object.create(null);
   for (const [field, messages] of Object.entries(toFieldErrors(validate))) {

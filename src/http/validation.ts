@@ -14,6 +14,11 @@ export function compileBody(schema: object): ValidateFunction {
   return compile('body', () => (bodies ??= createAjv()), schema);
 }
 
+/** A stored record's schema (a snapshot import checks each record against it): JSON as it is, like a body. */
+export function compileRecord(schema: object): ValidateFunction {
+  return compile('record', () => (bodies ??= createAjv()), schema);
+}
+
 export function compileQuery(schema: object): ValidateFunction {
   return compile('query', () => (queries ??= createAjv({ coerceTypes: true })), schema);
 }
