@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { tryParseJson } from '../lib/json.js';
 
 /** Who holds a data directory, as its lock file says. */
 export interface LockHolder {
@@ -176,12 +177,7 @@ function liveOwner(file: string): LockHolder | undefined {
 
 /** The JSON form, or an older lock file's bare pid; undefined for anything else (stale). */
 function parseLock(text: string): LockHolder | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const value = tryParseJson(text);
   if (typeof value === 'number') return isPid(value) ? { pid: value, started: null } : undefined;
   if (typeof value !== 'object' || value === null) return undefined;
   const { pid, started, url } = value as Record<string, unknown>;
