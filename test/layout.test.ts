@@ -119,18 +119,20 @@ export function violations(edges: Edge[], layout: Layout): string[] {
   return found;
 }
 
-/**
- * The import circles: one per strongly connected group of files (Tarjan), named by a shortest
- * circle through its first file, `a.ts -> b.ts -> a.ts`.
- */
-export function circles(edges: Edge[]): string[] {
+/** Where each node's imports lead (each target once). */
+function nextOf(edges: Edge[]): Map<string, string[]> {
   const next = new Map<string, string[]>();
   for (const { file, target } of edges) {
     const list = next.get(file) ?? [];
     if (!list.includes(target)) list.push(target);
     next.set(file, list);
   }
-  const nodes = [...new Set(edges.flatMap((e) => [e.file, e.target]))].sort();
+  return next;
+}
+
+/** The strongly connected groups of nodes that hold a circle (Tarjan), each sorted. */
+function circleGroups(next: Map<string, string[]>): string[][] {
+  const nodes = [...new Set([...next].flatMap(([file, targets]) => [file, ...targets]))].sort();
   const index = new Map<string, number>();
   const low = new Map<string, number>();
   const stack: string[] = [];
@@ -163,33 +165,66 @@ export function circles(edges: Edge[]): string[] {
     }
   };
   for (const v of nodes) if (!index.has(v)) connect(v);
+  return groups;
+}
 
-  return groups
-    .map((group) => {
-      const inGroup = new Set(group);
-      const start = group[0]!;
-      // Breadth-first from start back to start, inside the group.
-      const cameFrom = new Map<string, string>();
-      const queue = [start];
-      for (let i = 0; i < queue.length; i++) {
-        const v = queue[i]!;
-        for (const w of next.get(v) ?? []) {
-          if (!inGroup.has(w)) continue;
-          if (w === start) {
-            const chain: string[] = [];
-            for (let at: string | undefined = v; at !== undefined && at !== start; at = cameFrom.get(at)) chain.unshift(at);
-            const more = group.length > chain.length + 1 ? ` (and ${group.length - chain.length - 1} more files in circles with these)` : '';
-            return `${[start, ...chain, start].join(' -> ')}${more}`;
-          }
-          if (!cameFrom.has(w)) {
-            cameFrom.set(w, v);
-            queue.push(w);
-          }
-        }
+/** A shortest circle through a group's first node, inside the group: `[a, b, a]`. */
+function shortestCircle(group: string[], next: Map<string, string[]>): string[] {
+  const inGroup = new Set(group);
+  const start = group[0]!;
+  // Breadth-first from start back to start, inside the group.
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  for (let i = 0; i < queue.length; i++) {
+    const v = queue[i]!;
+    for (const w of next.get(v) ?? []) {
+      if (!inGroup.has(w)) continue;
+      if (w === start) {
+        const chain: string[] = [];
+        for (let at: string | undefined = v; at !== undefined && at !== start; at = cameFrom.get(at)) chain.unshift(at);
+        return [start, ...chain, start];
       }
-      return `${group.join(', ')} (a circle)`;
+      if (!cameFrom.has(w)) {
+        cameFrom.set(w, v);
+        queue.push(w);
+      }
+    }
+  }
+  throw new Error(`${group.join(', ')} is not a circle`);
+}
+
+/**
+ * The import circles: one per strongly connected group of files (Tarjan), named by a shortest
+ * circle through its first file, `a.ts -> b.ts -> a.ts`.
+ */
+export function circles(edges: Edge[]): string[] {
+  const next = nextOf(edges);
+  return circleGroups(next)
+    .map((group) => {
+      const circle = shortestCircle(group, next);
+      const more = group.length > circle.length - 1 ? ` (and ${group.length - circle.length + 1} more files in circles with these)` : '';
+      return `${circle.join(' -> ')}${more}`;
     })
     .sort();
+}
+
+/** The folder right under `under` that holds `file` (`src/http/`), or the file itself when it sits in `under`; undefined outside `under`. */
+function roomOf(file: string, under: string): string | undefined {
+  if (!file.startsWith(under)) return undefined;
+  const rest = file.slice(under.length);
+  const slash = rest.indexOf('/');
+  return slash === -1 ? file : `${under}${rest.slice(0, slash)}/`;
+}
+
+/** The imports between the rooms of `under` (each edge's file and target replaced by their rooms), with the file-level imports each stands for. */
+function roomEdges(edges: Edge[], under: string): Edge[] {
+  const between: Edge[] = [];
+  for (const edge of edges) {
+    const from = roomOf(edge.file, under);
+    const to = roomOf(edge.target, under);
+    if (from !== undefined && to !== undefined && from !== to) between.push({ ...edge, file: from, target: to });
+  }
+  return between;
 }
 
 /**
@@ -198,20 +233,48 @@ export function circles(edges: Edge[]): string[] {
  * its sub-folder, a file directly in `under` for itself.
  */
 export function folderCircles(edges: Edge[], under: string): string[] {
-  const folder = (file: string) => {
-    if (!file.startsWith(under)) return undefined;
-    const rest = file.slice(under.length);
-    const slash = rest.indexOf('/');
-    return slash === -1 ? file : `${under}${rest.slice(0, slash)}/`;
-  };
-  const between: Edge[] = [];
-  for (const edge of edges) {
-    const from = folder(edge.file);
-    const to = folder(edge.target);
-    if (from !== undefined && to !== undefined && from !== to) between.push({ ...edge, file: from, target: to });
-  }
-  return circles(between);
+  return circles(roomEdges(edges, under));
 }
+
+/** A circle between rooms: the rooms of its group, and a message naming the files of each edge of one circle through them. */
+export interface RoomCircle {
+  rooms: string[];
+  message: string;
+}
+
+/**
+ * The circles between the rooms of `under` (`src/`: each top-level folder, and each top-level
+ * file on its own), type-only imports included, each named by a shortest circle whose every
+ * step lists the imports that make it: `src/a/ -> src/b/ -> src/a/ [src/a/ -> src/b/: src/a/x.ts
+ * imports type src/b/y.ts; src/b/ -> src/a/: ...]`.
+ */
+export function roomCircles(edges: Edge[], under: string): RoomCircle[] {
+  const between = roomEdges(edges, under);
+  const next = nextOf(between);
+  return circleGroups(next)
+    .map((rooms) => {
+      const circle = shortestCircle(rooms, next);
+      const steps = circle.slice(1).map((to, i) => {
+        const from = circle[i]!;
+        const imports = edges
+          .filter((edge) => roomOf(edge.file, under) === from && roomOf(edge.target, under) === to)
+          .map((edge) => `${edge.file} imports${edge.typeOnly ? ' type' : ''} ${edge.target}`);
+        return `${from} -> ${to}: ${[...new Set(imports)].join(', ')}`;
+      });
+      const others = rooms.filter((room) => !circle.includes(room));
+      const more = others.length > 0 ? ` (in circles with these too: ${others.join(', ')})` : '';
+      return { rooms, message: `${circle.join(' -> ')} [${steps.join('; ')}]${more}` };
+    })
+    .sort((a, b) => (a.message < b.message ? -1 : 1));
+}
+
+/**
+ * TEMPORARY: the one circle between the top-level rooms of src/ still being removed (by other
+ * work under way: the wire types, the schemas, the webhooks, HTTP and the app). A circle is let
+ * through while all its rooms are in one entry here (a circle may shrink, never grow or appear).
+ * To be emptied once that work is merged, and then removed with its use below.
+ */
+const TEMPORARY_ROOM_CIRCLES: string[][] = [['src/app.ts', 'src/http/', 'src/schemas/', 'src/types.ts', 'src/webhooks/']];
 
 const exists = (file: string) => fs.existsSync(path.join(ROOT, file)) && fs.statSync(path.join(ROOT, file)).isFile();
 const files = new Map(sourceFiles('src').map((file) => [file, fs.readFileSync(path.join(ROOT, file), 'utf8')]));
@@ -251,6 +314,18 @@ t.test('no import circles between the resource folders', async (t) => {
   }
 });
 
+t.test('no import circles between the top-level folders of src/, type-only imports included', async (t) => {
+  const within = (rooms: string[], entry: string[]) => rooms.every((room) => entry.includes(room));
+  const found = roomCircles(edges, 'src/');
+  const refused = found.filter(({ rooms }) => !TEMPORARY_ROOM_CIRCLES.some((entry) => within(rooms, entry)));
+  for (const { message } of refused) t.fail(`folder circle: ${message}`);
+  for (const { message } of found.filter((circle) => !refused.includes(circle))) t.comment(`let through for now (TEMPORARY_ROOM_CIRCLES): ${message}`);
+  for (const entry of TEMPORARY_ROOM_CIRCLES) {
+    if (!found.some(({ rooms }) => within(rooms, entry))) t.comment(`TEMPORARY_ROOM_CIRCLES: ${entry.join(', ')} is no longer a circle: remove it`);
+  }
+  if (refused.length === 0) t.pass(`no circle between the top-level folders of src/ but the ${found.length} let through for now`);
+});
+
 t.test('the checks find what they look for', async (t) => {
   // A small made-up tree: the store reaching HTTP and the app, a type-only circle, a missing file.
   const fake = new Map([
@@ -283,6 +358,24 @@ t.test('the checks find what they look for', async (t) => {
   const apart = edgesOf(resources, (file) => resources.has(file)).edges;
   t.same(circles(apart), [], 'no file-level circle');
   t.same(folderCircles(apart, 'src/resources/'), ['src/resources/a/ -> src/resources/b/ -> src/resources/a/'], 'a folder-level circle through different files');
+  const rooms = new Map([
+    ['src/store/lock.ts', "import { stopwatch } from '../clock/clock.js';\n"],
+    ['src/clock/clock.ts', 'export const stopwatch = 1;\n'],
+    ['src/clock/scheduler.ts', "import type { Store } from '../store/store.js';\nimport type { App } from '../app.js';\n"],
+    ['src/store/store.ts', 'export type Store = 1;\n'],
+    ['src/app.ts', "import { stopwatch } from './clock/clock.js';\nexport type App = 1;\n"],
+  ]);
+  t.same(
+    roomCircles(edgesOf(rooms, (file) => rooms.has(file)).edges, 'src/'),
+    [
+      {
+        rooms: ['src/app.ts', 'src/clock/', 'src/store/'],
+        message:
+          'src/app.ts -> src/clock/ -> src/app.ts [src/app.ts -> src/clock/: src/app.ts imports src/clock/clock.ts; src/clock/ -> src/app.ts: src/clock/scheduler.ts imports type src/app.ts] (in circles with these too: src/store/)',
+      },
+    ],
+    'circles between top-level folders through different files, type-only too, each step with its files; a top-level file is a room of its own',
+  );
   t.equal(partOf('src/clientele/x.ts', { parts: { Client: ['src/client/'] } }), undefined, 'a folder is matched whole');
   t.equal(partOf('src/bus/events.ts', LAYOUT), 'Bus');
   t.equal(partOf('src/lib/money.ts', LAYOUT), undefined, 'src/lib/ is shared');

@@ -1,5 +1,14 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
-import { assertError, emulator, pay } from './helpers/emulator.js';
+import { COLLECTIONS } from '../src/catalogue.js';
+import { packageVersion } from '../src/lib/version.js';
+import { refundRecordSchema } from '../src/resources/refunds/record-schema.js';
+import type { RefundRecord } from '../src/resources/refunds/records.js';
+import { collection } from '../src/store/collection.js';
+import { filePersistence } from '../src/store/file-persistence.js';
+import { Store } from '../src/store/store.js';
+import { assertError, emulator, pay, type TestEmulator } from './helpers/emulator.js';
 
 t.test('a partial then a full refund: statuses, meta.payment strings, payment.refunded', async (t) => {
   const e = await emulator(t);
@@ -115,4 +124,73 @@ t.test('include=refunds puts the refunds in included', async (t) => {
   t.equal(res.body.included[0].attributes.amount, '5.00');
   t.notOk('included' in (await e.api.get('/v1/payments/inc')).body);
   assertError(t, await e.api.get('/v1/payments/inc?include=sessions'), 400, /include path "sessions"/);
+});
+
+/** The dashboard overview's count of refunds for the key's Source and mode. */
+async function refundsShown(e: TestEmulator, mode: 'test' | 'live'): Promise<number> {
+  const page = await (await fetch(`${e.url}/_payemu/dashboard?source=acme&mode=${mode}`)).text();
+  return Number(/>Refunds<\/a><\/dt><dd>(\d+)</.exec(page)?.[1]);
+}
+
+/** The columns index-keys.json holds for a collection's index keys (undefined: none). */
+function keptKeyColumns(dir: string, name: string): unknown[] | undefined {
+  const [head, ...lines] = fs.readFileSync(path.join(dir, 'index-keys.json'), 'utf8').split('\n');
+  const entry = (JSON.parse(head!) as { collections: Record<string, { at: number }> }).collections[name];
+  if (entry === undefined) return undefined;
+  let at = 0;
+  for (const line of lines) {
+    if (at === entry.at) return JSON.parse(line) as unknown[];
+    at += Buffer.byteLength(line) + 1;
+  }
+  return undefined;
+}
+
+t.test('refunds are counted by their scope index, on a data directory written before it existed too', async (t) => {
+  const dir = t.testdir();
+  const options = { inMemory: false, dataDir: dir, freezeClock: true, clockStart: '2027-01-01T10:00:00Z' };
+  const first = await emulator(t, options);
+  await pay(first, { amount: 100, reference: 'old-1' });
+  await pay(first, { amount: 100, reference: 'old-2' });
+  await pay(first, { amount: 100, reference: 'old-live' }, '4111111111111111', first.live); // a test card is declined in live mode
+  for (const [reference, amount] of [
+    ['old-1', 10],
+    ['old-1', 20],
+    ['old-2', 30],
+  ] as const) {
+    t.equal((await first.api.post(`/v1/payments/${reference}/refunds`, { amount })).status, 201);
+  }
+  t.equal((await first.live.post('/v1/payments/old-live/refunds', { amount: 40 })).status, 201);
+  t.equal(await refundsShown(first, 'test'), 3);
+  t.equal(await refundsShown(first, 'live'), 1);
+  await first.close();
+
+  // The previous version: refunds indexed by payment only. Its clean stop keeps a snapshot and,
+  // beside it, the refunds' keys of that one index.
+  const Before = collection<RefundRecord>('refunds', { payment: (r) => r.payment_id }, undefined, refundRecordSchema);
+  const before = new Store(
+    COLLECTIONS.map((c) => (c.name === 'refunds' ? Before : c)) as never,
+    filePersistence(dir, { snapshotAtCloseBytes: 1, keysMadeBy: `payemu ${packageVersion()}` }),
+  );
+  await before.open();
+  t.equal(before.find(Before, 'payment', before.all(Before).next().value!.payment_id).length, 2, 'the previous version reads its refunds');
+  await before.close();
+  t.equal(keptKeyColumns(dir, 'refunds')?.length, 1, "the data directory keeps the previous version's one refunds index");
+
+  const second = await emulator(t, options);
+  t.equal(await refundsShown(second, 'test'), 3, 'each scope counts its own refunds after the restart');
+  t.equal(await refundsShown(second, 'live'), 1);
+  t.same(
+    (await second.api.get('/v1/payments/old-1/refunds')).body.data.map((r: { attributes: { amount: string } }) => r.attributes.amount),
+    ['10.00', '20.00'],
+    'the index by payment still finds them',
+  );
+  t.equal((await second.live.post('/v1/payments/old-live/refunds', { amount: 1 })).status, 201);
+  t.equal(await refundsShown(second, 'live'), 2, 'a new refund is counted in its scope');
+  t.equal(await refundsShown(second, 'test'), 3);
+  await second.close();
+  t.equal(keptKeyColumns(dir, 'refunds')?.length, 2, 'the clean stop keeps the keys of both indexes');
+
+  const third = await emulator(t, options);
+  t.equal(await refundsShown(third, 'test'), 3, 'counted from the keys kept beside the snapshot');
+  t.equal(await refundsShown(third, 'live'), 2);
 });

@@ -37,4 +37,5 @@ export interface PayemuConfig {
   sources: SourceConfig[];
 }
 
-export type Mode = 'test' | 'live';
+/** A key's mode (its home is src/lib/scope-key.ts, beside the scope it is half of). */
+export type { Mode } from '../lib/scope-key.js';

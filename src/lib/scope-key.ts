@@ -1,4 +1,8 @@
-import type { Mode } from '../config/types.js';
+/**
+ * A key's mode. Declared here, with the scope it is half of, and re-exported by config/types.ts:
+ * the config imports src/lib/ (faults, validators), so src/lib/ does not import the config.
+ */
+export type Mode = 'test' | 'live';
 
 const keys: Record<Mode, Map<string, string>> = { test: new Map(), live: new Map() };
 

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MissingBase } from './collection.js';
-import { decodeLine, isRecord, listSegments, readLines, segmentPath, snapshotPath, type Damage } from './files.js';
+import { decodeLine, isRecord, listSegments, segmentPath, snapshotPath, type Damage } from './files.js';
+import { readLines } from './lines.js';
 import { checkSnapshot, snapshotDb, snapshotSyntaxDamage, type Snapshot } from './snapshot-file.js';
 
 /**

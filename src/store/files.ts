@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MissingBase, type Change, type Replaced, type StoredRecord } from './collection.js';
+import { readLines } from './lines.js';
 
 /**
  * The data directory's files:
@@ -194,64 +195,6 @@ const isKeyList = (value: unknown): value is string[] => Array.isArray(value) &&
 /** A stored record: an object with a string id. */
 export function isRecord(value: unknown): value is StoredRecord {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as { id?: unknown }).id === 'string';
-}
-
-const READ_CHUNK = 1024 * 1024;
-
-/** How a file ends when its last line has no newline: the write of that line never finished. */
-export interface Tail {
-  line: number;
-  offset: number;
-  length: number;
-  /** Its first bytes, decoded (for reports). */
-  start: string;
-}
-
-/**
- * Calls `onLine` with each whole line of `file` (without its newline), its number (from 1) and
- * the byte offset where it starts. Returns the bytes of whole lines, and the unfinished last
- * line if the file does not end with a newline.
- */
-export function readLines(file: string, onLine: (text: string, line: number, offset: number) => void): { whole: number; tail?: Tail } {
-  // Read in chunks rather than as one string: a journal of 100,000 sessions is tens of MB, and
-  // holding it whole (next to the records being built from it) would raise the process's
-  // resident memory for good. Lines are cut at newline bytes (a byte no UTF-8 sequence
-  // contains), so a line is decoded whole even when it spans two reads.
-  const fd = fs.openSync(file, 'r');
-  let buffer = Buffer.allocUnsafe(READ_CHUNK);
-  let filled = 0; // bytes in `buffer`
-  let consumed = 0; // file offset of buffer[0]
-  let line = 0;
-  try {
-    for (;;) {
-      if (filled === buffer.length) {
-        // One line longer than the buffer: make room.
-        const bigger = Buffer.allocUnsafe(buffer.length * 2);
-        buffer.copy(bigger, 0, 0, filled);
-        buffer = bigger;
-      }
-      const read = fs.readSync(fd, buffer, filled, buffer.length - filled, consumed + filled);
-      filled += read;
-      const view = buffer.subarray(0, filled);
-      let start = 0;
-      for (let end = view.indexOf(10); end !== -1; end = view.indexOf(10, start)) {
-        onLine(view.toString('utf8', start, end), ++line, consumed + start);
-        start = end + 1;
-      }
-      if (read === 0) {
-        if (start === filled) return { whole: consumed + start };
-        return {
-          whole: consumed + start,
-          tail: { line: line + 1, offset: consumed + start, length: filled - start, start: buffer.toString('utf8', start, Math.min(filled, start + 200)) },
-        };
-      }
-      buffer.copy(buffer, 0, start, filled);
-      consumed += start;
-      filled -= start;
-    }
-  } finally {
-    fs.closeSync(fd);
-  }
 }
 
 /**

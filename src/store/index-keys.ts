@@ -3,6 +3,7 @@ import path from 'node:path';
 import { crc32 } from './crc32.js';
 import type { Collection, IndexKey, StoredRecord } from './collection.js';
 import { StoredEntry } from './indexes.js';
+import { scanLines } from './lines.js';
 import type { RawLine } from './raw-records.js';
 
 /**
@@ -121,16 +122,17 @@ export function writeIndexKeys(dir: string, snapshot: string, collections: reado
 
 /** The file's first line, and where the next starts; undefined when there is no first line. */
 function readHead(fd: number): { head: Partial<Head>; bodyAt: number } | undefined {
-  let buffer = Buffer.allocUnsafe(4096);
-  let filled = 0;
-  for (;;) {
-    const got = fs.readSync(fd, buffer, filled, buffer.length - filled, filled);
-    filled += got;
-    const end = buffer.subarray(0, filled).indexOf(10);
-    if (end !== -1) return { head: JSON.parse(buffer.toString('utf8', 0, end)) as Partial<Head>, bodyAt: end + 1 };
-    if (got === 0) return undefined;
-    if (filled === buffer.length) buffer = Buffer.concat([buffer, Buffer.allocUnsafe(buffer.length)]);
-  }
+  let found: { head: Partial<Head>; bodyAt: number } | undefined;
+  // Small reads: only the head is wanted, and the lines after it can be megabytes.
+  scanLines(
+    fd,
+    (bytes, start, end, offset) => {
+      found = { head: JSON.parse(bytes.toString('utf8', start, end)) as Partial<Head>, bodyAt: offset + end - start + 1 };
+      return false;
+    },
+    { chunk: 4096 },
+  );
+  return found;
 }
 
 /**

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { stopwatch } from '../clock/clock.js';
+import { tryParseJson } from '../lib/json.js';
 
 /** Who holds a data directory, as its lock file says. */
 export interface LockHolder {
@@ -18,6 +18,8 @@ const lockFiles = new Map<string, number>();
 
 /** How long a start waits for another process that is taking over the same stale lock. */
 const TAKEOVER_WAIT_MS = 2_000;
+/** The pause between two looks at a takeover in progress. */
+const PAUSE_MS = 5;
 
 const lockPath = (dir: string) => path.join(dir, 'payemu.lock');
 
@@ -73,7 +75,9 @@ export function acquireLock(dir: string): () => void {
       if (found === ours) fs.rmSync(file, { force: true });
     };
   };
-  const waited = stopwatch();
+  // The wait is counted in pauses, not read from a clock: the store reads no time (src/clock/
+  // imports the store, not the other way), and the pauses are nearly all of the wait.
+  let waited = 0;
   for (;;) {
     if (createExclusively(file)) return held();
     const owner = liveOwner(file);
@@ -96,8 +100,8 @@ export function acquireLock(dir: string): () => void {
     }
     // Someone is taking over right now, or died doing it (then its guard is stale too).
     if (liveOwner(guard) === undefined) fs.rmSync(guard, { force: true });
-    else if (waited() > TAKEOVER_WAIT_MS) throw new Error(`could not lock data directory ${dir}: another process is taking over its stale lock`);
-    else pause(5);
+    else if (waited > TAKEOVER_WAIT_MS) throw new Error(`could not lock data directory ${dir}: another process is taking over its stale lock`);
+    else waited += pause(PAUSE_MS);
   }
 }
 
@@ -173,12 +177,7 @@ function liveOwner(file: string): LockHolder | undefined {
 
 /** The JSON form, or an older lock file's bare pid; undefined for anything else (stale). */
 function parseLock(text: string): LockHolder | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const value = tryParseJson(text);
   if (typeof value === 'number') return isPid(value) ? { pid: value, started: null } : undefined;
   if (typeof value !== 'object' || value === null) return undefined;
   const { pid, started, url } = value as Record<string, unknown>;
@@ -233,7 +232,9 @@ function startTime(pid: number): number | undefined {
   return Number.isSafeInteger(value) ? value : undefined;
 }
 
-/** Blocks for `ms`: start-up is synchronous here, and the wait is short and rare. */
-function pause(ms: number): void {
+/** Blocks for `ms` and returns it: start-up is synchronous here, and the wait is short and rare. */
+function pause(ms: number): number {
+  // Nothing notifies this cell: the wait always runs its full time out.
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+  return ms;
 }

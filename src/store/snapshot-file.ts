@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Low } from 'lowdb';
 import { DataFile } from 'lowdb/node';
+import { tryParseJson } from '../lib/json.js';
 import type { Change, StoredRecord } from './collection.js';
 import { crc32 } from './crc32.js';
 import { isRecord, listSegments, replaySegment, segmentPath, snapshotPath, StoreDamaged, type Damage } from './files.js';
+import { scanLines } from './lines.js';
 import { RawRecords, type Marks, type RawLine, type SnapshotMarking } from './raw-records.js';
 
 /**
@@ -62,10 +64,9 @@ async function readSnapshot(dir: string, keepRaw: boolean): Promise<SnapshotRead
 
 const SNAPSHOT_HEAD = /^\{"version":1,"covers":(\d+),(?:"marks":(\{.*\}),)?"collections":\{$/;
 const COLLECTION_HEAD = /^("(?:[^"\\]|\\.)*"):\[(\],?)?$/;
-const [NEWLINE, SPACE, COMMA, QUOTE, BACKSLASH, OPEN, CLOSE, END_LIST] = [10, 32, 44, 34, 92, 123, 125, 93];
+const [SPACE, COMMA, QUOTE, BACKSLASH, OPEN, CLOSE, END_LIST] = [32, 44, 34, 92, 123, 125, 93];
 /** The last line: the CRC-32 of every byte before it (see writeSnapshot). */
 const TRAILER = /^\},"crc32":(\d+)\}$/;
-const READ_CHUNK = 1024 * 1024;
 /** How a record line starts when its id can be taken without parsing it: `{"id":"`. */
 const ID_START = Buffer.from('{"id":"');
 
@@ -123,12 +124,7 @@ function scanSnapshot(fd: number, raw: RawRecords | undefined): Omit<SnapshotRea
         list.push(raw!.add(bytes.toString('latin1', from + ID_START.length, idEnd), offset + from - start, offset + to - start, marked, list.length));
         return true;
       }
-      let record: unknown;
-      try {
-        record = JSON.parse(bytes.toString('utf8', from, to));
-      } catch {
-        return false;
-      }
+      const record = tryParseJson(bytes.toString('utf8', from, to));
       if (!isRecord(record)) return false;
       list.push(record);
       return true;
@@ -154,39 +150,18 @@ function scanSnapshot(fd: number, raw: RawRecords | undefined): Omit<SnapshotRea
     }
     return true;
   };
-  // Lines are cut at newline bytes (a byte no UTF-8 sequence contains), so a line is whole
-  // even when it spans two reads.
-  let buffer = Buffer.allocUnsafe(READ_CHUNK);
-  let filled = 0; // bytes in `buffer`
-  let consumed = 0; // file offset of buffer[0]
   let crc = 0; // of the bytes before the last line, read so far
-  for (;;) {
-    if (filled === buffer.length) {
-      const bigger = Buffer.allocUnsafe(buffer.length * 2); // one line longer than the buffer
-      buffer.copy(bigger, 0, 0, filled);
-      buffer = bigger;
-    }
-    const got = fs.readSync(fd, buffer, filled, buffer.length - filled, consumed + filled);
-    filled += got;
-    const view = buffer.subarray(0, filled);
-    let start = 0;
-    for (let end = view.indexOf(NEWLINE); end !== -1; start = end + 1, end = view.indexOf(NEWLINE, start)) {
-      if (!line(view, start, end, consumed + start)) return undefined;
-    }
-    const checked = trailerAt === undefined ? start : trailerAt - consumed;
-    if (checked > 0) crc = crc32(view.subarray(0, checked), crc);
-    if (got === 0) {
-      // Bytes after the last newline: not a file writeSnapshot finished.
-      if (start !== filled) return undefined;
-      break;
-    }
-    buffer.copy(buffer, 0, start, filled);
-    consumed += start;
-    filled -= start;
-  }
+  const scanned = scanLines(fd, line, {
+    afterRead(bytes, whole, at) {
+      const checked = trailerAt === undefined ? whole : trailerAt - at;
+      if (checked > 0) crc = crc32(bytes.subarray(0, checked), crc);
+    },
+  });
+  // Bytes after the last newline: not a file writeSnapshot finished.
+  if (scanned === undefined || scanned.tail !== undefined) return undefined;
   if (!ended || list !== undefined || !Number.isSafeInteger(read?.covers)) return undefined;
   // The records kept unparsed are checked only by the shape of their lines: the checksum is
-  // what finds damage inside one at start (DESIGN's "damage stops start"), for 10 ms a 60 MB
+  // what finds damage inside one at start (damage stops a start), for 10 ms a 60 MB
   // file. A mismatch, or a file with no checksum (older versions), is read whole and parsed,
   // which names the damage, if it is not JSON, as it always did.
   if (raw && (expectedCrc === undefined || crc !== expectedCrc)) return undefined;
@@ -206,12 +181,7 @@ function plainIdEnd(bytes: Buffer, from: number, to: number): number {
 
 /** The "marks" of a snapshot's head; null when they are not `{collection: [test name, ...]}`. */
 function parseMarks(text: string): Marks | null {
-  let marks: unknown;
-  try {
-    marks = JSON.parse(text);
-  } catch {
-    return null;
-  }
+  const marks = tryParseJson(text);
   if (typeof marks !== 'object' || marks === null || Array.isArray(marks)) return null;
   for (const names of Object.values(marks)) if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) return null;
   return marks as Marks;

@@ -2,7 +2,7 @@ import { patched, type Change, type Collection, type IndexKey, type Replaced, ty
 import { storedEntries } from './index-keys.js';
 import { Indexes, type CollectionIds } from './indexes.js';
 import type { Persistence } from './persistence.js';
-import type { Marks, RawLine, RawRecords } from './raw-records.js';
+import { RecordMaps } from './record-maps.js';
 import { Transaction } from './transaction.js';
 import { keptDueTimes, Watches, type DueEach, type DueTimes } from './watches.js';
 import type { RaisedEvent } from '../bus/events.js';
@@ -23,19 +23,8 @@ export type CommitListener = (changes: readonly Change[], events: readonly Raise
  * journal before it is applied, so an answer sent after it is on disk.
  */
 export class Store {
-  /** A record, or the index in `raw` of one read from the snapshot and not parsed yet. */
-  private readonly records = new Map<string, Map<string, StoredRecord | number>>();
-  /** The snapshot's records kept unparsed, and how many of each collection still are. */
-  private raw: RawRecords | undefined;
-  private readonly rawLeft = new Map<string, number>();
-  /**
-   * A collection's records as the snapshot held them (each parsed, or an index in `raw`), not
-   * put in its map yet: that is done when something first needs the map, so a start does not
-   * fill the maps of 100,000 records no request has asked for yet.
-   */
-  private readonly pending = new Map<string, (StoredRecord | number)[]>();
-  /** The tests the snapshot that was read marked its records by. */
-  private snapshotMarks: Marks | undefined;
+  /** Each collection's records, some still unparsed in the snapshot they were read from. */
+  private readonly records: RecordMaps;
   /** Per collection, its watches (see `watch`). */
   private readonly watches = new Watches();
   /** A collection's secondary indexes, built by the first look-up in it (see `index`). */
@@ -54,49 +43,26 @@ export class Store {
     private readonly persistence: Persistence,
   ) {
     for (const def of collections) {
-      if (this.records.has(def.name)) throw new Error(`collection ${def.name} declared twice`);
-      this.records.set(def.name, new Map());
+      if (this.defs.has(def.name)) throw new Error(`collection ${def.name} declared twice`);
       this.indexDefs.set(def.name, Object.entries(def.indexes));
       this.defs.set(def.name, def);
     }
+    this.records = new RecordMaps(this.defs, (name) => this.indexes.delete(name));
   }
 
   /** Loads what the persistence holds. Called once, before the server listens. */
   async open(): Promise<void> {
     await this.persistence.load((changes) => this.apply(changes), {
       begin: (raw, marks) => {
-        this.raw = raw;
-        this.snapshotMarks = marks;
+        this.records.raw = raw;
+        this.records.snapshotMarks = marks;
       },
-      collection: (name, records) => this.load(name, records),
+      collection: (name, records) => this.records.load(name, records),
     });
   }
 
-  /** A collection's records as the snapshot holds them, some unparsed (indexes in `raw`). */
-  private load(name: string, records: readonly (StoredRecord | number)[]): void {
-    let kept = 0;
-    for (const record of records) if (typeof record === 'number') kept++;
-    if (!this.records.has(name)) {
-      // A collection this version no longer has.
-      for (let i = 0; i < kept; i++) this.raw!.forget();
-      return;
-    }
-    // Counted as put (an id twice in a snapshot counts twice): never fewer than there are,
-    // which `all` relies on to return the map's values as they are.
-    if (kept > 0) this.rawLeft.set(name, kept);
-    const upgrade = this.defs.get(name)!.upgrade;
-    if (upgrade) {
-      const list = records as (StoredRecord | number)[];
-      for (let i = 0; i < list.length; i++) {
-        const record = list[i]!;
-        if (typeof record !== 'number') list[i] = upgrade(record);
-      }
-    }
-    this.pending.set(name, records as (StoredRecord | number)[]); // handed over: see RawSink
-  }
-
   get<T extends StoredRecord>(def: Collection<T>, id: string): T | undefined {
-    return this.value(def.name, this.map(def.name), id) as T | undefined;
+    return this.records.value(def.name, this.records.map(def.name), id) as T | undefined;
   }
 
   /**
@@ -119,12 +85,13 @@ export class Store {
    * parsed for this and not kept (a read parses it again): most have nothing due for a while.
    */
   watched<T extends StoredRecord>(def: Collection<T>): IterableIterator<T> {
-    if (!this.rawLeft.get(def.name)) return this.map(def.name).values() as IterableIterator<T>;
+    const records = this.records;
+    if (!records.unparsed(def.name)) return records.map(def.name).values() as IterableIterator<T>;
     const trusted = this.marksTrusted(def.name);
     const found: StoredRecord[] = [];
-    this.eachInOrder(def.name, (value) => {
+    records.eachInOrder(def.name, (value) => {
       if (typeof value !== 'number') found.push(value);
-      else if (!trusted || this.raw!.marked(value)) found.push(this.read(def.name, value, false));
+      else if (!trusted || records.raw!.marked(value)) found.push(records.read(def.name, value, false));
     });
     return found.values() as IterableIterator<T>;
   }
@@ -137,34 +104,21 @@ export class Store {
    */
   due<T extends StoredRecord>(def: Collection<T>, name: string, each: DueEach): void {
     const { times, column } = this.watches.times(def.name, name);
-    const trusted = this.rawLeft.get(def.name) !== undefined && this.marksTrusted(def.name);
+    const records = this.records;
+    const trusted = records.unparsed(def.name) && this.marksTrusted(def.name);
     // Read at the first unparsed record to look at: not at all when no record is marked.
     let kept: ReturnType<typeof keptDueTimes> | undefined;
-    this.eachInOrder(def.name, (value) => {
+    records.eachInOrder(def.name, (value) => {
       if (typeof value === 'number') {
-        if (trusted && !this.raw!.marked(value)) return;
+        const raw = records.raw!;
+        if (trusted && !raw.marked(value)) return;
         kept ??= keptDueTimes(this.persistence.storedKeys?.(this.keySets(def.name).due), column);
-        if (kept(this.raw!.position(value), this.raw!.id(value), each)) return;
-        value = this.read(def.name, value, false);
+        if (kept(raw.position(value), raw.id(value), each)) return;
+        value = records.read(def.name, value, false);
       }
       const found = times.of(value);
       if (found) each(value.id, found[0], found[1]);
     });
-  }
-
-  /**
-   * Calls `see` with each of a collection's records (parsed, or the index of one unparsed), in
-   * insertion order, without filling its map. Not a generator: V8 does not optimize a loop
-   * inside one generator call, which then builds a result object per step (8 MB for the 200,000
-   * records of a restart).
-   */
-  private eachInOrder(name: string, see: (value: StoredRecord | number) => void): void {
-    const list = this.pending.get(name);
-    if (list) for (let i = 0; i < list.length; i++) see(list[i]!);
-    else
-      this.map(name).forEach((value) => {
-        see(value);
-      });
   }
 
   /**
@@ -176,20 +130,18 @@ export class Store {
     const indexes = this.index(def.name);
     let ids = indexes.ids(index, key);
     if (ids.length === 0) return [];
-    const map = this.map(def.name);
-    // Filling the map may have dropped an index built from a list with an id twice (see `map`).
+    const map = this.records.map(def.name);
+    // Filling the map may have dropped an index built from a list with an id twice (see RecordMaps.map).
     if (this.indexes.get(def.name) !== indexes) ids = this.index(def.name).ids(index, key);
-    return ids.map((id) => this.value(def.name, map, id) as T);
+    return ids.map((id) => this.records.value(def.name, map, id) as T);
   }
 
   all<T extends StoredRecord>(def: Collection<T>): IterableIterator<T> {
-    const map = this.map(def.name);
-    if (!this.rawLeft.get(def.name)) return map.values() as IterableIterator<T>;
-    return this.parsedAll(def.name, map) as IterableIterator<T>;
+    return this.records.all(def.name) as IterableIterator<T>;
   }
 
   count<T extends StoredRecord>(def: Collection<T>): number {
-    return this.map(def.name).size;
+    return this.records.map(def.name).size;
   }
 
   /**
@@ -252,8 +204,8 @@ export class Store {
 
   /** Records under an index key in insertion order, without copying the index. */
   *iterate<T extends StoredRecord>(def: Collection<T>, index: string, key: string): IterableIterator<T> {
-    const map = this.map(def.name);
-    for (const id of this.index(def.name).iterate(index, key)) yield this.value(def.name, map, id) as T;
+    const map = this.records.map(def.name);
+    for (const id of this.index(def.name).iterate(index, key)) yield this.records.value(def.name, map, id) as T;
   }
 
   /** `[index name, key function]` of a collection's indexes, for a transaction's own index. */
@@ -263,9 +215,9 @@ export class Store {
 
   countIndex<T extends StoredRecord>(def: Collection<T>, index: string, key: string): number {
     const count = this.index(def.name).count(index, key);
-    if (count === 0 || !this.pending.has(def.name)) return count;
+    if (count === 0 || !this.records.pendingList(def.name)) return count;
     // Built from the snapshot's list, which may hold an id twice: counted from the map (see `find`).
-    this.map(def.name);
+    this.records.map(def.name);
     return this.index(def.name).count(index, key);
   }
 
@@ -277,11 +229,12 @@ export class Store {
   /** Empties the given collections (or all), durably. */
   clear(filter?: (record: StoredRecord, collection: string) => boolean): number {
     const changes: Change[] = [];
-    for (const name of this.records.keys()) {
-      const map = this.map(name);
+    for (const name of this.records.names()) {
+      const map = this.records.map(name);
       for (const [id, value] of map) {
         // Without a filter, a record need not be parsed to be deleted.
-        if (!filter || filter(typeof value === 'number' ? this.parse(name, map, id, value) : value, name)) changes.push({ collection: name, id, record: null });
+        if (!filter || filter(typeof value === 'number' ? this.records.parse(name, map, id, value) : value, name))
+          changes.push({ collection: name, id, record: null });
       }
     }
     this.commit(changes, []);
@@ -292,77 +245,23 @@ export class Store {
   async close(): Promise<void> {
     try {
       await this.persistence.close({
-        collections: [...this.records.keys()].map((name) => [name, this.exported(name)]),
+        collections: [...this.records.names()].map((name) => [name, this.records.exported(name, this.marksTrusted(name))]),
         marking: this.watches.marking(),
         keySets: new Map([...this.defs.keys()].map((name) => [name, Object.values(this.keySets(name))])),
       });
     } finally {
-      this.raw?.close(); // the snapshot the unparsed records are read from
-    }
-  }
-
-  /** A collection's records as a snapshot keeps them: the unparsed ones as they were read. */
-  private *exported(name: string): IterableIterator<StoredRecord | RawLine> {
-    // A map never filled: the snapshot's list is the records, in order.
-    const values = this.pending.get(name) ?? this.records.get(name)!.values();
-    if (!this.rawLeft.get(name)) {
-      yield* values as Iterable<StoredRecord>;
-      return;
-    }
-    // A mark not made by these tests says nothing: such records are marked, as may pass.
-    const trusted = this.marksTrusted(name);
-    for (const value of values) {
-      if (typeof value !== 'number') yield value;
-      else {
-        const line = this.raw!.line(value);
-        if (!trusted) line.marked = true;
-        yield line;
-      }
+      this.records.raw?.close(); // the snapshot the unparsed records are read from
     }
   }
 
   /** Whether the snapshot's marks on a collection's records hold for this version's tests of it. */
   private marksTrusted(name: string): boolean {
-    return this.watches.trusted(name, this.snapshotMarks);
+    return this.watches.trusted(name, this.records.snapshotMarks);
   }
 
   /** What is kept beside a snapshot of a collection's records (index-keys.ts). */
   private keySets(name: string) {
     return this.watches.keySets(this.defs.get(name)!, this.indexDefs.get(name)!);
-  }
-
-  /** The record `id` of a collection's map, parsed now if it was kept unparsed. */
-  private value(name: string, map: Map<string, StoredRecord | number>, id: string): StoredRecord | undefined {
-    const value = map.get(id);
-    return typeof value === 'number' ? this.parse(name, map, id, value) : value;
-  }
-
-  /** Parses a record kept unparsed, and keeps it parsed in its place (its order unchanged). */
-  private parse(name: string, map: Map<string, StoredRecord | number>, id: string, index: number): StoredRecord {
-    const record = this.read(name, index, true);
-    map.set(id, record);
-    this.leaveRaw(name);
-    return record;
-  }
-
-  /**
-   * A record kept unparsed, parsed now (`keep`: counted as read, see RawRecords) in this
-   * version's shape.
-   */
-  private read(name: string, index: number, keep: boolean): StoredRecord {
-    const record = keep ? this.raw!.parse(index) : this.raw!.read(index);
-    const upgrade = this.defs.get(name)?.upgrade;
-    return upgrade ? upgrade(record) : record;
-  }
-
-  private leaveRaw(name: string): void {
-    const left = this.rawLeft.get(name)! - 1;
-    if (left > 0) this.rawLeft.set(name, left);
-    else this.rawLeft.delete(name);
-  }
-
-  private *parsedAll(name: string, map: Map<string, StoredRecord | number>): IterableIterator<StoredRecord> {
-    for (const value of map.values()) yield typeof value === 'number' ? this.parse(name, map, this.raw!.id(value), value) : value;
   }
 
   private commit(changes: readonly Change[], events: readonly RaisedEvent[]): void {
@@ -384,7 +283,7 @@ export class Store {
     const replaced = new Array<StoredRecord | number | undefined>(changes.length);
     for (let i = 0; i < changes.length; i++) {
       const change = changes[i]!;
-      replaced[i] = this.records.has(change.collection) ? this.map(change.collection).get(change.id) : undefined;
+      replaced[i] = this.records.has(change.collection) ? this.records.map(change.collection).get(change.id) : undefined;
     }
     return replaced;
   }
@@ -394,7 +293,7 @@ export class Store {
     for (let i = 0; i < changes.length; i++) {
       const change = changes[i]!;
       if (!this.records.has(change.collection)) continue; // a collection this version no longer has
-      const map = this.map(change.collection);
+      const map = this.records.map(change.collection);
       const indexes = this.indexes.get(change.collection);
       let previous = replaced ? replaced[i] : map.get(change.id);
       if (typeof previous === 'number') {
@@ -402,9 +301,8 @@ export class Store {
         // read now only if its keys are in an index built without keeping it (see `index`),
         // or if the change is laid over it.
         const raw = previous;
-        previous = indexes || change.removed ? this.read(change.collection, raw, false) : undefined;
-        this.raw!.forget();
-        this.leaveRaw(change.collection);
+        previous = indexes || change.removed ? this.records.read(change.collection, raw, false) : undefined;
+        this.records.forget(change.collection);
       }
       // A journal line that rewrote part of the record (only ever read at start).
       let record = change.removed ? patched(previous, change) : change.record;
@@ -430,10 +328,11 @@ export class Store {
     if (!indexes) {
       const def = this.defs.get(name);
       if (!def) throw new Error(`unknown collection ${name}`);
-      const list = this.pending.get(name);
-      const values = list ?? this.map(name);
+      const records = this.records;
+      const list = records.pendingList(name);
+      const values = list ?? records.map(name);
       // The ids under a key every record holds (Indexes' `whole`) are the map's, filled when asked.
-      const filled = () => this.map(name);
+      const filled = () => records.map(name);
       const ids: CollectionIds = {
         get size() {
           return filled().size;
@@ -442,34 +341,16 @@ export class Store {
       };
       indexes = new Indexes(def, ids);
       const size = this.indexDefs.get(name)!.length;
-      const stored = storedEntries(this.rawLeft.get(name) ? this.persistence.storedKeys?.(this.keySets(name).keys) : undefined, size);
-      const idOf = (value: StoredRecord | number) => (typeof value === 'number' ? this.raw!.id(value) : value.id);
+      const stored = storedEntries(records.unparsed(name) ? this.persistence.storedKeys?.(this.keySets(name).keys) : undefined, size);
+      const idOf = (value: StoredRecord | number) => (typeof value === 'number' ? records.raw!.id(value) : value.id);
       indexes.build(
         values,
-        (value) => (typeof value !== 'number' ? value : (stored(this.raw!.id(value), this.raw!.position(value)) ?? this.read(name, value, false))),
+        (value) => (typeof value !== 'number' ? value : (stored(records.raw!.id(value), records.raw!.position(value)) ?? records.read(name, value, false))),
         // The ids a key every record held so far is spelled out to (see Indexes): from the list too.
         list && ((count) => list.slice(0, count).map(idOf)),
       );
       this.indexes.set(name, indexes);
     }
     return indexes;
-  }
-
-  private map(name: string): Map<string, StoredRecord | number> {
-    const map = this.records.get(name);
-    if (!map) throw new Error(`unknown collection ${name}`);
-    const list = this.pending.get(name);
-    if (list) {
-      this.pending.delete(name);
-      // By index: a for-of here builds a result object per record (see `eachInOrder`).
-      for (let i = 0; i < list.length; i++) {
-        const value = list[i]!;
-        map.set(typeof value === 'number' ? this.raw!.id(value) : value.id, value);
-      }
-      // An id twice in the snapshot (only a file changed by hand): the map keeps its last record,
-      // in the place of its first, but an index built from the list holds the keys of both.
-      if (map.size !== list.length) this.indexes.delete(name);
-    }
-    return map;
   }
 }

@@ -1,8 +1,7 @@
 import type { Bus } from '../bus/bus.js';
 import { stopwatch, type Clock } from '../clock/clock.js';
-import { MinHeap } from '../clock/heap.js';
 import type { AsyncDueWork } from '../clock/scheduler.js';
-import type { TimerHandle, Timers } from '../clock/timers.js';
+import type { Timers } from '../clock/timers.js';
 import type { PayemuConfig } from '../config/types.js';
 import type { Store } from '../store/store.js';
 import { WriteRefused } from '../store/write-refused.js';
@@ -11,6 +10,7 @@ import type { ChaosSettingsOf } from './chaos.js';
 import { ChaosEffects, chaosSigning } from './chaos-apply.js';
 import { Lanes, type Lane } from './lanes.js';
 import { Events, attemptsOf, type Attempt, type EventRecord } from './records.js';
+import { RetrySchedule } from './retry-schedule.js';
 import { sendWebhook } from './send.js';
 
 export interface DispatcherOptions {
@@ -24,8 +24,6 @@ export interface DispatcherOptions {
   chaos?: ChaosSettingsOf;
 }
 
-/** How a clock advance reports the retries it ran (in `ran` and `items`). */
-export const RETRY_KIND = 'webhook.retry';
 /** Real milliseconds before an attempt whose bookkeeping the disk refused is made again. */
 const REFUSED_RETRY_MS = 2_000;
 
@@ -44,25 +42,15 @@ interface Target {
  * next start and retried like any failure. Deliveries never block each other: first attempts
  * start in event order and run concurrently.
  *
- * Retries are due on the virtual clock: the wait counts from the virtual time the failed attempt
- * ended. A clock advance runs, in time order, every retry that falls due within its span
- * (`retries`, handed to the scheduler's advance), awaiting each before the clock moves past it;
- * otherwise a timer sends a retry when its time comes. A frozen clock only moves on advance, so
- * with it a retry due later waits for an advance that reaches it.
+ * Retries are due on the virtual clock, and run by a clock advance or a timer: see
+ * `RetrySchedule` (retry-schedule.ts), whose `retries` the scheduler's advance is handed.
  *
  * Webhook chaos (a first attempt delayed, duplicated, or signed wrong) is applied by
  * `ChaosEffects` (chaos-apply.ts), which the first attempts go through.
  */
 export class Dispatcher {
-  /** Each scheduled attempt's real-time timer (made through `clock`'s `Timers`). */
-  private readonly retryTimers = new Map<string, TimerHandle>();
-  /** Attempts scheduled for later (retries; pending deliveries found at start): id -> virtual due time. */
-  private readonly due = new Map<string, number>();
-  /** The same, by due time; entries no longer in `due` (ran, rescheduled, cancelled) are skipped. */
-  private readonly dueOrder = new MinHeap<{ at: number; seq: number; id: string }>();
-  private dueSeq = 0;
-  /** A clock advance is running the due retries: timers leave them to it. */
-  private advancing = false;
+  /** Attempts due later (retries; pending deliveries found at start). */
+  private readonly later: RetrySchedule;
   private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
   private readonly lanes = new Lanes((id) => void this.attempt(id));
   private closed = false;
@@ -79,6 +67,16 @@ export class Dispatcher {
     private readonly timers: Timers,
   ) {
     this.chaos = new ChaosEffects(store, clock, bus, timers, options);
+    this.later = new RetrySchedule(
+      clock,
+      timers,
+      (id, forAdvance) => this.attempt(id, forAdvance),
+      async () => {
+        // First attempts queued but not started yet start now, so they count as out.
+        if (this.firstAttempts.length > 0) this.drainFirstAttempts();
+        await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+      },
+    );
     timers.due(() => this.dueNow());
     // Marked at a clean stop: a start finds the deliveries to go on with without parsing every event.
     store.watch(Events, 'webhook.delivery', (event) => event.next_attempt_at !== null || inProgress(event) !== undefined);
@@ -135,7 +133,7 @@ export class Dispatcher {
    */
   reload(): void {
     if (this.closed) return;
-    for (const id of [...this.due.keys()]) if (!this.store.get(Events, id)) this.cancel(id);
+    for (const id of this.later.ids()) if (!this.store.get(Events, id)) this.later.cancel(id);
     this.closeInterrupted(this.store.all(Events));
     for (const event of this.store.all(Events)) if (event.next_attempt_at !== null && !this.inFlight.has(event.id)) this.schedule(event);
   }
@@ -186,7 +184,7 @@ export class Dispatcher {
   resend(id: string): EventRecord | undefined {
     const event = this.store.get(Events, id);
     if (!event) return undefined;
-    this.cancel(id);
+    this.later.cancel(id);
     const updated = this.store.transaction((tx) =>
       tx.put(Events, { ...event, delivery_status: 'pending', cycle_attempts: 0, next_attempt_at: this.clock.now() }),
     );
@@ -208,11 +206,8 @@ export class Dispatcher {
   async close(): Promise<void> {
     this.closed = true;
     for (const off of this.unsubscribe) off();
-    for (const timer of this.retryTimers.values()) timer.cancel();
-    this.retryTimers.clear();
+    this.later.close();
     this.chaos.close();
-    this.due.clear();
-    this.dueOrder.clear();
     this.lanes.close();
     // An attempt cut short stays in the store as in progress: the next start marks it
     // interrupted and retries it (the same as after a crash).
@@ -223,40 +218,7 @@ export class Dispatcher {
   /** The event's next attempt is due at `next_attempt_at`: kept for an advance, and timed. */
   private schedule(event: EventRecord): void {
     if (this.closed || event.next_attempt_at === null) return;
-    this.cancel(event.id);
-    this.due.set(event.id, event.next_attempt_at);
-    this.dueOrder.push({ at: event.next_attempt_at, seq: this.dueSeq++, id: event.id });
-    // Entries left behind by attempts that ran on their timers: dropped now and then.
-    if (this.dueOrder.size > 2 * this.due.size + 1024) {
-      this.dueOrder.clear();
-      for (const [id, at] of this.due) this.dueOrder.push({ at, seq: this.dueSeq++, id });
-    }
-    this.arm(event.id, event.next_attempt_at);
-  }
-
-  /**
-   * A timer that sends the attempt when its time comes on the real-time path. Not during an
-   * advance (which runs what falls due and re-arms the rest when it ends), and not for a later
-   * time on a frozen clock, which gets there only by an advance.
-   */
-  private arm(id: string, at: number): void {
-    this.retryTimers.get(id)?.cancel();
-    this.retryTimers.delete(id);
-    const now = this.clock.now();
-    if (this.closed || this.advancing || (this.clock.frozen() && at > now)) return;
-    const timer = this.timers.after(at - now, () => {
-      this.retryTimers.delete(id);
-      if (this.advancing) return; // still in `due`: the advance runs it, or re-arms it
-      this.due.delete(id);
-      void this.attempt(id);
-    });
-    this.retryTimers.set(id, timer);
-  }
-
-  private cancel(id: string): void {
-    this.retryTimers.get(id)?.cancel();
-    this.retryTimers.delete(id);
-    this.due.delete(id);
+    this.later.schedule(event.id, event.next_attempt_at);
   }
 
   /**
@@ -266,57 +228,13 @@ export class Dispatcher {
   private dueNow(): boolean {
     if (this.closed) return false;
     if (this.firstAttempts.length > 0 || this.inFlight.size > 0 || this.chaos.delaying()) return true;
-    if (this.lanes.pending()) return true;
-    const next = this.nextScheduled();
-    return next !== undefined && next.at <= this.clock.now();
+    return this.lanes.pending() || this.later.dueNow();
   }
 
-  /** The earliest entry of `dueOrder` still scheduled, stale ones dropped. */
-  private nextScheduled(): { at: number; id: string } | undefined {
-    for (let top = this.dueOrder.peek(); top; top = this.dueOrder.peek()) {
-      if (this.due.get(top.id) === top.at) return top;
-      this.dueOrder.pop();
-    }
-    return undefined;
+  /** The retries as the scheduler's advance runs them: see RetrySchedule. */
+  get retries(): AsyncDueWork {
+    return this.later.retries;
   }
-
-  /**
-   * The retries as the scheduler's advance runs them (see `Scheduler.advance`): it awaits the
-   * attempts already out (one that fails may be retried within the span), then runs each retry
-   * at its due time, awaiting its end before the clock moves on. A retry that fails schedules the
-   * next one, which runs in the same advance if it is due within the span. First attempts of the
-   * events the advance raises are not awaited: they go out as the events are raised (an advance
-   * of a year raises hundreds of thousands); their retries run in the advance if they have
-   * failed by the time the advance gets to their due time.
-   */
-  readonly retries: AsyncDueWork = {
-    begin: async () => {
-      this.advancing = true;
-      // First attempts queued but not started yet start now, so they count as out.
-      if (this.firstAttempts.length > 0) this.drainFirstAttempts();
-      await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
-    },
-    nextDue: () => this.nextScheduled()?.at,
-    runDue: async (at) => {
-      const ids: string[] = [];
-      for (let top = this.nextScheduled(); top && top.at <= at; top = this.nextScheduled()) {
-        this.dueOrder.pop();
-        this.cancel(top.id);
-        ids.push(top.id);
-      }
-      // Started together, in due order, each in a slot of its Source; all awaited.
-      const started = await Promise.all(ids.map((id) => this.attempt(id, true)));
-      const ran: { kind: string; id: string; at: number }[] = [];
-      started.forEach((startedAt, i) => {
-        if (startedAt !== undefined) ran.push({ kind: RETRY_KIND, id: ids[i]!, at: startedAt });
-      });
-      return ran;
-    },
-    end: () => {
-      this.advancing = false;
-      for (const [id, at] of this.due) this.arm(id, at);
-    },
-  };
 
   /**
    * Makes the event's next attempt, if it still needs one, in a slot of its Source: at once when
@@ -332,11 +250,7 @@ export class Dispatcher {
       // the attempt made again later; never an unhandled rejection that would stop payemu.
       if (!(error instanceof WriteRefused) || this.closed) throw error;
       this.bus.emit('server.error', { method: 'WEBHOOK', path: id, error: error.message });
-      this.retryTimers.get(id)?.cancel();
-      this.retryTimers.set(
-        id,
-        this.timers.after(REFUSED_RETRY_MS, () => void this.attempt(id)),
-      );
+      this.later.again(id, REFUSED_RETRY_MS);
       return undefined;
     }
   }

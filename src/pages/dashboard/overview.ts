@@ -16,11 +16,9 @@ export function overview(ctx: OpenContext) {
   const { app } = ctx;
   const scope = scopeFromQuery(ctx);
   const key = scopeKey(scope.source.slug, scope.mode);
-  let refunds = 0;
-  for (const refund of app.store.all(Refunds)) if (refund.source === scope.source.slug && refund.mode === scope.mode) refunds++;
   const counts: [string, number, string][] = [
     ['Payments', app.store.countIndex(Payments, 'scope', key), '/payments'],
-    ['Refunds', refunds, '/payments'],
+    ['Refunds', app.store.countIndex(Refunds, 'scope', key), '/payments'],
     ['Schedules', app.store.countIndex(Recurring, 'scope', key), '/schedules'],
     ['Invoices', app.store.countIndex(Invoices, 'scope', key), '/invoices'],
     ['Payment links', app.store.countIndex(PaymentLinks, 'scope', key), '/payment-links'],
