@@ -1,6 +1,8 @@
 import type { Scheduler } from './clock/scheduler.js';
 import type { PayemuConfig } from './config/types.js';
+import type { Collection, StoredRecord } from './store/collection.js';
 import type { HttpApp } from './http/http-app.js';
+import type { Inject } from './http/inject.js';
 import type { Dispatcher } from './webhooks/dispatcher.js';
 
 /**
@@ -12,6 +14,10 @@ export interface App extends HttpApp {
   scheduler: Scheduler<App>;
   config(): PayemuConfig;
   webhooks: Dispatcher;
+  /** The catalogue's collections, which a snapshot walks (src/catalogue.ts hands them in). */
+  collections: readonly Collection<StoredRecord>[];
+  /** A request answered in process by payemu's own server, through its whole pipeline (a trigger's steps): never HTTP to itself. */
+  inject: Inject;
 }
 
 // A route's `ctx.app` is the whole App: src/http/ names only `RouteApp` (its own pieces), and
