@@ -86,15 +86,6 @@ class NullSocket extends Duplex {
   override _write(_chunk: unknown, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
     callback();
   }
-  setTimeout(): this {
-    return this;
-  }
-  setNoDelay(): this {
-    return this;
-  }
-  setKeepAlive(): this {
-    return this;
-  }
 }
 
 function lowerCased(headers: Record<string, string>): Record<string, string> {
