@@ -8,8 +8,8 @@ import type { ScriptStep } from '../resources/outcomes/records.js';
 import type { presentEvent } from '../webhooks/present.js';
 import type { DeliveryStatus } from '../webhooks/records.js';
 
-// The object `startEmulator` returns, as the library's users see it (re-exported by src/emulator.ts).
-// Each family of methods is made in its own file of this folder.
+// The object `startEmulator` returns, as the library's users see it (re-exported by src/emulator.ts):
+// its own members, and the control operations' methods (operations.ts), typed from their entries.
 
 export type { ScopeOption } from '../control/operation.js';
 
