@@ -8,9 +8,9 @@ import type { Transaction } from '../store/store.js';
 /**
  * A control operation (`/_payemu/...`) is one entry: what it takes and answers (the schemas),
  * and one function, `run(app, scope, input)`. From the entry are derived the HTTP route
- * (operation-route.ts), the client's method (src/client/operations.ts) and the library's
+ * (operation-route.ts), the client's method (src/client/client.ts) and the library's
  * `Emulator` method (src/emulator/operations.ts); each entry is a file of operations/, listed in
- * operations.ts. See docs/architecture.md, "Add a control operation".
+ * operations.ts. See docs/architecture.md, "Control operations".
  */
 
 /** What a run is given: the path's `:params`, the query (validated and coerced) and the body (validated). */
