@@ -15,6 +15,7 @@ export function operationRoute(op: AnyOperation): ApiRoute | OpenRoute {
   for (const refusal of op.errors ?? []) responses[refusal] = errors;
   const doc = { method: op.method, path: op.path, summary: op.summary, description: op.description, responses, query: op.query };
   if (op.open) {
+    // An open operation (health) acts as no Source: its run reads no scope.
     return open({
       ...doc,
       handle: ({ app, params, query, now }) => answer(op.run(app, undefined as never, { params, query, body: undefined }, { now }), status),
