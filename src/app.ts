@@ -1,30 +1,27 @@
-import type { Bus } from './bus/bus.js';
-import type { Clock } from './clock/clock.js';
 import type { Scheduler } from './clock/scheduler.js';
-import type { Timers } from './clock/timers.js';
 import type { PayemuConfig } from './config/types.js';
-import type { Keyring } from './http/auth.js';
-import type { RateLimiter } from './http/rate-limit.js';
-import type { RequestJournal } from './http/request-journal.js';
-import type { Store } from './store/store.js';
+import type { Collection, StoredRecord } from './store/collection.js';
+import type { HttpApp } from './http/http-app.js';
+import type { Inject } from './http/inject.js';
 import type { Dispatcher } from './webhooks/dispatcher.js';
 
-/** Everything a route or a job may use, passed in (never imported as a singleton). */
-export interface App {
-  store: Store;
-  clock: Clock;
-  bus: Bus;
+/**
+ * Everything a route or a job may use, passed in (never imported as a singleton): the pieces
+ * the HTTP layer reads itself (`HttpApp`: store, clock, bus, keyring, rate limiter, request
+ * journal, timers, shutdown, base URL) and the engines the routes and jobs drive.
+ */
+export interface App extends HttpApp {
   scheduler: Scheduler<App>;
-  keyring: Keyring;
-  rateLimiter: RateLimiter;
-  /** The last `/v1` requests of each Source and mode (`GET /_payemu/requests`). */
-  requestJournal: RequestJournal;
   config(): PayemuConfig;
   webhooks: Dispatcher;
-  /** Every real-time wait (timers, yields) and the work in flight, for `idle()`. */
-  timers: Timers;
-  /** Aborted when payemu stops: long-lived answers (event streams) end then. */
-  shutdown: AbortSignal;
-  /** `http://HOST:PORT`, known once the server listens. */
-  baseUrl(): string;
+  /** The catalogue's collections, which a snapshot walks (src/catalogue.ts hands them in). */
+  collections: readonly Collection<StoredRecord>[];
+  /** A request answered in process by payemu's own server, through its whole pipeline (a trigger's steps): never HTTP to itself. */
+  inject: Inject;
+}
+
+// A route's `ctx.app` is the whole App: src/http/ names only `RouteApp` (its own pieces), and
+// the root widens it here, so that http never imports this file (no folder circle).
+declare module './http/http-app.js' {
+  interface RouteApp extends App {}
 }

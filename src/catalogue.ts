@@ -1,12 +1,9 @@
 import type { App } from './app.js';
 import type { JobKind } from './clock/scheduler.js';
-import { clockRoutes } from './control/clock.js';
-import { eventRoutes } from './control/events.js';
-import { healthRoutes } from './control/health.js';
+import { eventStreamRoute } from './control/events.js';
 import { openApiRoutes } from './control/openapi.js';
-import { payRoutes } from './control/pay.js';
-import { resetRoutes } from './control/reset.js';
-import { triggerRoutes } from './control/triggers/routes.js';
+import { operationRoute } from './control/operation-route.js';
+import { OPERATIONS } from './control/operations.js';
 import { IdempotencyKeys, idempotencyExpiry } from './http/idempotency.js';
 import type { Route } from './http/route.js';
 import { cardUpdatePages } from './pages/card-update.js';
@@ -31,18 +28,13 @@ import { taxModule } from './resources/tax/index.js';
 import type { Collection, StoredRecord } from './store/collection.js';
 import { Events } from './webhooks/records.js';
 import { WebhookChaos } from './webhooks/chaos.js';
-import { webhookChaosRoutes } from './control/webhook-chaos.js';
-import { requestRoutes } from './control/requests.js';
-import { faultRoutes } from './control/faults.js';
 import { Faults } from './http/faults.js';
-import { outcomeRoutes } from './control/outcomes.js';
-import { snapshotRoutes } from './control/snapshot.js';
 import { outcomesModule } from './resources/outcomes/index.js';
 
 /**
  * The one catalogue of what payemu serves. A resource joins payemu by being listed in MODULES
- * (its folder's `index.ts`: collections, routes, due work, events); a control endpoint or a
- * hosted page by a line in CONTROL_ROUTES or PAGE_ROUTES. test/catalogue.test.ts checks that
+ * (its folder's `index.ts`: collections, routes, due work, events); a control operation by a line in
+ * src/control/operations.ts, a hosted page by a line in PAGE_ROUTES. test/catalogue.test.ts checks that
  * everything belongs to one module and that the lists agree. Besides the resources, two modules
  * of payemu's own: the saved answers of `Idempotency-Key` requests (expired after a day) and
  * the event log of the webhooks. The order is the store's and the scheduler's.
@@ -67,21 +59,22 @@ export const MODULES: readonly ResourceModule[] = [
   resourceModule('webhook-chaos', { collections: [storedCollection(WebhookChaos)] }),
 ];
 
-/** The `/_payemu/` control plane (src/control/). */
-export const CONTROL_ROUTES: readonly Route[] = [
-  ...healthRoutes,
-  ...clockRoutes,
-  ...eventRoutes,
-  ...triggerRoutes,
-  ...payRoutes,
-  ...resetRoutes,
-  ...webhookChaosRoutes,
-  ...requestRoutes,
-  ...faultRoutes,
-  ...outcomeRoutes,
-  ...snapshotRoutes(() => COLLECTIONS),
-  ...openApiRoutes(() => ROUTES),
-];
+/**
+ * The `/_payemu/` control plane (src/control/): a route for each control operation (listed in
+ * src/control/operations.ts), the live event stream and the OpenAPI document.
+ */
+export const CONTROL_ROUTES: readonly Route[] = controlRoutes();
+
+function controlRoutes(): Route[] {
+  const routes: Route[] = OPERATIONS.map(operationRoute);
+  // The stream goes before `/_payemu/events/:id`, which would take "stream" for an id (the first route that matches wins).
+  routes.splice(
+    routes.findIndex((route) => route.path === '/_payemu/events/:id'),
+    0,
+    eventStreamRoute,
+  );
+  return [...routes, ...openApiRoutes(() => ROUTES)];
+}
 
 /** The hosted HTML pages (src/pages/). */
 export const PAGE_ROUTES: readonly Route[] = [...checkoutPages, ...cardUpdatePages, ...managePages, ...invoicePages, ...paymentLinkPages];

@@ -15,6 +15,7 @@ import { Keyring } from './http/auth.js';
 import { installConfigFaults, reloadConfigFaults } from './http/faults.js';
 import { hostCheck, type HostCheck } from './http/host-check.js';
 import { inFlight } from './http/in-flight.js';
+import { type Inject, injector } from './http/inject.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { RequestJournal } from './http/request-journal.js';
 import { createServer } from './http/server.js';
@@ -25,16 +26,13 @@ import { memoryPersistence } from './store/persistence.js';
 import { Store } from './store/store.js';
 import { Dispatcher } from './webhooks/dispatcher.js';
 import { keepRecentEvents } from './webhooks/retention.js';
-import { clockMethods, restoreClock } from './emulator/clock.js';
+import { restoreClock } from './emulator/clock.js';
 import { eventMethods } from './emulator/events.js';
-import { faultMethods } from './emulator/faults.js';
 import { checkOptions, type EmulatorOptions } from './emulator/options.js';
-import { outcomeMethods } from './emulator/outcomes.js';
-import { requestMethods } from './emulator/requests.js';
-import { importAtStart, snapshotMethods, writeExitSnapshot } from './emulator/snapshot.js';
-import { triggerMethod } from './emulator/trigger.js';
+import { libraryMethods } from './emulator/operations.js';
+import { importAtStart, writeExitSnapshot } from './emulator/snapshot.js';
 import type { Emulator } from './emulator/types.js';
-import { chaosSettingsOf, storeChaosForAll, webhookChaosMethods } from './emulator/webhook-chaos.js';
+import { chaosSettingsOf, storeChaosForAll } from './emulator/webhook-chaos.js';
 
 // The composition root: the parts are made and wired here, and each family of the library's
 // methods is made in its own file of src/emulator/.
@@ -94,6 +92,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const webhooks = new Dispatcher(store, clock, bus, () => config, { ...dispatcherOptions, chaos: chaosSettingsOf(store) }, timers);
   keepRecentEvents(store);
   let baseUrl = '';
+  let inject: Inject = () => Promise.reject(new Error('payemu is not serving yet'));
   const app: App = {
     store,
     clock,
@@ -107,6 +106,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     shutdown: shutdown.signal,
     config: () => config,
     baseUrl: () => baseUrl,
+    collections: COLLECTIONS,
+    inject: (request) => inject(request),
   };
   store.onCommit((_changes, events) => {
     for (const event of events) bus.emit('domain', event);
@@ -123,6 +124,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
 
   let checkHost: HostCheck | undefined; // set once the bound address is known
   const server = createServer(app, [...ROUTES, ...(options.extraRoutes ?? [])], { checkHost: (req) => checkHost?.(req) });
+  inject = injector(server, () => new URL(baseUrl).host);
   // Responses not sent yet: on close they end their connection instead of keeping it alive.
   const unanswered = inFlight();
   server.on('request', (_req: IncomingMessage, res: ServerResponse) => unanswered.add(res));
@@ -160,6 +162,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       : undefined;
 
   const first = config.sources[0]!;
+  const operations = libraryMethods(app);
   let closing: Promise<void> | undefined;
   return {
     url: baseUrl,
@@ -172,14 +175,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       const source = config.sources.find((s) => s.slug === slug);
       return source ? webhooks.endpointFor(source) : null;
     },
-    clock: clockMethods(app),
-    outcomes: outcomeMethods(app),
-    snapshot: snapshotMethods(app),
-    trigger: triggerMethod(app),
-    events: eventMethods(app),
-    webhookChaos: webhookChaosMethods(app),
-    requests: requestMethods(app),
-    faults: faultMethods(app, first.test_key),
+    // The control operations' methods (src/control/operations/), and the event log's own.
+    ...operations,
+    events: { ...operations.events, ...eventMethods(app) },
     bus,
     dataDir,
     idle: () => timers.idle(),

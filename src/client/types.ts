@@ -25,8 +25,11 @@ import type { AttemptView, ClockView, EventView } from '../types.js';
 
 export type Mode = 'test' | 'live';
 
-/** Either a duration (`"30d"`, `"12h"`, or seconds) or a timestamp to move to. */
-export type AdvanceBy = { by: string | number; to?: never } | { to: string; by?: never };
+// The arguments of the control operations' methods are their entries' (src/control/operations/).
+export type { AdvanceBy } from '../control/operations/clock-advance.js';
+export type { EventFilter } from '../control/operations/events-list.js';
+export type { OutcomeScriptInput } from '../control/operations/outcomes-add.js';
+export type { RequestFilter } from '../control/operations/requests-list.js';
 
 /** A scripted outcome (`POST`/`GET /_payemu/outcomes`): one target, its sequence, the steps left. */
 export interface OutcomeScript {
@@ -37,9 +40,6 @@ export interface OutcomeScript {
   sequence: string[];
   remaining: number;
 }
-
-/** `POST /_payemu/outcomes`: one target and the outcomes (`approved` or a failure code) in order. */
-export type OutcomeScriptInput = ({ payment_method: string } | { schedule: string } | { reference: string }) & { sequence: string[] };
 
 /** `GET /_payemu/snapshot`: a Source and mode's (or, with `all`, everything's) whole state. */
 export interface Snapshot {
@@ -59,27 +59,7 @@ export interface SnapshotImport {
   now: string;
 }
 
-/** What `GET /_payemu/events` filters on. */
-export interface EventFilter {
-  event?: string;
-  reference?: string;
-  delivery_status?: string;
-  limit?: number | string;
-}
-
 /** A message of `GET /_payemu/events/stream`: an event raised, or a delivery attempt that ended. */
 export type StreamMessage =
   | { type: 'event'; data: EventView }
   | { type: 'attempt'; data: { event_id: string; event: string; delivery_status: string; attempt: AttemptView | null } };
-
-/** What `GET /_payemu/requests` filters on. */
-export interface RequestFilter {
-  method?: string;
-  /** `*` stands for one segment, `**` for the rest. */
-  path?: string;
-  /** `422` or `4xx`. */
-  status?: string | number;
-  /** Exclusive timestamp. */
-  since?: string;
-  limit?: number | string;
-}

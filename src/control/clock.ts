@@ -1,14 +1,10 @@
 import type { App } from '../app.js';
 import { Unprocessable } from '../http/errors.js';
-import type { Reply } from '../http/envelope.js';
-import { control } from '../http/route.js';
 import type { Transaction } from '../store/store.js';
 import { Meta } from '../resources/meta/records.js';
 import { parseDuration } from '../clock/duration.js';
 import { formatTimestamp, parseTimestamp } from '../clock/format.js';
 import type { RunReport } from '../clock/scheduler.js';
-import { errors } from '../schemas/wire.js';
-import { advanceReport, clockView as clockViewSchema } from '../schemas/control.js';
 
 export const advanceBody = {
   type: 'object',
@@ -60,37 +56,8 @@ export function advanceSpan(by: string | number): number | string {
   return ms;
 }
 
-export const clockRoutes = [
-  control({
-    method: 'GET',
-    path: '/_payemu/clock',
-    summary: 'Read the virtual clock',
-    responses: { 200: clockViewSchema },
-    handle: ({ app }) => ({ status: 200, json: clockView(app) }),
-  }),
-  control<{ by?: string | number; to?: string }>({
-    method: 'POST',
-    path: '/_payemu/clock/advance',
-    summary: 'Advance the virtual clock, running the work that falls due',
-    body: advanceBody,
-    responses: { 200: advanceReport, 422: errors },
-    handle: async ({ app, body, now, saveResult }) => {
-      const target = targetOf(body, now);
-      // With an Idempotency-Key, the answer is saved in the advance's last transaction, with
-      // the clock at the target: a crash after it cannot let a retry advance again.
-      let saved: Reply | undefined;
-      const report = await advanceClock(app, target, saveResult && ((tx, report) => (saved = saveResult(tx, advanceAnswer(app, report)))));
-      return saved ?? advanceAnswer(app, report);
-    },
-  }),
-];
-
-function advanceAnswer(app: App, report: RunReport & { now: number }): Reply {
-  return { status: 200, json: { ...clockView(app), now: formatTimestamp(report.now), ran: report.ran, items: report.items } };
-}
-
 /** The advance's target as a function of the clock when its turn comes (`by` counts from then). */
-function targetOf(body: { by?: string | number; to?: string }, now: number): (now: number) => number {
+export function targetOf(body: { by?: string | number; to?: string }, now: number): (now: number) => number {
   if ((body.by === undefined) === (body.to === undefined)) {
     throw new Unprocessable('Send either "by" (a duration such as "30d", "12h", "90m" or seconds) or "to" (a timestamp).', {
       by: ['Send either by or to.'],

@@ -1,82 +1,35 @@
-import { EVENT_NAMES } from '../bus/events.js';
+import type { App } from '../app.js';
+import type { Scope } from '../http/auth.js';
 import type { Reply } from '../http/envelope.js';
-import { Conflict, NotFound } from '../http/errors.js';
+import { NotFound } from '../http/errors.js';
 import { control, type ApiContext } from '../http/route.js';
 import { presentAttempt, presentEvent } from '../webhooks/present.js';
-import { Events, eventReference, type EventRecord } from '../webhooks/records.js';
-import { scopeKey } from '../lib/scope-key.js';
-import { errors } from '../schemas/wire.js';
-import { event, eventList, eventStream } from '../schemas/control.js';
+import { Events, type EventRecord } from '../webhooks/records.js';
+import { eventStream } from '../schemas/control.js';
 
-const listQuery = {
-  type: 'object',
-  properties: {
-    event: { type: 'string', enum: EVENT_NAMES },
-    reference: { type: 'string' },
-    delivery_status: { type: 'string', enum: ['pending', 'retrying', 'delivered', 'failed', 'no_endpoint'] },
-    limit: { type: 'integer', minimum: 1, maximum: 1000 },
-  },
-} as const;
+/** `GET /_payemu/events/stream`, the live events: a route (an event stream, not a JSON operation). */
+export const eventStreamRoute = control({
+  method: 'GET',
+  path: '/_payemu/events/stream',
+  summary: 'Stream events and delivery attempts as server-sent events',
+  responses: { 200: eventStream },
+  keyInQuery: true,
+  handle: (ctx) => stream(ctx),
+});
 
-type ListQuery = { event?: string; reference?: string; delivery_status?: string; limit?: number };
-
-function findEvent(ctx: ApiContext, id: string): EventRecord {
-  const event = ctx.app.store.get(Events, id);
-  if (!event || event.source !== ctx.scope.source.slug || event.mode !== ctx.scope.mode) throw new NotFound(`No event with id "${id}".`);
+/** The event `id` of the scope, or a 404. */
+export function findEvent(app: App, scope: Scope, id: string): EventRecord {
+  const event = app.store.get(Events, id);
+  if (!event || event.source !== scope.source.slug || event.mode !== scope.mode) throw new NotFound(`No event with id "${id}".`);
   return event;
 }
 
-/** The control plane's event log: list, one event with its attempts, resend, live stream. */
-export const eventRoutes = [
-  control<Record<string, never>, ListQuery>({
-    method: 'GET',
-    path: '/_payemu/events',
-    summary: "List the events of the key's Source and mode, newest first",
-    query: listQuery,
-    responses: { 200: eventList },
-    handle: ({ app, scope, query }) => {
-      const all = app.store.find(Events, 'scope', scopeKey(scope.source.slug, scope.mode));
-      const limit = query.limit ?? 100;
-      const events: ReturnType<typeof presentEvent>[] = [];
-      // Newest first: the index holds events in the order they were raised.
-      for (let i = all.length - 1; i >= 0 && events.length < limit; i--) {
-        const event = all[i]!;
-        if (query.event && event.event !== query.event) continue;
-        if (query.reference !== undefined && eventReference(event) !== query.reference) continue;
-        if (query.delivery_status && event.delivery_status !== query.delivery_status) continue;
-        events.push(presentEvent(event));
-      }
-      return { status: 200, json: { events } };
-    },
-  }),
-  control({
-    method: 'GET',
-    path: '/_payemu/events/stream',
-    summary: 'Stream events and delivery attempts as server-sent events',
-    responses: { 200: eventStream },
-    keyInQuery: true,
-    handle: (ctx) => stream(ctx),
-  }),
-  control({
-    method: 'GET',
-    path: '/_payemu/events/:id',
-    summary: 'Retrieve an event with its delivery attempts',
-    responses: { 200: event, 404: errors },
-    handle: (ctx) => ({ status: 200, json: presentEvent(findEvent(ctx, ctx.params.id!)) }),
-  }),
-  control({
-    method: 'POST',
-    path: '/_payemu/events/:id/resend',
-    summary: 'Deliver an event again (a new cycle of attempts)',
-    responses: { 200: event, 404: errors, 409: errors },
-    body: { type: 'object' },
-    handle: (ctx) => {
-      const event = findEvent(ctx, ctx.params.id!);
-      if (ctx.app.webhooks.isInFlight(event.id)) throw new Conflict('A delivery attempt of this event is in progress; resend it once it has finished.');
-      return { status: 200, json: presentEvent(ctx.app.webhooks.resend(event.id)!) };
-    },
-  }),
-];
+/** The scope of the event `id` (the library reads any Source's events), or undefined. */
+export function eventScope(app: App, id: string): Scope | undefined {
+  const event = app.store.get(Events, id);
+  const source = event && app.config().sources.find((s) => s.slug === event.source);
+  return source && { source, mode: event.mode };
+}
 
 /**
  * Server-sent events of the caller's Source and mode: `event: event` when an event is raised,

@@ -1,8 +1,7 @@
 import type { App } from '../app.js';
 import type { Scope } from '../http/auth.js';
 import { Unprocessable } from '../http/errors.js';
-import { controlAt } from '../http/route.js';
-import { errors, integer, named, object, oneOfValues, string } from '../schemas/wire.js';
+import { integer, named, object, oneOfValues, string } from '../schemas/wire.js';
 import { newId } from '../lib/ids.js';
 import { scopeKey } from '../lib/scope-key.js';
 import { savedCard } from '../resources/payment-methods/saved.js';
@@ -17,12 +16,10 @@ import {
   type ScriptTarget,
 } from '../resources/outcomes/records.js';
 
-const outcomes = controlAt('/_payemu/outcomes');
-
 /** At most this many steps in one script: a story, not a load generator. */
 const MAX_STEPS = 1000;
 
-const scriptBody = {
+export const scriptBody = {
   type: 'object',
   required: ['sequence'],
   properties: {
@@ -43,8 +40,8 @@ export const outcomeScript = named('OutcomeScript', {
   anyOf: SCRIPT_TARGETS.map((target) => object({ id: string, [target]: string, sequence: array(step), remaining: integer })),
 });
 
-const outcomeList = named('OutcomeScriptList', object({ outcomes: array(outcomeScript) }));
-const outcomesCleared = named('OutcomeScriptsCleared', object({ removed: integer }));
+export const outcomeList = named('OutcomeScriptList', object({ outcomes: array(outcomeScript) }));
+export const outcomesCleared = named('OutcomeScriptsCleared', object({ removed: integer }));
 
 export type OutcomeScriptView = { id: string; payment_method?: string; schedule?: string; reference?: string; sequence: ScriptStep[]; remaining: number };
 
@@ -56,30 +53,6 @@ export function presentScript(script: OutcomeScriptRecord): OutcomeScriptView {
     remaining: script.sequence.length - script.used,
   };
 }
-
-/**
- * Scripted outcomes (docs/control-plane.md): `POST /_payemu/outcomes` makes the next card
- * payment attempts on a saved card, a schedule or a payment reference take the given outcomes
- * in order; `GET` lists the scripts of the key's Source and mode, `DELETE` removes them all.
- */
-export const outcomeRoutes = [
-  outcomes.post<ScriptBody>({
-    summary: 'Script the outcomes of the next card payment attempts on a saved card, a schedule or a payment reference',
-    body: scriptBody,
-    responses: { 201: outcomeScript, 422: errors },
-    handle: ({ app, scope, body, now }) => ({ status: 201, json: addScript(app, scope, body, now) }),
-  }),
-  outcomes.get({
-    summary: "List the scripted outcomes of the key's Source and mode, oldest first",
-    responses: { 200: outcomeList },
-    handle: ({ app, scope }) => ({ status: 200, json: { outcomes: listScripts(app, scope) } }),
-  }),
-  outcomes.delete({
-    summary: "Remove every scripted outcome of the key's Source and mode",
-    responses: { 200: outcomesCleared },
-    handle: ({ app, scope }) => ({ status: 200, json: { removed: clearScripts(app, scope) } }),
-  }),
-];
 
 /** Checks and stores a script (replacing the target's previous one); a bad one is a 422 and changes nothing. */
 export function addScript(app: App, scope: Scope, body: ScriptBody, now: number): OutcomeScriptView {

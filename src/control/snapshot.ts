@@ -2,8 +2,7 @@ import type { App } from '../app.js';
 import { formatTimestamp, parseTimestamp } from '../clock/format.js';
 import type { Scope } from '../http/auth.js';
 import { Unprocessable } from '../http/errors.js';
-import { control } from '../http/route.js';
-import { errors, integer, named, object, string } from '../schemas/wire.js';
+import { integer, named, object, string } from '../schemas/wire.js';
 import { Meta, type MetaRecord } from '../resources/meta/records.js';
 import type { Collection, StoredRecord } from '../store/collection.js';
 import { clockView } from './clock.js';
@@ -49,7 +48,7 @@ export interface ImportReport {
 
 const scopeSchema = { anyOf: [{ const: 'all' }, object({ source: string, mode: { type: 'string', enum: ['test', 'live'] } })] };
 
-const snapshotSchema = named('Snapshot', {
+export const snapshotSchema = named('Snapshot', {
   type: 'object',
   required: ['payemu_snapshot', 'scope', 'clock', 'data'],
   properties: {
@@ -65,7 +64,7 @@ const snapshotSchema = named('Snapshot', {
   additionalProperties: false,
 });
 
-const importReport = named(
+export const importReport = named(
   'SnapshotImport',
   object({
     scope: scopeSchema,
@@ -81,48 +80,7 @@ const importReport = named(
   }),
 );
 
-const allQuery = { type: 'object', properties: { all: { type: 'boolean' } } } as const;
-
-/**
- * `GET /_payemu/snapshot` and `POST /_payemu/snapshot` (docs/control-plane.md): the whole state
- * of the key's Source and mode (`?all=true`: of everything, with the clock) as one JSON
- * document, and back. The collections are the catalogue's, walked generically (handed in as a
- * function: the catalogue lists these routes), so a collection added later is in snapshots
- * without a change here.
- */
-export function snapshotRoutes(collections: () => readonly Collection<StoredRecord>[]) {
-  return [
-    control<Record<string, never>, { all?: boolean }>({
-      method: 'GET',
-      path: '/_payemu/snapshot',
-      summary: "Export the key's Source and mode (or everything and the clock, with `?all=true`) as a snapshot",
-      query: allQuery,
-      responses: { 200: snapshotSchema },
-      handle: ({ app, scope, query }) => ({ status: 200, json: exportSnapshot(app, collections(), query.all ? 'all' : scope) }),
-    }),
-    control<Record<string, unknown>, { all?: boolean }>({
-      method: 'POST',
-      path: '/_payemu/snapshot',
-      summary: "Replace the key's Source and mode (or everything and the clock, with `?all=true`) with a snapshot",
-      query: allQuery,
-      // Checked by hand (importSnapshot), to say exactly what is wrong and where.
-      body: { type: 'object' },
-      bodyLimit: SNAPSHOT_BODY_LIMIT,
-      responses: { 200: importReport, 422: errors },
-      handle: async ({ app, scope, query, body, saveResult }) => {
-        const report = importSnapshot(app, collections(), body, query.all ? 'all' : scope);
-        // With an Idempotency-Key, the answer is saved in the import's own journal line (this
-        // runs inside the key's transaction): a retry, even after a crash, imports nothing again.
-        const reply = { status: 200, json: report };
-        const answer = saveResult ? app.store.transaction((tx) => saveResult(tx, reply)) : reply;
-        // The work the snapshot left due runs before the answer, as an advance's does: in the
-        // scheduler's batches, each at its own time, answering other requests between them.
-        await app.scheduler.runDue(() => app.clock.now());
-        return answer;
-      },
-    }),
-  ];
-}
+export const allQuery = { type: 'object', properties: { all: { type: 'boolean' } } } as const;
 
 /** The state of `scope` (or everything) as a snapshot document: every record, the id counters and the clock; not the journal. */
 export function exportSnapshot(app: App, collections: readonly Collection<StoredRecord>[], scope: Scope | 'all'): SnapshotDocument {

@@ -1,12 +1,9 @@
-import type { App } from '../app.js';
 import { createClock, type Clock } from '../clock/clock.js';
-import { formatTimestamp, parseTimestamp } from '../clock/format.js';
+import { parseTimestamp } from '../clock/format.js';
 import { ConfigError } from '../config/load.js';
-import { advanceClock, advanceSpan } from '../control/clock.js';
 import { Meta, type MetaRecord } from '../resources/meta/records.js';
 import type { Store } from '../store/store.js';
 import type { EmulatorOptions } from './options.js';
-import type { Emulator } from './types.js';
 
 /** A saved clock wins (a restart continues where it stopped); the options shape a new one. */
 export function restoreClock(store: Store, options: Pick<EmulatorOptions, 'clockStart' | 'freezeClock'>): Clock {
@@ -27,17 +24,4 @@ export function restoreClock(store: Store, options: Pick<EmulatorOptions, 'clock
   }
   store.transaction((tx) => tx.put(Meta, { id: 'clock', clock: clock.state() }));
   return clock;
-}
-
-/** `Emulator.clock`: the virtual time, and advances as `POST /_payemu/clock/advance` makes them. */
-export function clockMethods(app: App): Emulator['clock'] {
-  return {
-    now: () => formatTimestamp(app.clock.now()),
-    async advance(by) {
-      const ms = advanceSpan(by);
-      if (typeof ms === 'string') throw new RangeError(`clock.advance(${JSON.stringify(by)}): the span ${ms}`);
-      const report = await advanceClock(app, (now) => now + ms);
-      return { now: formatTimestamp(report.now), ran: report.ran };
-    },
-  };
 }

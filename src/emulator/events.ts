@@ -3,9 +3,12 @@ import { presentEvent } from '../webhooks/present.js';
 import { Events, eventReference } from '../webhooks/records.js';
 import type { Emulator } from './types.js';
 
-/** `Emulator.events`: the event log as `GET /_payemu/events` shows it, resends, and live events. */
-export function eventMethods(app: App): Emulator['events'] {
-  const { store, webhooks, bus } = app;
+/**
+ * `Emulator.events.list` and `on`: the event log of every Source and mode (`GET /_payemu/events`
+ * shows one), and live events. `get` and `resend` are the operations' (src/control/operations/).
+ */
+export function eventMethods(app: App): Pick<Emulator['events'], 'list' | 'on'> {
+  const { store, bus } = app;
   return {
     list(filter = {}) {
       const all = [...store.all(Events)].filter(
@@ -17,14 +20,6 @@ export function eventMethods(app: App): Emulator['events'] {
           (!filter.mode || e.mode === filter.mode),
       );
       return all.reverse().map(presentEvent);
-    },
-    get: (id) => {
-      const event = store.get(Events, id);
-      return event && presentEvent(event);
-    },
-    resend: (id) => {
-      const event = webhooks.resend(id);
-      return event && presentEvent(event);
     },
     on: (listener) => bus.on('domain', listener),
   };

@@ -5,16 +5,6 @@ import { COLLECTIONS } from '../catalogue.js';
 import { ConfigError } from '../config/load.js';
 import type { Mode } from '../config/types.js';
 import { exportSnapshot, importSnapshot, type ImportReport, type SnapshotDocument } from '../control/snapshot.js';
-import { scopeOf } from './scope.js';
-import type { Emulator } from './types.js';
-
-/** `Emulator.snapshot`: a scope's state (or everything's) as one document, and back. */
-export function snapshotMethods(app: App): Emulator['snapshot'] {
-  return {
-    export: (options = {}) => exportSnapshot(app, COLLECTIONS, options.all ? 'all' : scopeOf(app, options)),
-    import: (document) => importAs(app, document),
-  };
-}
 
 /** Where each snapshot goes: the scope it names (everything, or one Source and mode). */
 export function importAs(app: App, document: SnapshotDocument): ImportReport {

@@ -1,4 +1,4 @@
-import type { App } from '../app.js';
+import type { RouteApp } from './http-app.js';
 import type { Collection, StoredRecord } from '../store/collection.js';
 import type { DocumentQuery } from './document-query.js';
 import { listEnvelope, parseListQuery, runListQuery, type ListSpec } from './list-query.js';
@@ -11,7 +11,7 @@ type ListPresenter<T> =
   | { present: (record: T, base: string, fields: readonly string[] | undefined, now: number) => unknown }
   | {
       /** `data` of the page and, when `include` asks, the `included` resources. */
-      document: (page: T[], query: DocumentQuery, context: { app: App; base: string; now: number }) => { data: unknown[]; included?: unknown[] };
+      document: (page: T[], query: DocumentQuery, context: { app: RouteApp; base: string; now: number }) => { data: unknown[]; included?: unknown[] };
     };
 
 /**

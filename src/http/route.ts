@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { App } from '../app.js';
+import type { RouteApp } from './http-app.js';
 import type { Scope } from './auth.js';
 import type { Reply } from './envelope.js';
 import type { SaveResult } from './idempotency.js';
@@ -7,7 +7,7 @@ import type { SaveResult } from './idempotency.js';
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export interface OpenContext {
-  app: App;
+  app: RouteApp;
   req: IncomingMessage;
   res: ServerResponse;
   params: Record<string, string>;

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { App } from '../app.js';
+import type { RouteApp } from './http-app.js';
 import type { Timers } from '../clock/timers.js';
 import { AnswerWrites } from './answer-writes.js';
 import { readJson } from './body.js';
@@ -31,7 +31,7 @@ type Handler = (req: Req, res: http.ServerResponse) => void;
  * parsed it) and goes asynchronous only where something awaits: reading a body, a fault's
  * latency, a route that returns a promise.
  */
-export function createServer(app: App, routes: readonly Route[], options: { checkHost?: HostCheck } = {}): http.Server {
+export function createServer(app: RouteApp, routes: readonly Route[], options: { checkHost?: HostCheck } = {}): http.Server {
   const table = new RouteTable<Handler>();
   const validators: (() => unknown)[] = [];
   for (const route of routes) {
@@ -124,7 +124,7 @@ function rawError(status: number, detail: string): string {
   return `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
-function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>, validators: (() => unknown)[]): Handler {
+function apiHandler(app: RouteApp, route: Extract<Route, { auth: 'key' }>, validators: (() => unknown)[]): Handler {
   const bodySchema = route.body;
   const querySchema = route.query;
   const validateBody = bodySchema ? lazily(() => compileBody(bodySchema), validators) : undefined;
@@ -186,7 +186,7 @@ function apiHandler(app: App, route: Extract<Route, { auth: 'key' }>, validators
  * Runs `work` and answers its failure (`fail`), whether it throws at once or its promise
  * rejects; then ends the journal's recording, once the answer is sent.
  */
-function settle(app: App, req: Req, res: http.ServerResponse, work: () => void | Promise<void>, recording?: Recording): void {
+function settle(app: RouteApp, req: Req, res: http.ServerResponse, work: () => void | Promise<void>, recording?: Recording): void {
   let pending: void | Promise<void>;
   try {
     pending = work();
@@ -213,7 +213,7 @@ function settle(app: App, req: Req, res: http.ServerResponse, work: () => void |
  * request, or closes the connection unanswered, or (`apply`) runs the request for real and
  * replaces only its answer. A fault with neither status nor drop delays the real answer.
  */
-async function actOnFault(app: App, fault: FaultRecord, req: Req, res: http.ServerResponse, answer: () => Promise<Reply>): Promise<void> {
+async function actOnFault(app: RouteApp, fault: FaultRecord, req: Req, res: http.ServerResponse, answer: () => Promise<Reply>): Promise<void> {
   noteOf(req).fault = fault.id;
   if (fault.latency_ms > 0) await app.timers.track(wait(app, fault.latency_ms));
   if (fault.status === null && !fault.drop) return send(res, await answer());
@@ -232,7 +232,7 @@ async function actOnFault(app: App, fault: FaultRecord, req: Req, res: http.Serv
 }
 
 /** Resolves after `ms` real milliseconds, or at once when payemu stops. */
-function wait(app: App, ms: number): Promise<void> {
+function wait(app: RouteApp, ms: number): Promise<void> {
   return new Promise((resolve) => {
     const stop = () => {
       timer.cancel();
@@ -246,7 +246,7 @@ function wait(app: App, ms: number): Promise<void> {
   });
 }
 
-function openHandler(app: App, route: Extract<Route, { auth: 'none' }>, validators: (() => unknown)[]): Handler {
+function openHandler(app: RouteApp, route: Extract<Route, { auth: 'none' }>, validators: (() => unknown)[]): Handler {
   const querySchema = route.query;
   const validateQuery = querySchema ? lazily(() => compileQuery(querySchema), validators) : undefined;
   const serve = (req: Req, res: http.ServerResponse): void | Promise<void> => {
@@ -259,13 +259,13 @@ function openHandler(app: App, route: Extract<Route, { auth: 'none' }>, validato
   return (req, res) => settle(app, req, res, () => serve(req, res));
 }
 
-function fail(app: App, req: Req, res: http.ServerResponse, error: unknown): void {
+function fail(app: RouteApp, req: Req, res: http.ServerResponse, error: unknown): void {
   if (!(error instanceof HttpError)) report(app, req, error);
   sendError(res, error);
 }
 
 /** A crash inside a route, on the bus. */
-function report(app: App, req: Req, error: unknown): void {
+function report(app: RouteApp, req: Req, error: unknown): void {
   const failure = error instanceof Error ? error : new Error(String(error));
   app.bus.emit('server.error', { method: req.method ?? '', path: req.path ?? req.url ?? '', error: failure.message, stack: failure.stack });
 }
@@ -278,7 +278,7 @@ type ScopedResponse = http.ServerResponse & { scope?: { source: { slug: string }
  * The `request` event of each answer, once sent, for the loggers and the terminal UI: `watch(res)`
  * when the request arrives. One listener function serves every response (no closure per request).
  */
-function requestLog(app: App): (res: http.ServerResponse) => void {
+function requestLog(app: RouteApp): (res: http.ServerResponse) => void {
   function finished(this: ScopedResponse & { req: Req }) {
     const { req, scope } = this;
     app.bus.emit('request', {

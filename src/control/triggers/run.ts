@@ -1,6 +1,4 @@
 import type { App } from '../../app.js';
-import { createClient } from '../../client/client.js';
-import { envelopeError } from '../../client/errors.js';
 import { formatDate } from '../../clock/format.js';
 import type { Mode } from '../../config/types.js';
 import type { Scope } from '../../http/auth.js';
@@ -42,7 +40,8 @@ export interface TriggerResult {
 
 /**
  * Makes `event` happen through real state changes: runs its fixture's API calls against this
- * emulator over HTTP, as the given Source and mode, and names the event that resulted.
+ * emulator, in process through its server's pipeline, as the given Source and mode, and names
+ * the event that resulted.
  */
 export async function runTrigger(app: App, scope: Scope, event: string, data: Record<string, unknown> = {}): Promise<TriggerResult> {
   const { fixtures, defaults } = loadFixtures();
@@ -50,9 +49,9 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
   if (!fixture) {
     throw Unprocessable.field('event', `Unknown event "${event}". Events: ${[...fixtures.keys()].join(', ')}.`);
   }
-  // Over HTTP, as the merchant's own code would call: each step goes through auth, validation,
-  // idempotency and the request log like any other request.
-  const client = createClient({ url: app.baseUrl(), key: scope.mode === 'test' ? scope.source.test_key : scope.source.live_key });
+  // As the merchant's own code would call, in process (app.inject): each step goes through
+  // auth, validation, idempotency, faults and the request journal like any other request.
+  const authorization = `Bearer ${scope.mode === 'test' ? scope.source.test_key : scope.source.live_key}`;
   const vars: Record<string, unknown> = {
     ...defaults,
     ...data,
@@ -77,14 +76,13 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
         continue;
       }
       const path = render(step.path, vars) as string;
-      // Rendered to JSON text here: the client sends a string as it is.
       const body = step.body === undefined ? undefined : JSON.stringify(render(step.body, vars));
-      const res = await client.request(step.method, path, body);
+      const res = await app.inject({ method: step.method, path, body, headers: { authorization } });
       // A later step reads an earlier answer's fields: one that is not JSON has none.
       const answer = res.body !== null && typeof res.body === 'object' ? (res.body as Record<string, unknown>) : null;
       steps.push({ id: step.id, method: step.method, path, status: res.status, created: createdId(answer) });
       if (res.status < 200 || res.status > 299) {
-        const error = envelopeError(answer);
+        const error = firstError(answer);
         const detail = error?.detail ?? `HTTP ${res.status}`;
         const refused = `The trigger's step "${step.id}" (${step.method} ${path}) was refused: ${detail}`;
         // A failure after earlier steps did their work is not a 5xx (that work stands, and a
@@ -140,4 +138,11 @@ interface StepAnswer {
 function createdId(answer: StepAnswer | null): string | null {
   const id = answer?.data?.id ?? answer?.payment?.id ?? answer?.session?.id ?? null;
   return id === null || id === undefined ? null : String(id);
+}
+
+/** The first error of an envelope (`{"errors": [{detail, meta}]}`), if the answer is one. */
+function firstError(answer: Record<string, unknown> | null): { detail?: string; meta?: Record<string, unknown> } | undefined {
+  const errors = answer?.errors;
+  const first: unknown = Array.isArray(errors) ? errors[0] : undefined;
+  return first !== null && typeof first === 'object' ? (first as { detail?: string; meta?: Record<string, unknown> }) : undefined;
 }

@@ -1,0 +1,13 @@
+import { operation, type ScopeOption } from '../operation.js';
+import { clearScripts, outcomesCleared } from '../outcomes.js';
+
+/** `DELETE /_payemu/outcomes`: removes every script of the key's Source and mode; the library answers how many. */
+export const outcomesClear = operation({
+  method: 'DELETE',
+  path: '/_payemu/outcomes',
+  summary: "Remove every scripted outcome of the key's Source and mode",
+  result: outcomesCleared,
+  run: (app, scope) => ({ removed: clearScripts(app, scope) }),
+  client: { name: 'clearOutcomes' },
+  library: { at: 'outcomes.clear', args: (options?: ScopeOption) => ({ scope: options ?? {} }), result: (answer) => answer.removed },
+});
