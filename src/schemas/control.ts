@@ -1,5 +1,5 @@
 import { EVENT_NAMES, type EventName } from '../bus/events.js';
-import { CHAOS_KINDS } from '../webhooks/chaos.js';
+import { CHAOS_KINDS } from './attempt-chaos.js';
 import { boolean, integer, named, nullable, number, object, oneOfValues, string, timestamp, type ClosedObject } from './wire.js';
 import { invoiceAttributes, invoiceEventData } from './invoices.js';
 import { linkAttributes } from './payment-links.js';

@@ -1,7 +1,6 @@
 import { EVENT_NAMES } from '../bus/events.js';
+import { CHAOS_KINDS } from '../schemas/attempt-chaos.js';
 import { anyObject, anyText, count, nullable, oneOf, owned, recordSchema, timestamp } from '../store/record-schema.js';
-
-const ATTEMPT_CHAOS = ['duplicate', 'delayed', 'stale_timestamp', 'bad_signature'] as const;
 
 /** One delivery attempt (Attempt). */
 const attempt = {
@@ -15,7 +14,7 @@ const attempt = {
     at: timestamp,
     url: anyText,
     state: oneOf(['in_progress', 'interrupted']),
-    chaos: nullable(oneOf(ATTEMPT_CHAOS)),
+    chaos: nullable(oneOf(CHAOS_KINDS)),
   },
 } as const;
 
