@@ -1,4 +1,3 @@
-import { EVENT_NAMES } from '../bus/events.js';
 import type { Reply } from '../http/envelope.js';
 import { Conflict, NotFound } from '../http/errors.js';
 import { control, type ApiContext } from '../http/route.js';
@@ -6,17 +5,19 @@ import { presentAttempt, presentEvent } from '../webhooks/present.js';
 import { Events, eventReference, type EventRecord } from '../webhooks/records.js';
 import { scopeKey } from '../lib/scope-key.js';
 import { errors } from '../schemas/wire.js';
-import { event, eventList, eventStream } from '../schemas/control.js';
+import { eventStream, type EventTable, type eventWire } from '../schemas/control.js';
 
-const listQuery = {
-  type: 'object',
-  properties: {
-    event: { type: 'string', enum: EVENT_NAMES },
-    reference: { type: 'string' },
-    delivery_status: { type: 'string', enum: ['pending', 'retrying', 'delivered', 'failed', 'no_endpoint'] },
-    limit: { type: 'integer', minimum: 1, maximum: 1000 },
-  },
-} as const;
+/** `GET /_payemu/events`' query: `event` one of `names`. */
+const listQuery = (names: readonly string[]) =>
+  ({
+    type: 'object',
+    properties: {
+      event: { type: 'string', enum: names },
+      reference: { type: 'string' },
+      delivery_status: { type: 'string', enum: ['pending', 'retrying', 'delivered', 'failed', 'no_endpoint'] },
+      limit: { type: 'integer', minimum: 1, maximum: 1000 },
+    },
+  }) as const;
 
 type ListQuery = { event?: string; reference?: string; delivery_status?: string; limit?: number };
 
@@ -26,13 +27,16 @@ function findEvent(ctx: ApiContext, id: string): EventRecord {
   return event;
 }
 
-/** The control plane's event log: list, one event with its attempts, resend, live stream. */
-export const eventRoutes = [
+/**
+ * The control plane's event log: list, one event with its attempts, resend, live stream. Its
+ * answers' schemas are made from the catalogue's events (`eventWire`), which it is handed.
+ */
+export const eventRoutes = ({ names, event, eventList }: Pick<ReturnType<typeof eventWire<EventTable>>, 'names' | 'event' | 'eventList'>) => [
   control<Record<string, never>, ListQuery>({
     method: 'GET',
     path: '/_payemu/events',
     summary: "List the events of the key's Source and mode, newest first",
-    query: listQuery,
+    query: listQuery(names),
     responses: { 200: eventList },
     handle: ({ app, scope, query }) => {
       const all = app.store.find(Events, 'scope', scopeKey(scope.source.slug, scope.mode));

@@ -1,7 +1,11 @@
 import type { App } from '../app.js';
 import { presentEvent } from '../webhooks/present.js';
-import { Events, eventReference } from '../webhooks/records.js';
-import type { Emulator } from './types.js';
+import { Events, eventReference, type EventRecord } from '../webhooks/records.js';
+import type { Emulator, EventEntry } from './types.js';
+
+// The log holds the catalogue's events only: raised by the modules that declare them, or imported
+// through the stored-record schema that names them (the engine's records say `string`).
+const entry = (event: EventRecord) => presentEvent(event) as EventEntry;
 
 /** `Emulator.events`: the event log as `GET /_payemu/events` shows it, resends, and live events. */
 export function eventMethods(app: App): Emulator['events'] {
@@ -16,15 +20,15 @@ export function eventMethods(app: App): Emulator['events'] {
           (!filter.source || e.source === filter.source) &&
           (!filter.mode || e.mode === filter.mode),
       );
-      return all.reverse().map(presentEvent);
+      return all.reverse().map(entry);
     },
     get: (id) => {
       const event = store.get(Events, id);
-      return event && presentEvent(event);
+      return event && entry(event);
     },
     resend: (id) => {
       const event = webhooks.resend(id);
-      return event && presentEvent(event);
+      return event && entry(event);
     },
     on: (listener) => bus.on('domain', listener),
   };

@@ -1,5 +1,4 @@
 import type { BusEvents, Bus } from '../bus/bus.js';
-import type { EventName } from '../bus/events.js';
 import type { FaultInput, FaultView } from '../client/types.js';
 import type { Mode } from '../config/types.js';
 import type { OutcomeScriptView } from '../control/outcomes.js';
@@ -10,6 +9,7 @@ import type { ScriptStep } from '../resources/outcomes/records.js';
 import type { WebhookChaosSettings } from '../webhooks/chaos.js';
 import type { presentEvent } from '../webhooks/present.js';
 import type { DeliveryStatus } from '../webhooks/records.js';
+import type { EventName } from '../types.js';
 
 // The object `startEmulator` returns, as the library's users see it (re-exported by src/emulator.ts).
 // Each family of methods is made in its own file of this folder.
@@ -49,10 +49,10 @@ export interface Emulator {
   trigger(event: EventName, options?: { data?: Record<string, unknown>; source?: string; mode?: Mode }): Promise<TriggerResult>;
   /** The event log (as `GET /_payemu/events` shows it) and live events. */
   events: {
-    list(filter?: { event?: EventName; reference?: string; delivery_status?: DeliveryStatus; source?: string; mode?: Mode }): ReturnType<typeof presentEvent>[];
-    get(id: string): ReturnType<typeof presentEvent> | undefined;
+    list(filter?: { event?: EventName; reference?: string; delivery_status?: DeliveryStatus; source?: string; mode?: Mode }): EventEntry[];
+    get(id: string): EventEntry | undefined;
     /** Delivers the event again, with the same id. */
-    resend(id: string): ReturnType<typeof presentEvent> | undefined;
+    resend(id: string): EventEntry | undefined;
     /** Calls `listener` with each domain event once it is stored; returns the unsubscribe. */
     on(listener: (event: BusEvents['domain']) => void): () => void;
   };
@@ -134,3 +134,6 @@ export interface RequestsFilter {
   /** Whose journal: a Source's test or live key (default the first Source's test key). */
   key?: string;
 }
+
+/** An event of the log as `GET /_payemu/events` shows it, named by one of the catalogue's events. */
+export type EventEntry = ReturnType<typeof presentEvent> & { event: EventName; payload: { event: EventName } };

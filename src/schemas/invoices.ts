@@ -1,5 +1,5 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import {
-  amountNumber,
   boolean,
   currency,
   date,
@@ -20,9 +20,8 @@ import {
   timestamp,
   uri,
 } from './wire.js';
-import type { EventName } from '../bus/events.js';
 
-/** JSON Schemas of the invoice answers and the `invoice.*` webhook payloads (see wire.ts). */
+/** JSON Schemas of the invoice answers (see wire.ts); the `invoice.*` webhook payloads are in src/resources/invoices/webhooks.ts. */
 export const invoiceStatus = named('InvoiceStatus', oneOfValues(['draft', 'sent', 'paid', 'overdue']));
 
 export const invoiceAttributes = named(
@@ -64,33 +63,4 @@ export const invoiceResource = named('Invoice', invoice(sparse(invoiceAttributes
 export const invoiceReadDocument = named('InvoiceReadDocument', document(invoiceResource));
 export const invoiceListDocument = named('InvoiceListDocument', listDocument(invoiceResource));
 
-const eventBase = {
-  invoice_id: string,
-  reference: string,
-  number: string,
-  status: invoiceStatus,
-  customer_email: string,
-  customer_name: string,
-  currency,
-  subtotal: amountNumber,
-  discount: amountNumber,
-  tax_amount: amountNumber,
-  total: amountNumber,
-  due_date: date,
-  metadata,
-  sent_at: timestamp,
-  paid_at: timestamp,
-};
-const base = <const E extends Record<string, object> = Record<never, never>, const O extends string = never>(extra?: E, optional: readonly O[] = []) =>
-  object({ ...eventBase, ...(extra as E) }, ['sent_at', 'paid_at', ...optional]);
-
-/**
- * `data` of each `invoice.*` webhook: `sent_at` once sent, `paid_at` once paid; `invoice.paid`
- * names its payment (`payment_id`, `payment_reference`) unless the invoice was of 0.00.
- */
-export const invoiceEventData = {
-  'invoice.created': base(),
-  'invoice.sent': base(),
-  'invoice.paid': base({ payment_id: integer, payment_reference: string }, ['payment_id', 'payment_reference']),
-  'invoice.overdue': base(),
-} satisfies Record<Extract<EventName, `invoice.${string}`>, object>;
+export type InvoiceAttributes = FromSchema<typeof invoiceAttributes>;

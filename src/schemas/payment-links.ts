@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { boolean, currency, date, document, integer, listDocument, metadata, money, named, nullable, object, oneOfValues, resource } from './wire.js';
 import { sparse, string, timestamp, uri } from './wire.js';
 import { frequency } from './recurring.js';
@@ -36,3 +37,5 @@ export const linkDocument = named('PaymentLinkDocument', document(link(linkAttri
 export const linkResource = named('PaymentLink', link(sparse(linkAttributes)));
 export const linkReadDocument = named('PaymentLinkReadDocument', document(linkResource));
 export const linkListDocument = named('PaymentLinkListDocument', listDocument(linkResource));
+
+export type PaymentLinkAttributes = FromSchema<typeof linkAttributes>;

@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { document, named, object, resource, string, timestamp, uri } from './wire.js';
 
 /** `POST /v1/recurring-payments/{reference}/payment-method-session` (see wire.ts). */
@@ -11,3 +12,5 @@ export const methodSessionDocument = named(
     }),
   ),
 );
+
+export type PaymentMethodSessionDocument = FromSchema<typeof methodSessionDocument>;

@@ -1,5 +1,5 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import {
-  amountNumber,
   boolean,
   currency,
   document,
@@ -11,7 +11,6 @@ import {
   money,
   named,
   nullable,
-  number,
   object,
   oneOfValues,
   resource,
@@ -20,11 +19,10 @@ import {
   timestamp,
   uri,
 } from './wire.js';
-import type { EventName } from '../bus/events.js';
 import { refundResource } from './refunds.js';
 import { PAYMENT_STATUSES } from './payment-status.js';
 
-/** JSON Schemas of the payment answers and of the `payment.*` webhook payloads (see wire.ts). */
+/** JSON Schemas of the payment answers (see wire.ts); the `payment.*` webhook payloads are in src/resources/common/payment-webhooks.ts. */
 export const paymentStatus = named('PaymentStatus', oneOfValues(PAYMENT_STATUSES));
 export const cardBrand = named('CardBrand', oneOfValues(['visa', 'mastercard', 'amex']));
 export const failureCode = named(
@@ -82,32 +80,7 @@ export const voidDocument = named(
 /** The control plane's plain-JSON view of a payment: an integer `id`, the attributes and `url`. */
 export const paymentSummary = named('PaymentSummary', object({ id: integer, ...attributeProperties, url: uri }, ['payment_method']));
 
-const eventBase = {
-  payment_id: integer,
-  reference: string,
-  amount: amountNumber,
-  currency,
-  status: paymentStatus,
-  card_last: nullable(string),
-  card_brand: nullable(cardBrand),
-  metadata,
-};
-
-/** `data` of each `payment.*` webhook. */
-export const paymentEventData = {
-  'payment.completed': object(eventBase),
-  'payment.authorized': object(eventBase),
-  'payment.captured': object({ ...eventBase, authorized_amount: number }),
-  'payment.failed': object({ ...eventBase, failure_code: nullable(failureCode), failure_message: nullable(string) }),
-  'payment.refunded': object({
-    ...eventBase,
-    refund_id: string,
-    refund_amount: number,
-    total_refunded: number,
-    refundable_amount: number,
-    reason: nullable(string),
-  }),
-  'payment.voided': object(eventBase),
-} satisfies Record<PaymentEventName, object>;
-
-type PaymentEventName = Extract<EventName, `payment.${string}`>;
+/** Every attribute of a payment; `payment_method` only when a card was saved. */
+export type PaymentAttributes = FromSchema<typeof paymentAttributes>;
+/** The control plane's view of a payment. */
+export type PaymentSummary = FromSchema<typeof paymentSummary>;

@@ -1,5 +1,5 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import {
-  amountNumber,
   boolean,
   currency,
   date,
@@ -20,10 +20,8 @@ import {
   timestamp,
   uri,
 } from './wire.js';
-import type { EventName } from '../bus/events.js';
-import { cardBrand, failureCode } from './payments.js';
 
-/** JSON Schemas of the recurring-payment answers and the `recurring.*` webhook payloads (see wire.ts). */
+/** JSON Schemas of the recurring-payment answers (see wire.ts); the `recurring.*` webhook payloads are in src/resources/recurring/webhooks.ts. */
 export const recurringStatus = named('RecurringStatus', oneOfValues(['active', 'paused', 'suspended', 'cancelled', 'completed']));
 export const frequency = named('Frequency', oneOfValues(['daily', 'weekly', 'monthly', 'yearly']));
 
@@ -70,30 +68,4 @@ export const recurringCancelledDocument = mutation('RecurringPaymentCancelled', 
 export const recurringPausedDocument = mutation('RecurringPaymentPaused', ['reference', 'status']);
 export const recurringResumedDocument = mutation('RecurringPaymentResumed', ['reference', 'status', 'next_billing_date']);
 
-const eventBase = {
-  reference: string,
-  amount: amountNumber,
-  currency,
-  status: recurringStatus,
-  frequency,
-  interval_count: integer,
-  next_billing_date: nullable(date),
-  retry_count: integer,
-  customer_email: nullable(string),
-  metadata,
-  cancelled_at: timestamp,
-};
-const base = <const E extends Record<string, object> = Record<never, never>>(extra?: E) => object({ ...eventBase, ...(extra as E) }, ['cancelled_at']);
-const charge = { payment_reference: string, payment_id: integer };
-
-/** `data` of each `recurring.*` webhook; `cancelled_at` once the schedule is cancelled. */
-export const recurringEventData = {
-  'recurring.charged': base(charge),
-  'recurring.failed': base({ ...charge, failure_code: nullable(failureCode), failure_message: nullable(string) }),
-  'recurring.suspended': base(),
-  'recurring.cancelled': object({ ...eventBase }),
-  'recurring.paused': base(),
-  'recurring.resumed': base(),
-  'recurring.updated': base({ changed: { type: 'array', items: string } }),
-  'recurring.payment_method_updated': base({ payment_method: string, card_brand: cardBrand, card_last: string }),
-} satisfies Record<Extract<EventName, `recurring.${string}`>, object>;
+export type RecurringAttributes = FromSchema<typeof recurringAttributes>;

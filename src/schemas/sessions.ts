@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { amountNumber, boolean, currency, document, metadata, named, nullable, object, oneOfValues, resource, sparse, string } from './wire.js';
 import { timestamp, uri } from './wire.js';
 
@@ -48,3 +49,8 @@ export const sessionDocument = named(
   'SessionDocument',
   document(resource({ type: 'sessions', attributes: sparse(sessionAttributes), links: ['self', 'checkout'] })),
 );
+
+/** `POST /v1/sessions`: exactly five attributes. */
+export type CreatedSessionDocument = FromSchema<typeof createdSessionDocument>;
+/** `GET /v1/sessions/{id}`. */
+export type SessionDocument = FromSchema<typeof sessionDocument>;

@@ -7,6 +7,7 @@ import type { Attempt, EventRecord } from '../webhooks/records.js';
 import { App, type AppProps } from './app.js';
 import type { Control } from './control.js';
 import { driver } from './driver.test-support.js';
+import { EVENT_NAMES } from '../catalogue.js';
 import { createUiStore } from './store.js';
 
 // Component tests of the terminal UI with ink-testing-library: a real Bus feeds the store, keys
@@ -26,7 +27,7 @@ function setup(t: Test, options: { failing?: boolean } = {}) {
   const bus = new Bus();
   const urls: Record<string, string | null> = { acme: HOOK, globex: null };
   const timers = new Timers();
-  const store = createUiStore(bus, { sources: ['acme', 'globex'], webhookUrl: (slug) => urls[slug] ?? null, batchMs: 0, timers });
+  const store = createUiStore(bus, { sources: ['acme', 'globex'], webhookUrl: (slug) => urls[slug] ?? null, batchMs: 0, timers, eventNames: EVENT_NAMES });
   const calls: string[] = [];
   const answer = <T extends string | undefined>(call: string, text: T): Promise<T> => {
     calls.push(call);

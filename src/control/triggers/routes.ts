@@ -1,4 +1,3 @@
-import { EVENT_NAMES } from '../../bus/events.js';
 import { Unprocessable } from '../../http/errors.js';
 import { control } from '../../http/route.js';
 import { loadFixtures } from './fixtures.js';
@@ -17,8 +16,8 @@ export const triggerBody = {
   },
 } as const;
 
-/** `POST /_payemu/trigger {"event": "payment.completed", "data": {...}}`: makes the event happen. */
-export const triggerRoutes = [
+/** `POST /_payemu/trigger {"event": "payment.completed", "data": {...}}`: makes the event happen (one of `eventNames`, the catalogue's). */
+export const triggerRoutes = (eventNames: readonly string[]) => [
   control<{ event: string; data?: Record<string, unknown>; source?: string }>({
     method: 'POST',
     path: '/_payemu/trigger',
@@ -27,8 +26,8 @@ export const triggerRoutes = [
     responses: { 200: triggerResult, 404: errors, 409: errors, 410: errors, 422: errors, 429: errors },
     body: triggerBody,
     handle: async ({ app, scope, body }) => {
-      if (!(EVENT_NAMES as readonly string[]).includes(body.event)) {
-        throw Unprocessable.field('event', `Unknown event "${body.event}". Events: ${EVENT_NAMES.join(', ')}.`);
+      if (!eventNames.includes(body.event)) {
+        throw Unprocessable.field('event', `Unknown event "${body.event}". Events: ${eventNames.join(', ')}.`);
       }
       const fixture = loadFixtures().fixtures.get(body.event);
       const refused = fixture && body.data ? unknownKeys(fixture, body.data) : null;

@@ -1,10 +1,9 @@
-import type { EventName } from '../../bus/events.js';
 import { formatDate, formatTimestamp } from '../../clock/format.js';
 import { minorToNumber } from '../../lib/money.js';
-import type { InvoiceCreatedData } from '../../types.js';
 import { familyEmitter } from '../common/event-adds.js';
 import type { InvoiceRecord } from './records.js';
 import { invoiceTotals } from './totals.js';
+import type { InvoiceCreatedData, InvoiceEventDataMap } from './webhooks.js';
 
 /**
  * `data` of the `invoice.*` webhooks (docs/webhooks.md). `reference` is the invoice id: the
@@ -33,4 +32,4 @@ export function invoiceEventData(invoice: InvoiceRecord): InvoiceCreatedData {
 }
 
 /** Raises an `invoice.*` event about an invoice at `at`, with what the event adds (typed by its schema). */
-export const emitInvoiceEvent = familyEmitter<Extract<EventName, `invoice.${string}`>, InvoiceRecord, InvoiceCreatedData>(invoiceEventData);
+export const emitInvoiceEvent = familyEmitter<InvoiceEventDataMap, InvoiceRecord, InvoiceCreatedData>(invoiceEventData);

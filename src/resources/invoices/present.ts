@@ -1,7 +1,7 @@
 import { formatDate, formatOptionalTimestamp, formatTimestamp } from '../../clock/format.js';
 import { onlyFields } from '../../http/document-query.js';
 import { formatMinor } from '../../lib/money.js';
-import type { InvoiceAttributes } from '../../types.js';
+import type { InvoiceAttributes } from '../../schemas/invoices.js';
 import type { InvoiceRecord } from './records.js';
 import { invoiceTotals } from './totals.js';
 

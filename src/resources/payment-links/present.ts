@@ -1,7 +1,7 @@
 import { formatDate, formatOptionalTimestamp, formatTimestamp } from '../../clock/format.js';
 import { onlyFields } from '../../http/document-query.js';
 import { formatMinor } from '../../lib/money.js';
-import type { PaymentLinkAttributes } from '../../types.js';
+import type { PaymentLinkAttributes } from '../../schemas/payment-links.js';
 import { isUsable, linkKind, linkPrice, type PaymentLinkRecord } from './records.js';
 
 export const linkPayUrl = (base: string, link: PaymentLinkRecord) => `${base}/pay/${link.id}`;

@@ -3,7 +3,7 @@ import { urlSegment } from '../../lib/text.js';
 import { formatOptionalTimestamp, formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
 import { refundShape } from '../refunds/present.js';
-import type { PaymentAttributes, PaymentSummary } from '../../types.js';
+import type { PaymentAttributes, PaymentSummary } from '../../schemas/payments.js';
 import { captureMethod, capturedAt, isPaid, paymentDescription, updatedAt, type PaymentRecord } from '../common/payment-records.js';
 
 export const paymentUrl = (base: string, payment: PaymentRecord) => `${base}/v1/payments/${urlSegment(payment.reference)}`;

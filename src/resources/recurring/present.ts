@@ -2,7 +2,7 @@ import { urlSegment } from '../../lib/text.js';
 import { onlyFields } from '../../http/document-query.js';
 import { formatDate, formatOptionalTimestamp, formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
-import type { RecurringAttributes } from '../../types.js';
+import type { RecurringAttributes } from '../../schemas/recurring.js';
 import type { RecurringRecord } from './records.js';
 
 export const recurringUrl = (base: string, schedule: RecurringRecord) => `${base}/v1/recurring-payments/${urlSegment(schedule.reference)}`;

@@ -2,7 +2,7 @@ import { formatTimestamp } from '../../clock/format.js';
 import { pickAttributes, type ResourceShape } from '../../http/document-query.js';
 import { formatMinor } from '../../lib/money.js';
 import { refundedOf, type PaymentRecord } from '../common/payment-records.js';
-import type { RefundAttributes, RefundMeta } from '../../types.js';
+import type { RefundAttributes, RefundMeta } from '../../schemas/refunds.js';
 import type { RefundRecord } from './records.js';
 import { refundable } from './service.js';
 

@@ -1,7 +1,7 @@
 import { formatTimestamp } from '../../clock/format.js';
 import type { ResourceShape } from '../../http/document-query.js';
 import { minorToNumber } from '../../lib/money.js';
-import type { CreatedSessionDocument, SessionDocument } from '../../types.js';
+import type { CreatedSessionDocument, SessionDocument } from '../../schemas/sessions.js';
 import { sessionStatus, type SessionRecord } from './records.js';
 
 export const checkoutUrl = (base: string, session: SessionRecord) => `${base}/checkout/${session.id}`;

@@ -1,0 +1,51 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { invoiceStatus } from '../../schemas/invoices.js';
+import { amountNumber, currency, date, integer, metadata, object, string, timestamp } from '../../schemas/wire.js';
+
+/**
+ * The `invoice.*` events the invoices module declares (its `events`): each one's webhook `data`
+ * schema, and its type derived once under a name.
+ */
+const eventBase = {
+  invoice_id: string,
+  reference: string,
+  number: string,
+  status: invoiceStatus,
+  customer_email: string,
+  customer_name: string,
+  currency,
+  subtotal: amountNumber,
+  discount: amountNumber,
+  tax_amount: amountNumber,
+  total: amountNumber,
+  due_date: date,
+  metadata,
+  sent_at: timestamp,
+  paid_at: timestamp,
+};
+const base = <const E extends Record<string, object> = Record<never, never>, const O extends string = never>(extra?: E, optional: readonly O[] = []) =>
+  object({ ...eventBase, ...(extra as E) }, ['sent_at', 'paid_at', ...optional]);
+
+/**
+ * `data` of each `invoice.*` webhook: `sent_at` once sent, `paid_at` once paid; `invoice.paid`
+ * names its payment (`payment_id`, `payment_reference`) unless the invoice was of 0.00.
+ */
+export const invoiceEvents = {
+  'invoice.created': base(),
+  'invoice.sent': base(),
+  'invoice.paid': base({ payment_id: integer, payment_reference: string }, ['payment_id', 'payment_reference']),
+  'invoice.overdue': base(),
+};
+
+export type InvoiceCreatedData = FromSchema<(typeof invoiceEvents)['invoice.created']>;
+export type InvoiceSentData = FromSchema<(typeof invoiceEvents)['invoice.sent']>;
+export type InvoicePaidData = FromSchema<(typeof invoiceEvents)['invoice.paid']>;
+export type InvoiceOverdueData = FromSchema<(typeof invoiceEvents)['invoice.overdue']>;
+
+/** The `data` of each `invoice.*` webhook, by event name: what `emitInvoiceEvent` takes. */
+export interface InvoiceEventDataMap {
+  'invoice.created': InvoiceCreatedData;
+  'invoice.sent': InvoiceSentData;
+  'invoice.paid': InvoicePaidData;
+  'invoice.overdue': InvoiceOverdueData;
+}
