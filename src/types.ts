@@ -30,14 +30,15 @@ import type {
   webhookChaos,
 } from './schemas/control.js';
 import type { ClosedObject, errors, ListDocumentSchema } from './schemas/wire.js';
-import type { accountDocument } from './schemas/account.js';
-import type { chargeAttributes, chargeDocument } from './schemas/charges.js';
+import type { accountDocument } from './resources/account/wire.js';
+import type { chargeAttributes, chargeDocument } from './resources/charges/wire.js';
 import type { invoiceStatus } from './schemas/invoices.js';
-import type { captureDocument, cardBrand, failureCode, paymentStatus, voidDocument } from './schemas/payments.js';
+import type { cardBrand, failureCode, paymentStatus } from './schemas/payments.js';
+import type { captureDocument, voidDocument } from './resources/payments/wire.js';
 import type { frequency, recurringStatus } from './schemas/recurring.js';
-import type { refundDocument } from './schemas/refunds.js';
-import type { createdSessionDocument, sessionAttributes } from './schemas/sessions.js';
-import type { taxCalculationDocument, taxSettingsAttributes } from './schemas/tax.js';
+import type { refundDocument } from './resources/refunds/wire.js';
+import type { createdSessionDocument, sessionAttributes } from './resources/sessions/wire.js';
+import type { taxCalculationDocument, taxSettingsAttributes } from './resources/tax/wire.js';
 import type { cardAttemptBody } from './schemas/card.js';
 import type { faultSchema } from './lib/faults.js';
 
@@ -81,7 +82,7 @@ export type InvoiceStatus = FromSchema<typeof invoiceStatus>;
 
 /** `GET /v1/sessions/{id}`: every attribute (a read with `fields[sessions]` may leave some out). */
 export type SessionAttributes = FromSchema<typeof sessionAttributes>;
-export type { CreatedSessionDocument, SessionDocument } from './schemas/sessions.js';
+export type { CreatedSessionDocument, SessionDocument } from './resources/sessions/wire.js';
 /** `POST /v1/sessions`: exactly five attributes. */
 export type CreatedSessionAttributes = FromSchema<typeof createdSessionDocument>['data']['attributes'];
 
@@ -91,7 +92,7 @@ export type CaptureDocument = FromSchema<typeof captureDocument>;
 /** `POST /v1/payments/{reference}/void`. */
 export type VoidDocument = FromSchema<typeof voidDocument>;
 
-export type { RefundAttributes, RefundMeta } from './schemas/refunds.js';
+export type { RefundAttributes, RefundMeta } from './resources/refunds/wire.js';
 export type RefundDocument = FromSchema<typeof refundDocument>;
 
 export type { RecurringAttributes } from './schemas/recurring.js';
@@ -109,7 +110,7 @@ export type AccountAttributes = Required<FromSchema<typeof accountDocument>['dat
 export type TaxSettingsAttributes = FromSchema<typeof taxSettingsAttributes>;
 export type TaxCalculationDocument = FromSchema<typeof taxCalculationDocument>;
 
-export type { PaymentMethodSessionDocument } from './schemas/payment-method-sessions.js';
+export type { PaymentMethodSessionDocument } from './resources/payment-method-sessions/wire.js';
 
 // ---- Webhooks ----
 

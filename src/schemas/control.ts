@@ -137,7 +137,7 @@ export type EventTable = Readonly<Record<string, object>>;
  * catalogue from the resource modules' events: the schemas know no event of their own.
  */
 export function eventWire<const T extends EventTable>(eventData: T) {
-  const names = Object.keys(eventData) as (keyof T & string)[];
+  const names: readonly (keyof T & string)[] = Object.freeze(Object.keys(eventData) as (keyof T & string)[]);
   const webhookPayloads = Object.fromEntries(
     names.map((name) => [name, named(`${pascal(name)}Payload`, object({ event: { const: name }, data: eventData[name]! }))]),
   ) as { readonly [N in keyof T & string]: WebhookPayloadSchema<N, T[N]> };

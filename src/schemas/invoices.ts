@@ -1,27 +1,11 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import {
-  boolean,
-  currency,
-  date,
-  document,
-  integer,
-  listDocument,
-  messageMeta,
-  metadata,
-  money,
-  named,
-  nullable,
-  number,
-  object,
-  oneOfValues,
-  resource,
-  sparse,
-  string,
-  timestamp,
-  uri,
-} from './wire.js';
+import { boolean, currency, date, integer, metadata, money, named, nullable, number, object, oneOfValues, string, timestamp, uri } from './wire.js';
 
-/** JSON Schemas of the invoice answers (see wire.ts); the `invoice.*` webhook payloads are in src/resources/invoices/webhooks.ts. */
+/**
+ * An invoice's status and attributes (see wire.ts), which the control plane's pay answer embeds
+ * too; the `/v1` answers are in src/resources/invoices/wire.ts, the `invoice.*` webhook payloads
+ * in src/resources/invoices/webhooks.ts.
+ */
 export const invoiceStatus = named('InvoiceStatus', oneOfValues(['draft', 'sent', 'paid', 'overdue']));
 
 export const invoiceAttributes = named(
@@ -52,15 +36,5 @@ export const invoiceAttributes = named(
     updated_at: timestamp,
   }),
 );
-
-const invoice = <const A extends object>(attributes: A) => resource({ type: 'invoices', attributes, links: ['self', 'pay'] });
-
-export const invoiceDocument = named('InvoiceDocument', document(invoice(invoiceAttributes)));
-/** PATCH and send: the invoice and `meta.message`. */
-export const invoiceMessageDocument = named('InvoiceMessageDocument', document(invoice(invoiceAttributes), { meta: messageMeta }));
-/** An invoice in a read: `fields[invoices]` may leave attributes out. */
-export const invoiceResource = named('Invoice', invoice(sparse(invoiceAttributes)));
-export const invoiceReadDocument = named('InvoiceReadDocument', document(invoiceResource));
-export const invoiceListDocument = named('InvoiceListDocument', listDocument(invoiceResource));
 
 export type InvoiceAttributes = FromSchema<typeof invoiceAttributes>;

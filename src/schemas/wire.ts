@@ -28,6 +28,13 @@ export type ClosedObject<P extends Properties, R extends string> = {
 
 const NAMES = new WeakMap<object, string>();
 
+/**
+ * The names of an object schema's properties, in its order: what `fields[<type>]` may name of a
+ * resource whose attributes it describes (a ResourceShape's `attributes`), written once.
+ */
+export const attributeNames = <const P extends Properties>(schema: { properties: P }): readonly (keyof P & string)[] =>
+  Object.keys(schema.properties) as (keyof P & string)[];
+
 /** Names a schema: the OpenAPI document holds it once, in `components.schemas`, and refers to it. */
 export function named<const T extends object>(name: string, schema: T): T {
   NAMES.set(schema, name);

@@ -42,32 +42,6 @@ export function invoiceAttributes(invoice: InvoiceRecord, base: string): Invoice
   };
 }
 
-export const INVOICE_ATTRIBUTES = [
-  'number',
-  'status',
-  'customer_name',
-  'customer_email',
-  'customer_address',
-  'currency',
-  'due_date',
-  'notes',
-  'terms',
-  'apply_tax',
-  'metadata',
-  'items',
-  'subtotal',
-  'discount',
-  'tax_rate',
-  'tax_amount',
-  'total',
-  'payment_url',
-  'payment_id',
-  'sent_at',
-  'paid_at',
-  'created_at',
-  'updated_at',
-] as const;
-
 export function presentInvoice(invoice: InvoiceRecord, base: string, fields?: readonly string[]) {
   const attributes = onlyFields(invoiceAttributes(invoice, base), fields);
   return { id: invoice.id, type: 'invoices', attributes, links: { self: `${base}/v1/invoices/${invoice.id}`, pay: invoicePageUrl(base, invoice) } };

@@ -42,29 +42,6 @@ export function linkAttributes(link: PaymentLinkRecord, base: string, now: numbe
   };
 }
 
-export const LINK_ATTRIBUTES = [
-  'url',
-  'title',
-  'description',
-  'type',
-  'amount',
-  'currency',
-  'active',
-  'usable',
-  'uses_count',
-  'max_uses',
-  'expires_at',
-  'taxable',
-  'recurring',
-  'products',
-  'metadata',
-  'success_url',
-  'cancel_url',
-  'test',
-  'created_at',
-  'updated_at',
-] as const;
-
 export function presentLink(link: PaymentLinkRecord, base: string, now: number, fields?: readonly string[]) {
   const attributes = onlyFields(linkAttributes(link, base, now), fields);
   return { id: link.id, type: 'payment-links', attributes, links: { self: `${base}/v1/payment-links/${link.id}`, pay: linkPayUrl(base, link) } };

@@ -35,28 +35,6 @@ export function recurringAttributes(schedule: RecurringRecord, base: string): Re
   };
 }
 
-export const RECURRING_ATTRIBUTES = [
-  'reference',
-  'amount',
-  'currency',
-  'frequency',
-  'interval_count',
-  'status',
-  'next_billing_date',
-  'retry_count',
-  'manage_url',
-  'payment_method',
-  'start_date',
-  'end_date',
-  'customer_email',
-  'customer_name',
-  'metadata',
-  'apply_tax',
-  'cancelled_at',
-  'created_at',
-  'updated_at',
-] as const;
-
 export function presentRecurring(schedule: RecurringRecord, base: string, fields?: readonly string[]) {
   const attributes = onlyFields(recurringAttributes(schedule, base), fields);
   return { id: schedule.reference, type: 'recurring-payments', attributes, links: { self: recurringUrl(base, schedule) } };

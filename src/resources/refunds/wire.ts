@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { document, money, named, nullable, object, resource, sparse, string, timestamp } from './wire.js';
-import { PAYMENT_STATUSES } from './payment-status.js';
+import { document, money, named, nullable, object, resource, sparse, string, timestamp } from '../../schemas/wire.js';
+import { PAYMENT_STATUSES } from '../../schemas/payment-status.js';
 
 /** JSON Schemas of the refund answers (see wire.ts). */
 export const refundAttributes = named(

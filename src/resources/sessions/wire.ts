@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { amountNumber, boolean, currency, document, metadata, named, nullable, object, oneOfValues, resource, sparse, string } from './wire.js';
-import { timestamp, uri } from './wire.js';
+import { amountNumber, boolean, currency, document, metadata, named, nullable, object, oneOfValues, resource, sparse, string } from '../../schemas/wire.js';
+import { timestamp, uri } from '../../schemas/wire.js';
 
 /** JSON Schemas of the session answers (see wire.ts). */
 const created = object({ amount: amountNumber, currency, reference: string, checkout_url: uri, expires_at: timestamp });
