@@ -15,6 +15,7 @@
  */
 import type { FromSchema } from 'json-schema-to-ts';
 import type { EVENT_WIRE, EVENTS } from './modules.js';
+import type { EventDataOf } from './resources/common/event-adds.js';
 import type {
   advanceReport,
   attempt,
@@ -124,31 +125,28 @@ export type EventName = Declared<keyof EventSchemas & string>;
 // name an event: `never` then, so that every raise and every map of events fails the type check.
 type Declared<N extends string> = string extends N ? never : N;
 
-// Each payload type is derived once, under its own name, beside its schema in the folder of the
-// module that declares it: `FromSchema` is costly, and a named type is computed once where a
-// mapped or generic one is computed again at each use (EventDataMap below meets the same ones).
-export type {
-  PaymentAuthorizedData,
-  PaymentCapturedData,
-  PaymentCompletedData,
-  PaymentFailedData,
-  PaymentRefundedData,
-  PaymentVoidedData,
-} from './resources/common/payment-webhooks.js';
-export type {
-  RecurringCancelledData,
-  RecurringChargedData,
-  RecurringFailedData,
-  RecurringPausedData,
-  RecurringPaymentMethodUpdatedData,
-  RecurringResumedData,
-  RecurringSuspendedData,
-  RecurringUpdatedData,
-} from './resources/recurring/webhooks.js';
-export type { InvoiceCreatedData, InvoiceOverdueData, InvoicePaidData, InvoiceSentData } from './resources/invoices/webhooks.js';
-
 /** The `data` of each event's webhook, by event name (every event the modules declare). */
-export type EventDataMap = { [N in EventName]: FromSchema<EventSchemas[N]> };
+export type EventDataMap = EventDataOf<Pick<EventSchemas, EventName>>;
+
+// The payload types of the hosted API's events, by name (the library exports them).
+export type PaymentCompletedData = EventDataMap['payment.completed'];
+export type PaymentAuthorizedData = EventDataMap['payment.authorized'];
+export type PaymentCapturedData = EventDataMap['payment.captured'];
+export type PaymentFailedData = EventDataMap['payment.failed'];
+export type PaymentRefundedData = EventDataMap['payment.refunded'];
+export type PaymentVoidedData = EventDataMap['payment.voided'];
+export type RecurringChargedData = EventDataMap['recurring.charged'];
+export type RecurringFailedData = EventDataMap['recurring.failed'];
+export type RecurringSuspendedData = EventDataMap['recurring.suspended'];
+export type RecurringCancelledData = EventDataMap['recurring.cancelled'];
+export type RecurringPausedData = EventDataMap['recurring.paused'];
+export type RecurringResumedData = EventDataMap['recurring.resumed'];
+export type RecurringUpdatedData = EventDataMap['recurring.updated'];
+export type RecurringPaymentMethodUpdatedData = EventDataMap['recurring.payment_method_updated'];
+export type InvoiceCreatedData = EventDataMap['invoice.created'];
+export type InvoiceSentData = EventDataMap['invoice.sent'];
+export type InvoicePaidData = EventDataMap['invoice.paid'];
+export type InvoiceOverdueData = EventDataMap['invoice.overdue'];
 
 /** The `data` of each event's webhook, by event name. */
 export type EventData<N extends EventName = EventName> = EventDataMap[N];

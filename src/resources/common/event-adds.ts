@@ -1,3 +1,4 @@
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { Mode } from '../../config/types.js';
 import type { Transaction } from '../../store/store.js';
 import { raiseEvent } from '../../webhooks/raise.js';
@@ -7,6 +8,13 @@ import { raiseEvent } from '../../webhooks/raise.js';
  * event); each family of events (`payment.*`, `recurring.*`, `invoice.*`) types its own through
  * the map of its events' data its folder derives from their schemas (`InvoiceEventDataMap`).
  */
+
+/**
+ * The `data` of each event of a table of events (name -> `data` schema), by name: a family's map
+ * (`InvoiceEventDataMap`), and src/types.ts's EventDataMap of every event. Each event's type is
+ * computed once, whichever map names it (TypeScript keeps `FromSchema` of the same schema).
+ */
+export type EventDataOf<T> = { [N in keyof T]: T[N] extends JSONSchema ? FromSchema<T[N]> : never };
 
 /** What event `N` of the family whose data map is `M` adds to `Base`, the data every event of the family carries. */
 export type Adds<M, N extends keyof M, Base> = Omit<M[N], keyof Base>;

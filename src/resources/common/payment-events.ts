@@ -2,7 +2,10 @@ import { minorToNumber } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
 import { type EventAdds, raiseFamilyEvent } from './event-adds.js';
 import { updatedAt, type PaymentRecord } from './payment-records.js';
-import type { PaymentCompletedData, PaymentEventDataMap, PaymentFailedData } from './payment-webhooks.js';
+import type { PaymentEventDataMap } from './payment-webhooks.js';
+
+type PaymentCompletedData = PaymentEventDataMap['payment.completed'];
+type PaymentFailedData = PaymentEventDataMap['payment.failed'];
 
 /** One empty `metadata` for the events of payments without any (frozen: event data is never changed). */
 const NO_METADATA: Record<string, unknown> = Object.freeze({});

@@ -1,10 +1,10 @@
-import type { FromSchema } from 'json-schema-to-ts';
+import type { EventDataOf } from '../common/event-adds.js';
 import { invoiceStatus } from '../../schemas/invoices.js';
 import { amountNumber, currency, date, integer, metadata, object, string, timestamp } from '../../schemas/wire.js';
 
 /**
  * The `invoice.*` events the invoices module declares (its `events`): each one's webhook `data`
- * schema, and its type derived once under a name.
+ * schema, and the map of their types.
  */
 const eventBase = {
   invoice_id: string,
@@ -37,15 +37,5 @@ export const invoiceEvents = {
   'invoice.overdue': base(),
 };
 
-export type InvoiceCreatedData = FromSchema<(typeof invoiceEvents)['invoice.created']>;
-export type InvoiceSentData = FromSchema<(typeof invoiceEvents)['invoice.sent']>;
-export type InvoicePaidData = FromSchema<(typeof invoiceEvents)['invoice.paid']>;
-export type InvoiceOverdueData = FromSchema<(typeof invoiceEvents)['invoice.overdue']>;
-
 /** The `data` of each `invoice.*` webhook, by event name: what `emitInvoiceEvent` takes. */
-export interface InvoiceEventDataMap {
-  'invoice.created': InvoiceCreatedData;
-  'invoice.sent': InvoiceSentData;
-  'invoice.paid': InvoicePaidData;
-  'invoice.overdue': InvoiceOverdueData;
-}
+export type InvoiceEventDataMap = EventDataOf<typeof invoiceEvents>;

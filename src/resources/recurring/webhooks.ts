@@ -1,11 +1,11 @@
-import type { FromSchema } from 'json-schema-to-ts';
+import type { EventDataOf } from '../common/event-adds.js';
 import { cardBrand, failureCode } from '../../schemas/payments.js';
 import { frequency, recurringStatus } from '../../schemas/recurring.js';
 import { amountNumber, currency, date, integer, metadata, nullable, object, string, timestamp } from '../../schemas/wire.js';
 
 /**
  * The `recurring.*` events the recurring module declares (its `events`): each one's webhook
- * `data` schema (the schedule, plus what happened), and its type derived once under a name.
+ * `data` schema (the schedule, plus what happened), and the map of their types.
  */
 const eventBase = {
   reference: string,
@@ -35,23 +35,5 @@ export const recurringEvents = {
   'recurring.payment_method_updated': base({ payment_method: string, card_brand: cardBrand, card_last: string }),
 };
 
-export type RecurringChargedData = FromSchema<(typeof recurringEvents)['recurring.charged']>;
-export type RecurringFailedData = FromSchema<(typeof recurringEvents)['recurring.failed']>;
-export type RecurringSuspendedData = FromSchema<(typeof recurringEvents)['recurring.suspended']>;
-export type RecurringCancelledData = FromSchema<(typeof recurringEvents)['recurring.cancelled']>;
-export type RecurringPausedData = FromSchema<(typeof recurringEvents)['recurring.paused']>;
-export type RecurringResumedData = FromSchema<(typeof recurringEvents)['recurring.resumed']>;
-export type RecurringUpdatedData = FromSchema<(typeof recurringEvents)['recurring.updated']>;
-export type RecurringPaymentMethodUpdatedData = FromSchema<(typeof recurringEvents)['recurring.payment_method_updated']>;
-
 /** The `data` of each `recurring.*` webhook, by event name: what `emitRecurringEvent` takes. */
-export interface RecurringEventDataMap {
-  'recurring.charged': RecurringChargedData;
-  'recurring.failed': RecurringFailedData;
-  'recurring.suspended': RecurringSuspendedData;
-  'recurring.cancelled': RecurringCancelledData;
-  'recurring.paused': RecurringPausedData;
-  'recurring.resumed': RecurringResumedData;
-  'recurring.updated': RecurringUpdatedData;
-  'recurring.payment_method_updated': RecurringPaymentMethodUpdatedData;
-}
+export type RecurringEventDataMap = EventDataOf<typeof recurringEvents>;
