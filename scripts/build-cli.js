@@ -12,6 +12,7 @@
 // Left out of both, loaded when needed: ink and react, got, ajv, chokidar.
 import fs from 'node:fs';
 import * as esbuild from 'esbuild';
+import { EVENT_NAMES } from '../dist/catalogue.js';
 import { configSchema, userConfigSchema } from '../dist/config/schema.js';
 import { validatorFile } from '../dist/lib/precompiled.js';
 
@@ -41,6 +42,18 @@ const bundledValidators = {
   },
 };
 
+// The catalogue's event names, which the commands' help and checks list (src/cli/event-names.ts):
+// the list itself in the script, so that a start does not evaluate the catalogue to define them.
+const eventNames = {
+  name: 'event-names',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]cli[\\/]event-names\.ts$/ }, () => ({
+      contents: `export const EVENT_NAMES = ${JSON.stringify(EVENT_NAMES)};\n`,
+      loader: 'js',
+    }));
+  },
+};
+
 fs.rmSync(OUT, { recursive: true, force: true });
 
 const common = {
@@ -63,6 +76,7 @@ const [script, tui] = await Promise.all([
     define: { 'import.meta.url': '__payemuUrl' },
     plugins: [
       bundledValidators,
+      eventNames,
       {
         name: 'tui-apart',
         setup(build) {

@@ -4,7 +4,6 @@ import { eventStreamRoute } from './control/events.js';
 import { openApiRoutes } from './control/openapi.js';
 import { operationRoute } from './control/operation-route.js';
 import { OPERATIONS } from './control/operations.js';
-import { IdempotencyKeys, idempotencyExpiry } from './http/idempotency.js';
 import type { Route } from './http/route.js';
 import { cardUpdatePages } from './pages/card-update.js';
 import { checkoutPages } from './pages/checkout.js';
@@ -12,52 +11,18 @@ import { invoicePages } from './pages/invoice.js';
 import { managePages } from './pages/manage.js';
 import { paymentLinkPages } from './pages/payment-link.js';
 import { dashboardPages } from './pages/dashboard/routes.js';
-import { accountModule } from './resources/account/index.js';
-import { chargesModule } from './resources/charges/index.js';
-import { invoicesModule } from './resources/invoices/index.js';
-import { metaModule } from './resources/meta/index.js';
-import { type ResourceModule, resourceModule, storedCollection, storedJob } from './resources/module.js';
-import { paymentLinksModule } from './resources/payment-links/index.js';
-import { paymentMethodSessionsModule } from './resources/payment-method-sessions/index.js';
-import { paymentMethodsModule } from './resources/payment-methods/index.js';
-import { paymentsModule } from './resources/payments/index.js';
-import { recurringModule } from './resources/recurring/index.js';
-import { refundsModule } from './resources/refunds/index.js';
-import { sessionsModule } from './resources/sessions/index.js';
-import { taxModule } from './resources/tax/index.js';
 import type { Collection, StoredRecord } from './store/collection.js';
-import { Events } from './webhooks/records.js';
-import { WebhookChaos } from './webhooks/chaos.js';
-import { Faults } from './http/faults.js';
-import { outcomesModule } from './resources/outcomes/index.js';
+import { EVENT_WIRE, MODULES } from './modules.js';
 
 /**
- * The one catalogue of what payemu serves. A resource joins payemu by being listed in MODULES
- * (its folder's `index.ts`: collections, routes, due work, events); a control operation by a line in
- * src/control/operations.ts, a hosted page by a line in PAGE_ROUTES. test/catalogue.test.ts checks that
- * everything belongs to one module and that the lists agree. Besides the resources, two modules
- * of payemu's own: the saved answers of `Idempotency-Key` requests (expired after a day) and
- * the event log of the webhooks. The order is the store's and the scheduler's.
+ * The one catalogue of what payemu serves: the modules of src/modules.ts (a resource joins payemu
+ * by a line there: its folder's `index.ts` holds its collections, routes, due work and events),
+ * a control operation by a line in src/control/operations.ts, a hosted page by a line in
+ * PAGE_ROUTES. test/catalogue.test.ts checks that everything belongs to one module and that the
+ * lists agree. COLLECTIONS, ROUTES and JOB_KINDS are derived from them, as are the event names
+ * and the webhooks (src/modules.ts).
  */
-export const MODULES: readonly ResourceModule[] = [
-  metaModule,
-  accountModule,
-  sessionsModule,
-  paymentsModule,
-  paymentMethodsModule,
-  refundsModule,
-  resourceModule('idempotency', { collections: [storedCollection(IdempotencyKeys)], jobs: [storedJob(idempotencyExpiry)] }),
-  resourceModule('webhooks', { collections: [storedCollection(Events)] }),
-  chargesModule,
-  recurringModule,
-  paymentMethodSessionsModule,
-  taxModule,
-  invoicesModule,
-  paymentLinksModule,
-  outcomesModule,
-  resourceModule('faults', { collections: [storedCollection(Faults)] }),
-  resourceModule('webhook-chaos', { collections: [storedCollection(WebhookChaos)] }),
-];
+export { EVENT_NAMES, EVENT_WIRE, EVENTS, MODULES } from './modules.js';
 
 /**
  * The `/_payemu/` control plane (src/control/): a route for each control operation (listed in
@@ -73,7 +38,7 @@ function controlRoutes(): Route[] {
     0,
     eventStreamRoute,
   );
-  return [...routes, ...openApiRoutes(() => ROUTES)];
+  return [...routes, ...openApiRoutes(() => ROUTES, EVENT_WIRE.webhookPayloads)];
 }
 
 /** The hosted HTML pages (src/pages/). */

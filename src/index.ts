@@ -1,7 +1,7 @@
 /** The library entry point of payemu: start an emulator in-process, verify its webhooks. */
 export { startEmulator, type Emulator, type EmulatorOptions, type RequestsFilter } from './emulator.js';
 export type { RequestEntryView } from './http/request-journal.js';
-export { EVENT_NAMES, type EventName } from './bus/events.js';
+export { EVENT_NAMES } from './modules.js';
 export type { BusEvents } from './bus/bus.js';
 export type { PayemuConfig, SourceConfig } from './config/types.js';
 export type { TriggerResult } from './control/triggers/run.js';

@@ -6,17 +6,20 @@
  *
  * None is written by hand: each is derived (`FromSchema`, json-schema-to-ts) from the JSON Schema
  * that the OpenAPI document publishes and the test suite checks every answer against (the
- * files of src/schemas/: one a resource, wire.ts, control.ts). A presenter that
- * forgets or misnames an attribute fails the type check; a schema that changes changes its type.
+ * files of src/schemas/: the shared pieces, the control plane, the resources' answers; the
+ * webhook payloads each resource module declares), most of them beside their schema, where the
+ * presenters and emitters take them. The events' types (EventName, EventDataMap, WebhookEvent)
+ * are derived from the catalogue's modules: an event a module declares is in them. A presenter
+ * that forgets or misnames an attribute fails the type check; a schema that changes changes its
+ * type. Imported as types only: nothing of the server reaches the client.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import type { EventName } from './bus/events.js';
+import type { EVENT_WIRE, EVENTS } from './modules.js';
+import type { EventDataOf } from './resources/common/event-adds.js';
 import type {
   advanceReport,
   attempt,
   clockView,
-  event,
-  eventData,
   faultView,
   invoicePaid,
   linkPaid,
@@ -26,19 +29,17 @@ import type {
   sessionCompleted,
   triggerResult,
   webhookChaos,
-  webhookPayloads,
 } from './schemas/control.js';
 import type { ClosedObject, errors, ListDocumentSchema } from './schemas/wire.js';
-import type { accountDocument } from './schemas/account.js';
-import type { chargeAttributes, chargeDocument } from './schemas/charges.js';
-import type { invoiceAttributes, invoiceStatus } from './schemas/invoices.js';
-import type { linkAttributes } from './schemas/payment-links.js';
-import type { methodSessionDocument } from './schemas/payment-method-sessions.js';
-import type { captureDocument, cardBrand, failureCode, paymentAttributes, paymentStatus, paymentSummary, voidDocument } from './schemas/payments.js';
-import type { frequency, recurringAttributes, recurringStatus } from './schemas/recurring.js';
-import type { refundAttributes, refundDocument, refundMeta } from './schemas/refunds.js';
-import type { createdSessionDocument, sessionAttributes, sessionDocument } from './schemas/sessions.js';
-import type { taxCalculationDocument, taxSettingsAttributes } from './schemas/tax.js';
+import type { accountDocument } from './resources/account/wire.js';
+import type { chargeAttributes, chargeDocument } from './resources/charges/wire.js';
+import type { invoiceStatus } from './schemas/invoices.js';
+import type { cardBrand, failureCode, paymentStatus } from './schemas/payments.js';
+import type { captureDocument, voidDocument } from './resources/payments/wire.js';
+import type { frequency, recurringStatus } from './schemas/recurring.js';
+import type { refundDocument } from './resources/refunds/wire.js';
+import type { createdSessionDocument, sessionAttributes } from './resources/sessions/wire.js';
+import type { taxCalculationDocument, taxSettingsAttributes } from './resources/tax/wire.js';
 import type { cardAttemptBody } from './schemas/card.js';
 import type { faultSchema } from './lib/faults.js';
 
@@ -82,32 +83,27 @@ export type InvoiceStatus = FromSchema<typeof invoiceStatus>;
 
 /** `GET /v1/sessions/{id}`: every attribute (a read with `fields[sessions]` may leave some out). */
 export type SessionAttributes = FromSchema<typeof sessionAttributes>;
+export type { CreatedSessionDocument, SessionDocument } from './resources/sessions/wire.js';
 /** `POST /v1/sessions`: exactly five attributes. */
-export type CreatedSessionDocument = FromSchema<typeof createdSessionDocument>;
-export type CreatedSessionAttributes = CreatedSessionDocument['data']['attributes'];
-/** `GET /v1/sessions/{id}`. */
-export type SessionDocument = FromSchema<typeof sessionDocument>;
+export type CreatedSessionAttributes = FromSchema<typeof createdSessionDocument>['data']['attributes'];
 
-/** Every attribute of a payment; `payment_method` only when a card was saved. */
-export type PaymentAttributes = FromSchema<typeof paymentAttributes>;
+export type { PaymentAttributes, PaymentSummary } from './schemas/payments.js';
 /** `POST /v1/payments/{reference}/capture`. */
 export type CaptureDocument = FromSchema<typeof captureDocument>;
 /** `POST /v1/payments/{reference}/void`. */
 export type VoidDocument = FromSchema<typeof voidDocument>;
 
-export type RefundAttributes = FromSchema<typeof refundAttributes>;
-/** `meta` of the refund answers. */
-export type RefundMeta = FromSchema<typeof refundMeta>;
+export type { RefundAttributes, RefundMeta } from './resources/refunds/wire.js';
 export type RefundDocument = FromSchema<typeof refundDocument>;
 
-export type RecurringAttributes = FromSchema<typeof recurringAttributes>;
+export type { RecurringAttributes } from './schemas/recurring.js';
 
 export type ChargeAttributes = FromSchema<typeof chargeAttributes>;
 export type ChargeDocument = FromSchema<typeof chargeDocument>;
 
-export type InvoiceAttributes = FromSchema<typeof invoiceAttributes>;
+export type { InvoiceAttributes } from './schemas/invoices.js';
 
-export type PaymentLinkAttributes = FromSchema<typeof linkAttributes>;
+export type { PaymentLinkAttributes } from './schemas/payment-links.js';
 
 /** `GET /v1/me` (every attribute; `fields[accounts]` may leave some out). */
 export type AccountAttributes = Required<FromSchema<typeof accountDocument>['data']['attributes']>;
@@ -115,58 +111,45 @@ export type AccountAttributes = Required<FromSchema<typeof accountDocument>['dat
 export type TaxSettingsAttributes = FromSchema<typeof taxSettingsAttributes>;
 export type TaxCalculationDocument = FromSchema<typeof taxCalculationDocument>;
 
-export type PaymentMethodSessionDocument = FromSchema<typeof methodSessionDocument>;
+export type { PaymentMethodSessionDocument } from './resources/payment-method-sessions/wire.js';
 
 // ---- Webhooks ----
 
-// Each payload type is derived once, under its own name: `FromSchema` is costly, and a named
-// type is computed once where a mapped or generic one is computed again at each use.
-export type PaymentCompletedData = FromSchema<(typeof eventData)['payment.completed']>;
-export type PaymentAuthorizedData = FromSchema<(typeof eventData)['payment.authorized']>;
-export type PaymentCapturedData = FromSchema<(typeof eventData)['payment.captured']>;
-export type PaymentFailedData = FromSchema<(typeof eventData)['payment.failed']>;
-export type PaymentRefundedData = FromSchema<(typeof eventData)['payment.refunded']>;
-export type PaymentVoidedData = FromSchema<(typeof eventData)['payment.voided']>;
-export type RecurringChargedData = FromSchema<(typeof eventData)['recurring.charged']>;
-export type RecurringFailedData = FromSchema<(typeof eventData)['recurring.failed']>;
-export type RecurringSuspendedData = FromSchema<(typeof eventData)['recurring.suspended']>;
-export type RecurringCancelledData = FromSchema<(typeof eventData)['recurring.cancelled']>;
-export type RecurringPausedData = FromSchema<(typeof eventData)['recurring.paused']>;
-export type RecurringResumedData = FromSchema<(typeof eventData)['recurring.resumed']>;
-export type RecurringUpdatedData = FromSchema<(typeof eventData)['recurring.updated']>;
-export type RecurringPaymentMethodUpdatedData = FromSchema<(typeof eventData)['recurring.payment_method_updated']>;
-export type InvoiceCreatedData = FromSchema<(typeof eventData)['invoice.created']>;
-export type InvoiceSentData = FromSchema<(typeof eventData)['invoice.sent']>;
-export type InvoicePaidData = FromSchema<(typeof eventData)['invoice.paid']>;
-export type InvoiceOverdueData = FromSchema<(typeof eventData)['invoice.overdue']>;
+/** The events' `data` schemas by name, as the catalogue's modules declare them. */
+type EventSchemas = typeof EVENTS;
 
-/** The `data` of each event's webhook, by event name: what `raiseEvent` takes. */
-export interface EventDataMap {
-  'payment.completed': PaymentCompletedData;
-  'payment.authorized': PaymentAuthorizedData;
-  'payment.captured': PaymentCapturedData;
-  'payment.failed': PaymentFailedData;
-  'payment.refunded': PaymentRefundedData;
-  'payment.voided': PaymentVoidedData;
-  'recurring.charged': RecurringChargedData;
-  'recurring.failed': RecurringFailedData;
-  'recurring.suspended': RecurringSuspendedData;
-  'recurring.cancelled': RecurringCancelledData;
-  'recurring.paused': RecurringPausedData;
-  'recurring.resumed': RecurringResumedData;
-  'recurring.updated': RecurringUpdatedData;
-  'recurring.payment_method_updated': RecurringPaymentMethodUpdatedData;
-  'invoice.created': InvoiceCreatedData;
-  'invoice.sent': InvoiceSentData;
-  'invoice.paid': InvoicePaidData;
-  'invoice.overdue': InvoiceOverdueData;
-}
+/** The name of a webhook event: one of EVENT_NAMES, which the resource modules declare. */
+export type EventName = Declared<keyof EventSchemas & string>;
+
+// A module typed as a plain `ResourceModule` forgets its events' names, which would make every
+// name an event: `never` then, so that every raise and every map of events fails the type check.
+type Declared<N extends string> = string extends N ? never : N;
+
+/** The `data` of each event's webhook, by event name (every event the modules declare). */
+export type EventDataMap = EventDataOf<Pick<EventSchemas, EventName>>;
+
+// The payload types of the hosted API's events, by name (the library exports them).
+export type PaymentCompletedData = EventDataMap['payment.completed'];
+export type PaymentAuthorizedData = EventDataMap['payment.authorized'];
+export type PaymentCapturedData = EventDataMap['payment.captured'];
+export type PaymentFailedData = EventDataMap['payment.failed'];
+export type PaymentRefundedData = EventDataMap['payment.refunded'];
+export type PaymentVoidedData = EventDataMap['payment.voided'];
+export type RecurringChargedData = EventDataMap['recurring.charged'];
+export type RecurringFailedData = EventDataMap['recurring.failed'];
+export type RecurringSuspendedData = EventDataMap['recurring.suspended'];
+export type RecurringCancelledData = EventDataMap['recurring.cancelled'];
+export type RecurringPausedData = EventDataMap['recurring.paused'];
+export type RecurringResumedData = EventDataMap['recurring.resumed'];
+export type RecurringUpdatedData = EventDataMap['recurring.updated'];
+export type RecurringPaymentMethodUpdatedData = EventDataMap['recurring.payment_method_updated'];
+export type InvoiceCreatedData = EventDataMap['invoice.created'];
+export type InvoiceSentData = EventDataMap['invoice.sent'];
+export type InvoicePaidData = EventDataMap['invoice.paid'];
+export type InvoiceOverdueData = EventDataMap['invoice.overdue'];
 
 /** The `data` of each event's webhook, by event name. */
-export type EventData<N extends EventName = EventName> = EveryEvent<EventDataMap>[N];
-
-// The map names every event and nothing else: an event added to EVENT_NAMES fails here until it has its type.
-type EveryEvent<M extends Record<EventName, unknown> & Record<Exclude<keyof M, EventName>, never>> = M;
+export type EventData<N extends EventName = EventName> = EventDataMap[N];
 
 /** `data` of the `payment.*` webhooks (each event's own: `EventData<'payment.refunded'>`). */
 export type PaymentEventData = EventData<Extract<EventName, `payment.${string}`>>;
@@ -175,8 +158,8 @@ export type RecurringEventData = EventData<Extract<EventName, `recurring.${strin
 /** `data` of the `invoice.*` webhooks. */
 export type InvoiceEventData = EventData<Extract<EventName, `invoice.${string}`>>;
 
-/** A webhook body, `{event, data}`: narrow on `event` to get that event's `data`. */
-export type WebhookEvent<N extends EventName = EventName> = { [K in EventName]: FromSchema<(typeof webhookPayloads)[K]> }[N];
+/** A webhook body, `{event, data}` (the schema of `webhookPayloads`): narrow on `event` to get that event's `data`. */
+export type WebhookEvent<N extends EventName = EventName> = { [K in EventName]: { event: K; data: EventDataMap[K] } }[N];
 
 // ---- The control plane's answers (/_payemu/) ----
 
@@ -194,12 +177,10 @@ export type AttemptView = FromSchema<typeof attempt>;
 export type EventView = FromSchema<ClosedObject<Omit<EventProperties, 'payload'>, Exclude<keyof EventProperties & string, 'payload'>>> & {
   payload: WebhookEvent;
 };
-// `payload` is a oneOf of 18 payloads, an array FromSchema does not read as a union: derived piecewise.
-type EventProperties = (typeof event)['properties'];
+// `payload` is a oneOf of every event's payload, an array FromSchema does not read as a union: derived piecewise.
+type EventProperties = (typeof EVENT_WIRE.event)['properties'];
 /** `POST /_payemu/trigger`: the API calls the fixture made and the event that resulted. */
 export type TriggerReport = FromSchema<typeof triggerResult>;
-/** The control plane's view of a payment. */
-export type PaymentSummary = FromSchema<typeof paymentSummary>;
 /** `POST /_payemu/sessions/{id}/complete`: a checkout's payment, or a card update's outcome. */
 export type CompleteResult = FromSchema<typeof sessionCompleted>;
 /** The card a hosted page would be given (`POST /_payemu/sessions/{id}/complete` and the other pay endpoints). */

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import t from 'tap';
-import { EVENT_NAMES } from '../src/bus/events.js';
+import { EVENT_NAMES } from '../src/catalogue.js';
 import { BIN, runPayemu, startPayemu } from './helpers/cli.js';
 import { client, emulator, type TestEmulator } from './helpers/emulator.js';
 import { receiver } from './helpers/receiver.js';

@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import t from 'tap';
-import { EVENT_NAMES, type EventName } from '../src/bus/events.js';
-import { webhookPayloads } from '../src/schemas/control.js';
-import type { WebhookEvent } from '../src/types.js';
+import { EVENT_NAMES, EVENT_WIRE } from '../src/catalogue.js';
+import type { EventName, WebhookEvent } from '../src/types.js';
 import { emulator } from './helpers/emulator.js';
 import { receiver } from './helpers/receiver.js';
 
 // Each event's payload schema (the one the OpenAPI document publishes under `webhooks`, and the
 // one src/types.ts derives `WebhookEvent` from), checked against what a receiver really gets.
+const { webhookPayloads } = EVENT_WIRE;
 const require = createRequire(import.meta.url);
 const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
 const formats = require('ajv-formats') as { default?: unknown };

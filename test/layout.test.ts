@@ -268,14 +268,6 @@ export function roomCircles(edges: Edge[], under: string): RoomCircle[] {
     .sort((a, b) => (a.message < b.message ? -1 : 1));
 }
 
-/**
- * TEMPORARY: the one circle between the top-level rooms of src/ still being removed (by other
- * work under way: the wire types, the schemas, the webhooks, HTTP and the app). A circle is let
- * through while all its rooms are in one entry here (a circle may shrink, never grow or appear).
- * To be emptied once that work is merged, and then removed with its use below.
- */
-const TEMPORARY_ROOM_CIRCLES: string[][] = [['src/app.ts', 'src/http/', 'src/schemas/', 'src/types.ts', 'src/webhooks/']];
-
 const exists = (file: string) => fs.existsSync(path.join(ROOT, file)) && fs.statSync(path.join(ROOT, file)).isFile();
 const files = new Map(sourceFiles('src').map((file) => [file, fs.readFileSync(path.join(ROOT, file), 'utf8')]));
 const { edges, unresolved } = edgesOf(files, exists);
@@ -315,15 +307,9 @@ t.test('no import circles between the resource folders', async (t) => {
 });
 
 t.test('no import circles between the top-level folders of src/, type-only imports included', async (t) => {
-  const within = (rooms: string[], entry: string[]) => rooms.every((room) => entry.includes(room));
   const found = roomCircles(edges, 'src/');
-  const refused = found.filter(({ rooms }) => !TEMPORARY_ROOM_CIRCLES.some((entry) => within(rooms, entry)));
-  for (const { message } of refused) t.fail(`folder circle: ${message}`);
-  for (const { message } of found.filter((circle) => !refused.includes(circle))) t.comment(`let through for now (TEMPORARY_ROOM_CIRCLES): ${message}`);
-  for (const entry of TEMPORARY_ROOM_CIRCLES) {
-    if (!found.some(({ rooms }) => within(rooms, entry))) t.comment(`TEMPORARY_ROOM_CIRCLES: ${entry.join(', ')} is no longer a circle: remove it`);
-  }
-  if (refused.length === 0) t.pass(`no circle between the top-level folders of src/ but the ${found.length} let through for now`);
+  for (const { message } of found) t.fail(`folder circle: ${message}`);
+  if (found.length === 0) t.pass('no circle between the top-level folders of src/');
 });
 
 t.test('the checks find what they look for', async (t) => {

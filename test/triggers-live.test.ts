@@ -1,5 +1,5 @@
 import t, { type Test } from 'tap';
-import { EVENT_NAMES } from '../src/bus/events.js';
+import { EVENT_NAMES } from '../src/catalogue.js';
 import { runPayemu } from './helpers/cli.js';
 import { assertError, emulator, type Client } from './helpers/emulator.js';
 

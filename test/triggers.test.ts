@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import t from 'tap';
-import { EVENT_NAMES } from '../src/bus/events.js';
+import { EVENT_NAMES } from '../src/catalogue.js';
 import { loadFixtures, TRIGGERS_DIR } from '../src/control/triggers/fixtures.js';
 import { parseSet } from '../src/control/triggers/template.js';
 import { assertError, emulator } from './helpers/emulator.js';

@@ -1,30 +1,7 @@
-/** The 18 events of the hosted API's event table, in its order. Every one of them exists in payemu. */
-export const EVENT_NAMES = [
-  'payment.completed',
-  'payment.authorized',
-  'payment.captured',
-  'payment.failed',
-  'payment.refunded',
-  'payment.voided',
-  'recurring.charged',
-  'recurring.failed',
-  'recurring.suspended',
-  'recurring.cancelled',
-  'recurring.paused',
-  'recurring.resumed',
-  'recurring.updated',
-  'recurring.payment_method_updated',
-  'invoice.created',
-  'invoice.sent',
-  'invoice.paid',
-  'invoice.overdue',
-] as const;
-
-export type EventName = (typeof EVENT_NAMES)[number];
-
 /**
- * A domain event raised by a transaction (one of EVENT_NAMES, or a name of payemu's own), on
- * the bus once its transaction is on disk.
+ * A domain event raised by a transaction (one of the catalogue's events, EVENT_NAMES of
+ * src/catalogue.ts, which the resource modules declare), on the bus once its transaction is on
+ * disk.
  */
 export interface RaisedEvent {
   /** The event's id (its record in the events collection). */

@@ -3,6 +3,7 @@ import { constants } from 'node:os';
 import { parseDuration } from '../clock/duration.js';
 import { ConfigError } from '../config/load.js';
 import { startEmulator } from '../emulator.js';
+import { EVENT_NAMES } from '../modules.js';
 import { uiHost } from '../ui/host.js';
 import { LogFileError, openFileLog } from '../ui/log.js';
 import { keepCompiledCode } from './compiled-code.js';
@@ -58,7 +59,7 @@ export async function exec(
     fileLog?.close();
     throw new CliError((error as Error).message, error instanceof ConfigError || error instanceof LogFileError ? EXIT.usage : EXIT.refused);
   }
-  fileLog?.attach(uiHost(emulator));
+  fileLog?.attach(uiHost(emulator, EVENT_NAMES));
   if (interrupted) {
     await emulator.close();
     fileLog?.close();

@@ -1,5 +1,5 @@
 import { Command, InvalidArgumentError, Option, type CommanderError } from 'commander';
-import { EVENT_NAMES } from '../bus/events.js';
+import { EVENT_NAMES } from './event-names.js';
 import { parseDuration } from '../clock/duration.js';
 import { readFileSync } from 'node:fs';
 import { parseChaosList } from '../webhooks/chaos.js';

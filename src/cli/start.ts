@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ConfigError } from '../config/load.js';
 import { startEmulator, type Emulator } from '../emulator.js';
+import { EVENT_NAMES } from '../modules.js';
 import { uiHost } from '../ui/host.js';
 import { createLogger, LogFileError, openFileLog } from '../ui/log.js';
 import { inCi, wantsTerminalUi } from '../ui/mode.js';
@@ -64,7 +65,7 @@ export async function start(options: StartOptions): Promise<void> {
     process.stderr.write(`payemu: ${startError(error, options)}\n`);
     process.exit(error instanceof ConfigError || error instanceof LogFileError ? 2 : 1);
   }
-  const host = uiHost(emulator);
+  const host = uiHost(emulator, EVENT_NAMES);
   fileLog?.attach(host);
   if (stopWhenStarted) {
     // Stopped before it was ready: no readiness line, the store closed and its lock released.

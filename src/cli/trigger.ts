@@ -1,4 +1,4 @@
-import { EVENT_NAMES } from '../bus/events.js';
+import { EVENT_NAMES } from './event-names.js';
 import { loadFixtures, type TriggerFixture } from '../control/triggers/fixtures.js';
 import { unknownKeys } from '../control/triggers/keys.js';
 import { parseSet } from '../control/triggers/template.js';

@@ -1,4 +1,5 @@
-import { EVENT_NAMES, type EventName } from '../bus/events.js';
+import type { EventName } from '../types.js';
+import { EVENT_NAMES } from './event-names.js';
 import { parseDuration } from '../clock/duration.js';
 import { isSafeUrl } from '../lib/schemas.js';
 import { startEmulator } from '../emulator.js';

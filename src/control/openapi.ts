@@ -1,9 +1,8 @@
 import { STATUS_CODES } from 'node:http';
-import { EVENT_NAMES, type EventName } from '../bus/events.js';
 import { open, type MediaResponse, type OpenRoute, type Route } from '../http/route.js';
 import { packageVersion } from '../lib/version.js';
 import { errors, schemaName, type Schema } from '../schemas/wire.js';
-import { openApiDocument, webhookPayloads } from '../schemas/control.js';
+import { openApiDocument } from '../schemas/control.js';
 
 /**
  * The OpenAPI 3.1 document of `/v1` and `/_payemu/`, made from the route catalogue: each
@@ -28,8 +27,14 @@ export interface ResponseObject {
   content?: Record<string, { schema: unknown }>;
 }
 
-/** The route serving the document, built once from `routes` (a thunk: the catalogue lists this route too). */
-export function openApiRoutes(routes: () => readonly Route[]): OpenRoute[] {
+/** The body schema of each webhook, by event name, in the catalogue's order (`webhookPayloads` of the catalogue's EVENT_WIRE). */
+export type WebhookPayloads = Readonly<Record<string, object>>;
+
+/**
+ * The route serving the document, built once from `routes` (a thunk: the catalogue lists this
+ * route too) and the webhooks of the catalogue's events.
+ */
+export function openApiRoutes(routes: () => readonly Route[], webhooks: WebhookPayloads): OpenRoute[] {
   let body: string | undefined;
   return [
     open({
@@ -37,7 +42,7 @@ export function openApiRoutes(routes: () => readonly Route[]): OpenRoute[] {
       path: '/_payemu/openapi.json',
       summary: 'This OpenAPI document',
       responses: { 200: openApiDocument },
-      handle: () => ({ status: 200, raw: (body ??= JSON.stringify(buildOpenApi(routes()))) }),
+      handle: () => ({ status: 200, raw: (body ??= JSON.stringify(buildOpenApi(routes(), webhooks))) }),
     }),
   ];
 }
@@ -50,7 +55,7 @@ export const isDocumented = (route: Route) =>
 /** `/v1/payments/:reference` -> `/v1/payments/{reference}`. */
 export const openApiPath = (path: string) => path.replace(/:([A-Za-z_][A-Za-z0-9_]*)/g, '{$1}');
 
-export function buildOpenApi(routes: readonly Route[], version = packageVersion()): OpenApiDocument {
+export function buildOpenApi(routes: readonly Route[], webhookPayloads: WebhookPayloads, version = packageVersion()): OpenApiDocument {
   const components = new Components();
   const paths: Record<string, Record<string, Operation>> = {};
   const tags = new Set<string>();
@@ -64,7 +69,7 @@ export function buildOpenApi(routes: readonly Route[], version = packageVersion(
     if (item[method]) throw new Error(`openapi: ${route.method} ${route.path} is declared twice`);
     item[method] = operation;
   }
-  const webhooks = Object.fromEntries(EVENT_NAMES.map((name) => [name, { post: webhookOperation(name, components) }]));
+  const webhooks = Object.fromEntries(Object.entries(webhookPayloads).map(([name, payload]) => [name, { post: webhookOperation(name, payload, components) }]));
   return {
     openapi: '3.1.0',
     info: {
@@ -216,7 +221,7 @@ function isMedia(answer: object): answer is MediaResponse {
   return 'mediaType' in answer && typeof (answer as MediaResponse).mediaType === 'string';
 }
 
-function webhookOperation(name: EventName, components: Components) {
+function webhookOperation(name: string, payload: object, components: Components) {
   return {
     operationId: `webhook${pascal(name)}`,
     summary: `The \`${name}\` webhook`,
@@ -238,7 +243,7 @@ function webhookOperation(name: EventName, components: Components) {
         schema: { type: 'string', format: 'uuid' },
       },
     ],
-    requestBody: { required: true, content: { 'application/json': { schema: components.schema(webhookPayloads[name]) } } },
+    requestBody: { required: true, content: { 'application/json': { schema: components.schema(payload) } } },
     responses: { '2XX': { description: 'Received. Any other answer, or none within the timeout, is retried.' } },
   };
 }

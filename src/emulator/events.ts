@@ -1,7 +1,11 @@
 import type { App } from '../app.js';
 import { presentEvent } from '../webhooks/present.js';
-import { Events, eventReference } from '../webhooks/records.js';
-import type { Emulator } from './types.js';
+import { Events, eventReference, type EventRecord } from '../webhooks/records.js';
+import type { Emulator, EventEntry } from './types.js';
+
+// The log holds the catalogue's events only: raised by the modules that declare them, or imported
+// through the stored-record schema that names them (the engine's records say `string`).
+const entry = (event: EventRecord) => presentEvent(event) as EventEntry;
 
 /**
  * `Emulator.events.list` and `on`: the event log of every Source and mode (`GET /_payemu/events`
@@ -19,7 +23,7 @@ export function eventMethods(app: App): Pick<Emulator['events'], 'list' | 'on'> 
           (!filter.source || e.source === filter.source) &&
           (!filter.mode || e.mode === filter.mode),
       );
-      return all.reverse().map(presentEvent);
+      return all.reverse().map(entry);
     },
     on: (listener) => bus.on('domain', listener),
   };

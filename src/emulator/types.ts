@@ -1,5 +1,4 @@
 import type { BusEvents, Bus } from '../bus/bus.js';
-import type { EventName } from '../bus/events.js';
 import type { Mode } from '../config/types.js';
 import type { LibraryMethods } from '../control/operation.js';
 import type { OutcomeScriptInput as ScriptInput } from '../control/operations/outcomes-add.js';
@@ -7,6 +6,7 @@ import type { Operations } from '../control/operations.js';
 import type { ScriptStep } from '../resources/outcomes/records.js';
 import type { presentEvent } from '../webhooks/present.js';
 import type { DeliveryStatus } from '../webhooks/records.js';
+import type { EventName } from '../types.js';
 
 // The object `startEmulator` returns, as the library's users see it (re-exported by src/emulator.ts):
 // its own members, and the control operations' methods (operations.ts), typed from their entries.
@@ -37,7 +37,7 @@ interface EmulatorCore {
   webhookUrl(slug: string): string | null;
   /** The event log of every Source and mode, and live events (`get` and `resend` are the operations'). */
   events: {
-    list(filter?: { event?: EventName; reference?: string; delivery_status?: DeliveryStatus; source?: string; mode?: Mode }): ReturnType<typeof presentEvent>[];
+    list(filter?: { event?: EventName; reference?: string; delivery_status?: DeliveryStatus; source?: string; mode?: Mode }): EventEntry[];
     /** Calls `listener` with each domain event once it is stored; returns the unsubscribe. */
     on(listener: (event: BusEvents['domain']) => void): () => void;
   };
@@ -67,3 +67,6 @@ export interface RequestsFilter {
   /** Whose journal: a Source's test or live key (default the first Source's test key). */
   key?: string;
 }
+
+/** An event of the log as `GET /_payemu/events` shows it, named by one of the catalogue's events. */
+export type EventEntry = ReturnType<typeof presentEvent> & { event: EventName; payload: { event: EventName } };

@@ -1,4 +1,5 @@
 import { BadRequest, Unprocessable } from './errors.js';
+import type { QueryParameterDoc } from './route.js';
 
 /**
  * JSON:API's sparse fieldsets (`fields[<type>]`) and `include`, on every GET of /v1, single
@@ -181,4 +182,19 @@ export function relate<R extends ResourceObject>(
   if (fields && !fields.includes(name)) return resource;
   const linkage = related.map(({ type, id }) => ({ type, id }));
   return { ...resource, relationships: { ...resource.relationships, [name]: { data: linkage } } };
+}
+
+/** The `fields[<type>]` and `include` parameters of a read of `shape`. */
+export function documentParameters(shape: ResourceShape): QueryParameterDoc[] {
+  const shapes = [shape, ...Object.values(shape.relationships ?? {})];
+  const parameters: QueryParameterDoc[] = shapes.map((s) => ({
+    name: `fields[${s.type}]`,
+    description: `Sparse fieldset: a comma-separated list of the ${s.type} attributes to keep (${[...s.attributes, ...Object.keys(s.relationships ?? {})].join(', ')}).`,
+    schema: { type: 'string' },
+  }));
+  const relationships = Object.keys(shape.relationships ?? {});
+  if (relationships.length > 0) {
+    parameters.push({ name: 'include', description: `Related resources to add in \`included\`: ${relationships.join(', ')}.`, schema: { type: 'string' } });
+  }
+  return parameters;
 }

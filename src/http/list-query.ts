@@ -1,6 +1,7 @@
 import { parseBound } from '../clock/format.js';
-import { fieldsOf, parseDocumentParams, type DocumentQuery, type ResourceShape } from './document-query.js';
+import { documentParameters, fieldsOf, parseDocumentParams, type DocumentQuery, type ResourceShape } from './document-query.js';
 import { Unprocessable } from './errors.js';
+import type { QueryParameterDoc } from './route.js';
 
 /**
  * JSON:API list parameters: `filter[...]`, `sort`,
@@ -162,4 +163,28 @@ export function listEnvelope(baseUrl: string, path: string, query: Record<string
     },
     meta: { current_page: q.number, last_page: list.lastPage, per_page: q.size, total: list.total },
   };
+}
+
+/** The parameters of a list: `filter[...]`, `sort`, `page[size]`, `page[number]`, and those of documentParameters. */
+export function listParameters<T>(spec: ListSpec<T>): QueryParameterDoc[] {
+  const filters: QueryParameterDoc[] = Object.entries(spec.filters).map(([name, filter]) => ({
+    name: `filter[${name}]`,
+    ...(filter.kind === 'enum'
+      ? { description: `One of ${filter.values.join(', ')} (any letter case).`, schema: { type: 'string' } }
+      : filter.kind === 'text'
+        ? { description: 'An exact match.', schema: { type: 'string' } }
+        : { description: `Created ${filter.kind} this ISO 8601 date or timestamp (exclusive).`, schema: { type: 'string' } }),
+  }));
+  const sorts = Object.keys(spec.sorts);
+  return [
+    ...filters,
+    {
+      name: 'sort',
+      description: `Comma-separated keys among ${sorts.join(', ')}, each optionally prefixed with \`-\` (descending). Default \`-created_at\`.`,
+      schema: { type: 'string' },
+    },
+    { name: 'page[size]', description: 'Results per page, 1 to 100 (default 15).', schema: { type: 'integer', minimum: 1, maximum: 100 } },
+    { name: 'page[number]', description: 'The page, from 1.', schema: { type: 'integer', minimum: 1 } },
+    ...documentParameters(spec),
+  ];
 }

@@ -1,9 +1,8 @@
 import type { RouteApp } from './http-app.js';
 import type { Collection, StoredRecord } from '../store/collection.js';
 import type { DocumentQuery } from './document-query.js';
-import { listEnvelope, parseListQuery, runListQuery, type ListSpec } from './list-query.js';
+import { listEnvelope, listParameters, parseListQuery, runListQuery, type ListSpec } from './list-query.js';
 import { v1, type ApiRoute, type RouteDoc } from './route.js';
-import { listParameters } from '../schemas/wire.js';
 import { scopeKey } from '../lib/scope-key.js';
 
 /** How a list shows its page: each record alone, or the whole page as a compound document. */

@@ -1,9 +1,9 @@
 import type { Transaction } from '../store/store.js';
 import { AnswerCache } from './answer-cache.js';
-import { type DocumentQuery, isPlain, parseDocumentQuery, type ResourceShape } from './document-query.js';
+import { type DocumentQuery, documentParameters, isPlain, parseDocumentQuery, type ResourceShape } from './document-query.js';
 import type { Reply } from './envelope.js';
 import { type ApiContext, type ApiRoute, type Method, type RouteDoc, v1 } from './route.js';
-import { documentParameters, errors } from '../schemas/wire.js';
+import { errors } from '../schemas/wire.js';
 
 /**
  * The two shapes of a resource's `/v1` routes besides a list (`listRoute`): a read of one

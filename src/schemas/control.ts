@@ -1,10 +1,9 @@
-import { EVENT_NAMES, type EventName } from '../bus/events.js';
-import { CHAOS_KINDS } from '../webhooks/chaos.js';
+import { CHAOS_KINDS } from './attempt-chaos.js';
 import { boolean, integer, named, nullable, number, object, oneOfValues, string, timestamp, type ClosedObject } from './wire.js';
-import { invoiceAttributes, invoiceEventData } from './invoices.js';
+import { invoiceAttributes } from './invoices.js';
 import { linkAttributes } from './payment-links.js';
-import { cardBrand, failureCode, paymentEventData, paymentSummary } from './payments.js';
-import { recurringAttributes, recurringEventData } from './recurring.js';
+import { cardBrand, failureCode, paymentSummary } from './payments.js';
+import { recurringAttributes } from './recurring.js';
 
 /** JSON Schemas of the control plane's answers (plain JSON, not JSON:API) and of the webhook payloads (see wire.ts). */
 
@@ -94,25 +93,6 @@ export const triggerResult = named(
   }),
 );
 
-/** Each event's webhook body, `{event, data}`, by name. */
-export const eventData = { ...paymentEventData, ...recurringEventData, ...invoiceEventData } satisfies Record<EventName, object>;
-
-const pascal = (name: string) =>
-  name
-    .split(/[._]/)
-    .map((part) => part[0]!.toUpperCase() + part.slice(1))
-    .join('');
-
-/** The webhook body of each event (what the receiver gets, and `payload` of the event log). */
-export const webhookPayloads = Object.fromEntries(
-  EVENT_NAMES.map((name) => [name, named(`${pascal(name)}Payload`, object({ event: { const: name }, data: eventData[name] }))]),
-) as { readonly [N in EventName]: WebhookPayloadSchema<N> };
-
-/** The type of `webhookPayloads[name]`: what `object({event: {const: name}, data})` makes above. */
-type WebhookPayloadSchema<N extends EventName> = ClosedObject<{ event: { const: N }; data: (typeof eventData)[N] }, 'event' | 'data'>;
-
-export const webhookPayload = named('WebhookPayload', { oneOf: EVENT_NAMES.map((name) => webhookPayloads[name]) });
-
 export const attempt = named(
   'DeliveryAttempt',
   object({
@@ -144,23 +124,51 @@ export const webhookChaos = named(
 
 const deliveryStatus = oneOfValues(['pending', 'retrying', 'delivered', 'failed', 'no_endpoint']);
 
-export const event = named(
-  'Event',
-  object({
-    id: { type: 'string', format: 'uuid' },
-    event: oneOfValues(EVENT_NAMES),
-    source: string,
-    mode,
-    reference: nullable(string),
-    created_at: timestamp,
-    payload: webhookPayload,
-    delivery_status: deliveryStatus,
-    next_attempt_at: nullable(timestamp),
-    attempts: { type: 'array', items: attempt },
-  }),
-);
+/**
+ * Events as the resource modules declare them (src/resources/module.ts): each name with the JSON
+ * Schema of its webhook's `data`, in the catalogue's order. The catalogue joins every module's
+ * into one table and makes its wire with eventWire.
+ */
+export type EventTable = Readonly<Record<string, object>>;
 
-export const eventList = named('EventList', object({ events: { type: 'array', items: event } }));
+/**
+ * The wire of the events of `eventData`: each webhook's body, `{event, data}` by name (what the
+ * receiver gets, and `payload` of the event log), and the event log's answers. Made by the
+ * catalogue from the resource modules' events: the schemas know no event of their own.
+ */
+export function eventWire<const T extends EventTable>(eventData: T) {
+  const names: readonly (keyof T & string)[] = Object.freeze(Object.keys(eventData) as (keyof T & string)[]);
+  const webhookPayloads = Object.fromEntries(
+    names.map((name) => [name, named(`${pascal(name)}Payload`, object({ event: { const: name }, data: eventData[name]! }))]),
+  ) as { readonly [N in keyof T & string]: WebhookPayloadSchema<N, T[N]> };
+  const webhookPayload = named('WebhookPayload', { oneOf: names.map((name) => webhookPayloads[name]) });
+  const event = named(
+    'Event',
+    object({
+      id: { type: 'string', format: 'uuid' },
+      event: oneOfValues(names),
+      source: string,
+      mode,
+      reference: nullable(string),
+      created_at: timestamp,
+      payload: webhookPayload,
+      delivery_status: deliveryStatus,
+      next_attempt_at: nullable(timestamp),
+      attempts: { type: 'array', items: attempt },
+    }),
+  );
+  const eventList = named('EventList', object({ events: { type: 'array', items: event } }));
+  return { names, eventData, webhookPayloads, webhookPayload, event, eventList };
+}
+
+/** The type of a webhook body's schema: what `object({event: {const: name}, data})` makes above. */
+type WebhookPayloadSchema<N extends string, D extends object> = ClosedObject<{ event: { const: N }; data: D }, 'event' | 'data'>;
+
+const pascal = (name: string) =>
+  name
+    .split(/[._]/)
+    .map((part) => part[0]!.toUpperCase() + part.slice(1))
+    .join('');
 
 /** `GET /_payemu/events/stream`: server-sent events. */
 export const eventStream = {

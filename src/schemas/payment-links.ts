@@ -1,8 +1,9 @@
-import { boolean, currency, date, document, integer, listDocument, metadata, money, named, nullable, object, oneOfValues, resource } from './wire.js';
-import { sparse, string, timestamp, uri } from './wire.js';
+import type { FromSchema } from 'json-schema-to-ts';
+import { boolean, currency, date, integer, metadata, money, named, nullable, object, oneOfValues } from './wire.js';
+import { string, timestamp, uri } from './wire.js';
 import { frequency } from './recurring.js';
 
-/** JSON Schemas of the payment-link answers (see wire.ts). */
+/** The attributes of a payment link (see wire.ts), which the control plane's pay answer embeds too; the `/v1` answers are in src/resources/payment-links/wire.ts. */
 export const linkAttributes = named(
   'PaymentLinkAttributes',
   object({
@@ -29,10 +30,4 @@ export const linkAttributes = named(
   }),
 );
 
-const link = <const A extends object>(attributes: A) => resource({ type: 'payment-links', attributes, links: ['self', 'pay'] });
-
-export const linkDocument = named('PaymentLinkDocument', document(link(linkAttributes)));
-/** A link in a read: `fields[payment-links]` may leave attributes out. */
-export const linkResource = named('PaymentLink', link(sparse(linkAttributes)));
-export const linkReadDocument = named('PaymentLinkReadDocument', document(linkResource));
-export const linkListDocument = named('PaymentLinkListDocument', listDocument(linkResource));
+export type PaymentLinkAttributes = FromSchema<typeof linkAttributes>;

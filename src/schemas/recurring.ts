@@ -1,29 +1,11 @@
-import {
-  amountNumber,
-  boolean,
-  currency,
-  date,
-  document,
-  integer,
-  listDocument,
-  messageMeta,
-  metadata,
-  money,
-  named,
-  nullable,
-  object,
-  oneOfValues,
-  pick,
-  resource,
-  sparse,
-  string,
-  timestamp,
-  uri,
-} from './wire.js';
-import type { EventName } from '../bus/events.js';
-import { cardBrand, failureCode } from './payments.js';
+import type { FromSchema } from 'json-schema-to-ts';
+import { boolean, currency, date, integer, metadata, money, named, nullable, object, oneOfValues, string, timestamp, uri } from './wire.js';
 
-/** JSON Schemas of the recurring-payment answers and the `recurring.*` webhook payloads (see wire.ts). */
+/**
+ * A schedule's status, frequency and attributes (see wire.ts), which the control plane's card
+ * update answer embeds too; the `/v1` answers are in src/resources/recurring/wire.ts, the
+ * `recurring.*` webhook payloads in src/resources/recurring/webhooks.ts.
+ */
 export const recurringStatus = named('RecurringStatus', oneOfValues(['active', 'paused', 'suspended', 'cancelled', 'completed']));
 export const frequency = named('Frequency', oneOfValues(['daily', 'weekly', 'monthly', 'yearly']));
 
@@ -52,48 +34,4 @@ export const recurringAttributes = named(
   }),
 );
 
-const schedule = <const A extends object>(attributes: A) => resource({ type: 'recurring-payments', attributes });
-
-/** `POST /v1/recurring-payments`: the whole schedule. */
-export const recurringDocument = named('RecurringPaymentDocument', document(schedule(recurringAttributes)));
-
-/** A schedule in a read: `fields[recurring-payments]` may leave attributes out. */
-export const recurringResource = named('RecurringPayment', schedule(sparse(recurringAttributes)));
-export const recurringReadDocument = named('RecurringPaymentReadDocument', document(recurringResource));
-export const recurringListDocument = named('RecurringPaymentListDocument', listDocument(recurringResource));
-
-/** The mutation answers: a few attributes and `meta.message`. */
-const mutation = <const K extends keyof typeof recurringAttributes.properties>(name: string, keys: readonly K[]) =>
-  named(name, document(schedule(pick(recurringAttributes, keys)), { meta: messageMeta }));
-export const recurringUpdatedDocument = mutation('RecurringPaymentUpdated', ['reference', 'amount', 'frequency', 'status', 'next_billing_date']);
-export const recurringCancelledDocument = mutation('RecurringPaymentCancelled', ['reference', 'status', 'cancelled_at']);
-export const recurringPausedDocument = mutation('RecurringPaymentPaused', ['reference', 'status']);
-export const recurringResumedDocument = mutation('RecurringPaymentResumed', ['reference', 'status', 'next_billing_date']);
-
-const eventBase = {
-  reference: string,
-  amount: amountNumber,
-  currency,
-  status: recurringStatus,
-  frequency,
-  interval_count: integer,
-  next_billing_date: nullable(date),
-  retry_count: integer,
-  customer_email: nullable(string),
-  metadata,
-  cancelled_at: timestamp,
-};
-const base = <const E extends Record<string, object> = Record<never, never>>(extra?: E) => object({ ...eventBase, ...(extra as E) }, ['cancelled_at']);
-const charge = { payment_reference: string, payment_id: integer };
-
-/** `data` of each `recurring.*` webhook; `cancelled_at` once the schedule is cancelled. */
-export const recurringEventData = {
-  'recurring.charged': base(charge),
-  'recurring.failed': base({ ...charge, failure_code: nullable(failureCode), failure_message: nullable(string) }),
-  'recurring.suspended': base(),
-  'recurring.cancelled': object({ ...eventBase }),
-  'recurring.paused': base(),
-  'recurring.resumed': base(),
-  'recurring.updated': base({ changed: { type: 'array', items: string } }),
-  'recurring.payment_method_updated': base({ payment_method: string, card_brand: cardBrand, card_last: string }),
-} satisfies Record<Extract<EventName, `recurring.${string}`>, object>;
+export type RecurringAttributes = FromSchema<typeof recurringAttributes>;

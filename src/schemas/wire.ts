@@ -1,7 +1,3 @@
-import type { ResourceShape } from '../http/document-query.js';
-import type { ListSpec } from '../http/list-query.js';
-import type { QueryParameterDoc } from '../http/route.js';
-
 /**
  * The shared pieces of the answers' JSON Schemas (JSON Schema 2020-12, the dialect of OpenAPI
  * 3.1): timestamps, money strings, the error envelope and the JSON:API resource, document and
@@ -31,6 +27,13 @@ export type ClosedObject<P extends Properties, R extends string> = {
 };
 
 const NAMES = new WeakMap<object, string>();
+
+/**
+ * The names of an object schema's properties, in its order: what `fields[<type>]` may name of a
+ * resource whose attributes it describes (a ResourceShape's `attributes`), written once.
+ */
+export const attributeNames = <const P extends Properties>(schema: { properties: P }): readonly (keyof P & string)[] =>
+  Object.keys(schema.properties) as (keyof P & string)[];
 
 /** Names a schema: the OpenAPI document holds it once, in `components.schemas`, and refers to it. */
 export function named<const T extends object>(name: string, schema: T): T {
@@ -209,42 +212,3 @@ export const errors = named('Errors', {
     },
   },
 });
-
-/** The `fields[<type>]` and `include` parameters of a read of `shape`. */
-export function documentParameters(shape: ResourceShape): QueryParameterDoc[] {
-  const shapes = [shape, ...Object.values(shape.relationships ?? {})];
-  const parameters: QueryParameterDoc[] = shapes.map((s) => ({
-    name: `fields[${s.type}]`,
-    description: `Sparse fieldset: a comma-separated list of the ${s.type} attributes to keep (${[...s.attributes, ...Object.keys(s.relationships ?? {})].join(', ')}).`,
-    schema: { type: 'string' },
-  }));
-  const relationships = Object.keys(shape.relationships ?? {});
-  if (relationships.length > 0) {
-    parameters.push({ name: 'include', description: `Related resources to add in \`included\`: ${relationships.join(', ')}.`, schema: { type: 'string' } });
-  }
-  return parameters;
-}
-
-/** The parameters of a list: `filter[...]`, `sort`, `page[size]`, `page[number]`, and those of documentParameters. */
-export function listParameters<T>(spec: ListSpec<T>): QueryParameterDoc[] {
-  const filters: QueryParameterDoc[] = Object.entries(spec.filters).map(([name, filter]) => ({
-    name: `filter[${name}]`,
-    ...(filter.kind === 'enum'
-      ? { description: `One of ${filter.values.join(', ')} (any letter case).`, schema: { type: 'string' } }
-      : filter.kind === 'text'
-        ? { description: 'An exact match.', schema: { type: 'string' } }
-        : { description: `Created ${filter.kind} this ISO 8601 date or timestamp (exclusive).`, schema: { type: 'string' } }),
-  }));
-  const sorts = Object.keys(spec.sorts);
-  return [
-    ...filters,
-    {
-      name: 'sort',
-      description: `Comma-separated keys among ${sorts.join(', ')}, each optionally prefixed with \`-\` (descending). Default \`-created_at\`.`,
-      schema: { type: 'string' },
-    },
-    { name: 'page[size]', description: 'Results per page, 1 to 100 (default 15).', schema: { type: 'integer', minimum: 1, maximum: 100 } },
-    { name: 'page[number]', description: 'The page, from 1.', schema: { type: 'integer', minimum: 1 } },
-    ...documentParameters(spec),
-  ];
-}

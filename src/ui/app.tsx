@@ -1,6 +1,5 @@
 import { Box, useInput, useStdout } from 'ink';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { EVENT_NAMES } from '../bus/events.js';
 import type { Control } from './control.js';
 import type { UiTimers } from './host.js';
 import { LIMITS, selectedEvent } from './state.js';
@@ -77,7 +76,7 @@ export function App(props: AppProps) {
       if (key.upArrow || key.downArrow) store.dispatch({ type: 'move', by: key.upArrow ? -1 : 1 });
       else if (key.escape || input === 't') store.dispatch({ type: 'back' });
       else if (key.return) {
-        const name = EVENT_NAMES[now.menuIndex]!;
+        const name = now.triggers[now.menuIndex]!;
         store.dispatch({ type: 'back' });
         run(() => control.trigger(name));
       }
@@ -105,7 +104,7 @@ export function App(props: AppProps) {
         {state.screen === 'detail' ? (
           <EventDetail event={selectedEvent(state)} scroll={state.scroll} height={body} width={width} />
         ) : state.screen === 'trigger' ? (
-          <TriggerMenu index={state.menuIndex} height={body} width={width} source={props.sources[0]?.slug ?? ''} />
+          <TriggerMenu events={state.triggers} index={state.menuIndex} height={body} width={width} source={props.sources[0]?.slug ?? ''} />
         ) : (
           <>
             <Box height={eventRows + 2} flexDirection="column">

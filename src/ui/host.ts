@@ -9,9 +9,9 @@ import { Timers } from '../clock/timers.js';
 export type UiTimers = Pick<Timers, 'after' | 'every' | 'soon'>;
 
 /**
- * What the loggers and the terminal UI read of a running payemu. The object `startEmulator`
- * returns is one; the UI depends on this shape, not on the emulator, so it reaches nothing but
- * the bus and these few facts.
+ * What the loggers and the terminal UI read of a running payemu: the object `startEmulator`
+ * returns, with the catalogue's event names and timers of their own (`uiHost`). The UI depends on
+ * this shape, not on the emulator, so it reaches nothing but the bus and these few facts.
  */
 export interface UiHost {
   url: string;
@@ -24,9 +24,11 @@ export interface UiHost {
   /** A Source and mode's webhook chaos (`{}` when off): the banner says when it is on. */
   webhookChaos?: { get(scope: { source: string; mode: 'test' | 'live' }): object };
   timers: UiTimers;
+  /** The events the trigger menu offers: the catalogue's, in its order (the UI knows no resource). */
+  eventNames: readonly string[];
 }
 
-/** The host the outputs of one run read: the emulator's public face, with real-time timers of their own. */
-export function uiHost(emulator: Omit<UiHost, 'timers'>, timers: UiTimers = new Timers()): UiHost {
-  return { ...emulator, timers };
+/** The host the outputs of one run read: the emulator's public face, the catalogue's event names, and real-time timers of their own. */
+export function uiHost(emulator: Omit<UiHost, 'timers' | 'eventNames'>, eventNames: readonly string[], timers: UiTimers = new Timers()): UiHost {
+  return { ...emulator, eventNames, timers };
 }

@@ -3,12 +3,15 @@ import { createElement } from 'react';
 import t, { type Test } from 'tap';
 import { Bus } from '../bus/bus.js';
 import { Timers } from '../clock/timers.js';
-import { EVENT_NAMES } from '../bus/events.js';
+import { EVENT_NAMES } from '../catalogue.js';
 import type { Attempt, EventRecord } from '../webhooks/records.js';
 import { App } from './app.js';
 import { charWidth, clip, fitColumns, textWidth } from './format.js';
 import { driver } from './driver.test-support.js';
 import { createUiStore } from './store.js';
+
+/** The catalogue's longest event name: the widest event cell. */
+const LONGEST_EVENT = EVENT_NAMES.reduce((longest, name) => (name.length > longest.length ? name : longest));
 
 // The terminal UI at the sizes people use (80×24, 100×30, a wide 160×48, and a narrow 50×16),
 // fed long but realistic values: every line fits the width, nothing wraps (the frame has exactly
@@ -40,7 +43,13 @@ const SIZES = [
 function mount(t: Test, size: { columns: number; rows: number }) {
   const bus = new Bus();
   const timers = new Timers();
-  const store = createUiStore(bus, { sources: SOURCES.map((s) => s.slug), webhookUrl: (slug) => (slug === 'acme' ? HOOK : null), batchMs: 0, timers });
+  const store = createUiStore(bus, {
+    sources: SOURCES.map((s) => s.slug),
+    webhookUrl: (slug) => (slug === 'acme' ? HOOK : null),
+    batchMs: 0,
+    timers,
+    eventNames: EVENT_NAMES,
+  });
   const ui = render(
     createElement(App, {
       store,
@@ -96,7 +105,7 @@ function traffic(bus: Bus) {
   // The newest event, with a long history of delivery attempts.
   bus.emit('domain', {
     id: 'evt_last',
-    name: 'recurring.payment_method_updated',
+    name: LONGEST_EVENT,
     source: 'acme',
     mode: 'test',
     data: { reference: LONG_REFERENCE, amount: 999_999_999_999.99, currency: 'EUR' },
@@ -117,7 +126,7 @@ function traffic(bus: Bus) {
     id: 'evt_last',
     source: 'acme',
     mode: 'test',
-    event: 'recurring.payment_method_updated',
+    event: LONGEST_EVENT,
     data: { reference: LONG_REFERENCE },
     created_at: AT,
     delivery_status: 'retrying',
@@ -282,7 +291,7 @@ for (const size of SIZES) {
     let frame = await ui.until((f) => f.includes('Trigger an event') && f.split('\n').length === size.rows - 1, 'the menu');
     fits(t, frame, size, 'menu');
     for (let i = 0; i < EVENT_NAMES.length; i++) await ui.press(KEYS.down);
-    frame = await ui.until((f) => f.includes('› invoice.overdue'), 'the last entry');
+    frame = await ui.until((f) => f.includes(`› ${EVENT_NAMES.at(-1)}`), 'the last entry');
     fits(t, frame, size, 'menu scrolled');
   });
 }

@@ -30,6 +30,7 @@ t.test('lines wait at most 20 ms, share one write, and the stop writes what wait
     bus,
     webhookUrl: () => null,
     timers,
+    eventNames: [],
   };
   const log = openFileLog(file);
   log.attach(host);

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { BusEvents } from '../bus/bus.js';
-import { EVENT_NAMES } from '../bus/events.js';
+import { EVENT_NAMES } from '../catalogue.js';
 import type { Attempt, EventRecord } from '../webhooks/records.js';
 import { attemptTone, clockOffset, deliveryText, durationText, outcome, targetText } from './format.js';
 import { inCi, wantsTerminalUi } from './mode.js';
@@ -30,7 +30,7 @@ function attempt(status: number | null, error: string | null = null): Attempt {
   return { status, response_body: status === null ? null : 'ok', duration_ms: 3, error, at: AT, url: 'http://127.0.0.1:9/hook' };
 }
 
-const run = (actions: Action[], state: UiState = initialState({ acme: 'http://127.0.0.1:9/hook' })) => actions.reduce(reduce, state);
+const run = (actions: Action[], state: UiState = initialState({ acme: 'http://127.0.0.1:9/hook' }, EVENT_NAMES)) => actions.reduce(reduce, state);
 
 t.test('a domain event becomes a pending row, newest first, with reference and amount', async (t) => {
   const s = run([

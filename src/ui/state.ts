@@ -1,5 +1,4 @@
 import type { BusEvents } from '../bus/bus.js';
-import { EVENT_NAMES } from '../bus/events.js';
 import { attemptState, attemptsOf, cycleAttempts, eventBody, referenceOf, type Attempt, type DeliveryStatus, type EventRecord } from '../webhooks/records.js';
 
 /**
@@ -65,7 +64,9 @@ export interface UiState {
   screen: Screen;
   /** The selected event's id; null follows nothing (Down selects the newest). */
   selected: string | null;
-  /** The highlighted line of the trigger menu (an index into EVENT_NAMES). */
+  /** The events the trigger menu offers, in the catalogue's order. */
+  triggers: readonly string[];
+  /** The highlighted line of the trigger menu (an index into `triggers`). */
   menuIndex: number;
   /** Lines of the open event's payload scrolled past. */
   scroll: number;
@@ -90,7 +91,7 @@ export type Action =
   /** Opens the trigger menu. */
   | { type: 'menu' };
 
-export function initialState(urls: Record<string, string | null> = {}): UiState {
+export function initialState(urls: Record<string, string | null> = {}, triggers: readonly string[] = []): UiState {
   return {
     events: [],
     requests: [],
@@ -99,6 +100,7 @@ export function initialState(urls: Record<string, string | null> = {}): UiState 
     notices: [],
     screen: 'list',
     selected: null,
+    triggers,
     menuIndex: 0,
     scroll: 0,
     seq: 0,
@@ -227,7 +229,7 @@ function withNewEvent(state: UiState, row: EventRow): UiState {
 
 function moved(state: UiState, by: number): UiState {
   if (state.screen === 'trigger') {
-    return { ...state, menuIndex: clamp(state.menuIndex + by, 0, EVENT_NAMES.length - 1) };
+    return { ...state, menuIndex: clamp(state.menuIndex + by, 0, state.triggers.length - 1) };
   }
   if (state.events.length === 0) return state;
   const index = state.events.findIndex((e) => e.id === state.selected);

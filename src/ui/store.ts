@@ -25,6 +25,8 @@ export interface UiStoreOptions {
    */
   batchMs?: number;
   timers: UiTimers;
+  /** The events the trigger menu offers (UiHost.eventNames). */
+  eventNames: readonly string[];
 }
 
 /**
@@ -33,7 +35,7 @@ export interface UiStoreOptions {
  */
 export function createUiStore(bus: Bus, options: UiStoreOptions): UiStore {
   const urls = () => Object.fromEntries(options.sources.map((slug) => [slug, options.webhookUrl(slug)]));
-  let state = initialState(urls());
+  let state = initialState(urls(), options.eventNames);
   const listeners = new Set<() => void>();
   let timer: TimerHandle | undefined;
 

@@ -21,6 +21,7 @@ export function startTerminalUi(emulator: UiHost, options: { frozen: boolean; on
     sources: emulator.sources.map((s) => s.slug),
     webhookUrl: (slug) => emulator.webhookUrl(slug),
     timers: emulator.timers,
+    eventNames: emulator.eventNames,
   });
   const clock = () => {
     const now = parseTimestamp(emulator.clock.now()) ?? 0;

@@ -3,6 +3,7 @@ import { parseDuration } from '../clock/duration.js';
 import type { Mode } from '../config/types.js';
 import { byScope, scopeKey } from '../lib/scope-key.js';
 import { collection } from '../store/collection.js';
+import { CHAOS_KINDS, type ChaosKind } from '../schemas/attempt-chaos.js';
 import { webhookChaosRecordSchema } from './record-schema.js';
 
 /**
@@ -18,9 +19,8 @@ export interface WebhookChaosSettings {
   seed?: number;
 }
 
-/** What an attempt carried, as its log entry says (`chaos`). */
-export type ChaosKind = 'duplicate' | 'delayed' | 'stale_timestamp' | 'bad_signature';
-export const CHAOS_KINDS: readonly ChaosKind[] = ['duplicate', 'delayed', 'stale_timestamp', 'bad_signature'];
+// What an attempt carried, as its log entry says (`chaos`): listed with the wire's schemas.
+export { CHAOS_KINDS, type ChaosKind };
 
 /** The settings of one Source and mode, stored so that they survive a restart. */
 export interface WebhookChaosRecord {

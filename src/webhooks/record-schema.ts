@@ -1,7 +1,5 @@
-import { EVENT_NAMES } from '../bus/events.js';
+import { CHAOS_KINDS } from '../schemas/attempt-chaos.js';
 import { anyObject, anyText, count, nullable, oneOf, owned, recordSchema, timestamp } from '../store/record-schema.js';
-
-const ATTEMPT_CHAOS = ['duplicate', 'delayed', 'stale_timestamp', 'bad_signature'] as const;
 
 /** One delivery attempt (Attempt). */
 const attempt = {
@@ -15,22 +13,23 @@ const attempt = {
     at: timestamp,
     url: anyText,
     state: oneOf(['in_progress', 'interrupted']),
-    chaos: nullable(oneOf(ATTEMPT_CHAOS)),
+    chaos: nullable(oneOf(CHAOS_KINDS)),
   },
 } as const;
 
-/** A stored event and its delivery (EventRecord), after upgradeEvent. */
-export const eventRecordSchema = recordSchema(
-  {
-    ...owned,
-    event: oneOf(EVENT_NAMES),
-    data: anyObject,
-    created_at: timestamp,
-    delivery_status: oneOf(['pending', 'retrying', 'delivered', 'failed', 'no_endpoint']),
-    next_attempt_at: nullable(timestamp),
-  },
-  { attempts: { type: 'array', maxItems: 10_000, items: attempt }, cycle_attempts: count },
-);
+/** A stored event and its delivery (EventRecord), after upgradeEvent: `event` one of `eventNames`. */
+export const eventRecordSchema = (eventNames: readonly string[]) =>
+  recordSchema(
+    {
+      ...owned,
+      event: oneOf(eventNames),
+      data: anyObject,
+      created_at: timestamp,
+      delivery_status: oneOf(['pending', 'retrying', 'delivered', 'failed', 'no_endpoint']),
+      next_attempt_at: nullable(timestamp),
+    },
+    { attempts: { type: 'array', maxItems: 10_000, items: attempt }, cycle_attempts: count },
+  );
 
 const probability = { type: 'number', minimum: 0, maximum: 1 } as const;
 

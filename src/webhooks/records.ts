@@ -1,7 +1,6 @@
-import type { EventName } from '../bus/events.js';
 import type { Mode } from '../config/types.js';
 import type { ChaosKind } from './chaos.js';
-import { collection, type StoredRecord } from '../store/collection.js';
+import { type Collection, collection, type StoredRecord } from '../store/collection.js';
 import { byScope } from '../lib/scope-key.js';
 import { eventRecordSchema } from './record-schema.js';
 
@@ -57,7 +56,8 @@ export interface EventRecord {
   id: string;
   source: string;
   mode: Mode;
-  event: EventName;
+  /** The event's name (one of the catalogue's: the engine knows none). */
+  event: string;
   /** `data` of the webhook body. */
   data: Record<string, unknown>;
   created_at: number;
@@ -79,7 +79,7 @@ export const attemptsOf = (event: EventRecord): readonly Attempt[] => event.atte
 export const cycleAttempts = (event: EventRecord): number => event.cycle_attempts ?? 0;
 
 /** The webhook body: what a receiver gets, and `payload` of the event log. */
-export const eventBody = (event: EventRecord): { event: EventName; data: Record<string, unknown> } => ({ event: event.event, data: event.data });
+export const eventBody = (event: EventRecord): { event: string; data: Record<string, unknown> } => ({ event: event.event, data: event.data });
 
 /** The reference an event's data is about (a payment's, a schedule's, an invoice's id), for look-ups. */
 export const referenceOf = (data: Record<string, unknown>): string | null => (typeof data.reference === 'string' ? data.reference : null);
@@ -104,7 +104,24 @@ export function upgradeEvent(stored: StoredRecord): EventRecord {
   };
 }
 
-export const Events = collection<EventRecord>('events', { scope: byScope }, upgradeEvent, eventRecordSchema);
+export const Events = collection<EventRecord>('events', { scope: byScope }, upgradeEvent);
+
+/**
+ * The events collection as the catalogue lists it: its stored-record schema (what a snapshot
+ * import holds each record to) takes `event` from the catalogue's event names, which the engine
+ * does not know. A thunk, as the catalogue lists this collection before it has joined the
+ * modules' events; the schema is made once, on first use.
+ */
+export function eventsCollection(eventNames: () => readonly string[]): Collection<EventRecord> {
+  let schema: Readonly<Record<string, unknown>> | undefined;
+  return {
+    ...Events,
+    get schema() {
+      schema ??= eventRecordSchema(eventNames());
+      return schema;
+    },
+  };
+}
 
 declare module '../bus/bus.js' {
   interface BusEvents {

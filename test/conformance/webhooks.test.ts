@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import t from 'tap';
+import { EVENT_NAMES } from '../../src/catalogue.js';
 import { emulator, pay, type TestEmulator } from '../helpers/emulator.js';
 import { receiver } from '../helpers/receiver.js';
 
@@ -27,6 +28,38 @@ const e: TestEmulator = await emulator(t, { webhookUrl: r.url, webhookBackoff: '
 /** The deliveries received so far whose body names `reference`. */
 const deliveries = (reference: string) => r.received.filter((x) => JSON.parse(x.body).data.reference === reference);
 const names = (reference: string) => deliveries(reference).map((x) => x.headers['x-webhook-event']);
+
+/**
+ * The hosted API's event table (its Events section), as the contract states it: a fact of the
+ * contract, written here, not the catalogue restated. payemu may serve more events than these.
+ */
+const HOSTED_API_EVENTS = [
+  'payment.completed',
+  'payment.authorized',
+  'payment.captured',
+  'payment.failed',
+  'payment.refunded',
+  'payment.voided',
+  'recurring.charged',
+  'recurring.failed',
+  'recurring.suspended',
+  'recurring.cancelled',
+  'recurring.paused',
+  'recurring.resumed',
+  'recurring.updated',
+  'recurring.payment_method_updated',
+  'invoice.created',
+  'invoice.sent',
+  'invoice.paid',
+  'invoice.overdue',
+];
+
+t.test("Events: every event of the hosted API's table exists, in the table's order", async (t) => {
+  t.same(
+    EVENT_NAMES.filter((name) => HOSTED_API_EVENTS.includes(name)),
+    HOSTED_API_EVENTS,
+  );
+});
 
 t.test('Delivery: HTTP POST with Content-Type: application/json and the headers X-Webhook-Signature, X-Webhook-Event, X-Webhook-Event-Id (UUID)', async (t) => {
   await pay(e, { amount: 12, reference: 'hdr-1' });

@@ -1,6 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
-import { ROUTES } from '../../src/catalogue.js';
+import { EVENT_WIRE, ROUTES } from '../../src/catalogue.js';
 import { buildOpenApi, isDocumented, openApiPath, type OpenApiDocument, type ResponseObject } from '../../src/control/openapi.js';
 
 /**
@@ -76,7 +76,7 @@ let state: Guard | undefined;
 const escapePointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, '~1');
 
 function load(): Guard {
-  const doc = buildOpenApi(ROUTES);
+  const doc = buildOpenApi(ROUTES, EVENT_WIRE.webhookPayloads);
   const require = createRequire(import.meta.url);
   const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   const formats = require('ajv-formats') as { default?: unknown };

@@ -1,4 +1,4 @@
-import { event } from '../../schemas/control.js';
+import { EVENT_WIRE } from '../../modules.js';
 import { presentEvent } from '../../webhooks/present.js';
 import { eventScope, findEvent } from '../events.js';
 import type { EventView } from '../../types.js';
@@ -9,7 +9,7 @@ export const eventGet = operation({
   method: 'GET',
   path: '/_payemu/events/:id',
   summary: 'Retrieve an event with its delivery attempts',
-  result: event,
+  result: EVENT_WIRE.event,
   errors: [404],
   run: (app, scope, { params }: Input<never, never, 'id'>) => presentEvent(findEvent(app, scope, params.id)),
   client: { name: 'event', args: (id: string) => ({ params: { id } }), result: (found): EventView => found as EventView },

@@ -1,5 +1,5 @@
 import { Conflict } from '../../http/errors.js';
-import { event } from '../../schemas/control.js';
+import { EVENT_WIRE } from '../../modules.js';
 import { presentEvent } from '../../webhooks/present.js';
 import { eventScope, findEvent } from '../events.js';
 import type { EventView } from '../../types.js';
@@ -11,7 +11,7 @@ export const eventResend = operation({
   path: '/_payemu/events/:id/resend',
   summary: 'Deliver an event again (a new cycle of attempts)',
   body: { type: 'object' },
-  result: event,
+  result: EVENT_WIRE.event,
   errors: [404, 409],
   run: (app, scope, { params }: Input<never, never, 'id'>) => {
     const found = findEvent(app, scope, params.id);

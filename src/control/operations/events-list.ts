@@ -1,6 +1,5 @@
-import { EVENT_NAMES } from '../../bus/events.js';
+import { EVENT_NAMES, EVENT_WIRE } from '../../modules.js';
 import { scopeKey } from '../../lib/scope-key.js';
-import { eventList } from '../../schemas/control.js';
 import { presentEvent } from '../../webhooks/present.js';
 import { Events, eventReference } from '../../webhooks/records.js';
 import type { EventView } from '../../types.js';
@@ -33,7 +32,7 @@ export const eventsList = operation({
   path: '/_payemu/events',
   summary: "List the events of the key's Source and mode, newest first",
   query: listQuery,
-  result: eventList,
+  result: EVENT_WIRE.eventList,
   run: (app, scope, { query }: Input<never, { event?: string; reference?: string; delivery_status?: string; limit?: number }>) => {
     const all = app.store.find(Events, 'scope', scopeKey(scope.source.slug, scope.mode));
     const limit = query.limit ?? 100;

@@ -1,4 +1,5 @@
-import { EVENT_NAMES, type EventName } from '../../bus/events.js';
+import { EVENT_NAMES } from '../../modules.js';
+import type { EventName } from '../../types.js';
 import type { Mode } from '../../config/types.js';
 import { Unprocessable } from '../../http/errors.js';
 import { triggerResult } from '../../schemas/control.js';

@@ -1,6 +1,5 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { EVENT_NAMES, type EventName } from '../../bus/events.js';
 import { DEFAULT_CONFIG_FILE } from '../../config/load.js';
 import type { Mode } from '../../config/types.js';
 
@@ -38,7 +37,8 @@ export interface EffectStep extends StepBase {
 }
 
 export interface TriggerFixture {
-  event: EventName;
+  /** The event it makes happen (test/triggers.test.ts checks that each event of the catalogue has one). */
+  event: string;
   description: string;
   steps: TriggerStep[];
 }
@@ -63,7 +63,6 @@ export function loadFixtures(dir = TRIGGERS_DIR): { fixtures: Map<string, Trigge
       continue;
     }
     if (`${doc.event}.json` !== file) throw new Error(`trigger fixture ${file} is for event ${doc.event}`);
-    if (!(EVENT_NAMES as readonly string[]).includes(doc.event)) throw new Error(`trigger fixture ${file}: ${doc.event} is not an event`);
     fixtures.set(doc.event, doc as TriggerFixture);
   }
   const loaded = { fixtures, defaults };

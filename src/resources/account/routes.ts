@@ -1,11 +1,9 @@
 import { sparseResource, type ResourceShape } from '../../http/document-query.js';
 import { readRoute } from '../../http/resource-routes.js';
-import { accountDocument } from '../../schemas/account.js';
+import { attributeNames } from '../../schemas/wire.js';
+import { accountDocument } from './wire.js';
 
-const accountShape: ResourceShape = {
-  type: 'accounts',
-  attributes: ['name', 'slug', 'mode', 'default_currency', 'rate_limit_per_minute', 'ip_whitelisting_enabled', 'webhook_configured'],
-};
+const accountShape: ResourceShape = { type: 'accounts', attributes: attributeNames(accountDocument.properties.data.properties.attributes) };
 
 /** `GET /v1/me`: the Account resource of the key. */
 export const accountRoutes = [

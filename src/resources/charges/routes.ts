@@ -7,26 +7,10 @@ import { isPaid, paymentDescription, Payments, type PaymentRecord } from '../com
 import type { ChargeRecord } from './records.js';
 import { createChargeBody, type CreateChargeBody } from './schemas.js';
 import { createCharge, getCharge } from './service.js';
-import { errors } from '../../schemas/wire.js';
-import { chargeDocument, chargeReadDocument } from '../../schemas/charges.js';
+import { attributeNames, errors } from '../../schemas/wire.js';
+import { chargeAttributes, chargeDocument, chargeReadDocument } from './wire.js';
 
-export const chargeShape: ResourceShape = {
-  type: 'charges',
-  attributes: [
-    'reference',
-    'amount',
-    'currency',
-    'status',
-    'paid',
-    'payment_method',
-    'failure_code',
-    'failure_message',
-    'payment_id',
-    'description',
-    'metadata',
-    'created_at',
-  ],
-};
+export const chargeShape: ResourceShape = { type: 'charges', attributes: attributeNames(chargeAttributes) };
 
 /** Type `charges`: the charge's payment, as it stands now. */
 function presentCharge(charge: ChargeRecord, payment: PaymentRecord, base: string) {

@@ -1,9 +1,11 @@
-import type { EventName } from '../../bus/events.js';
 import { minorToNumber } from '../../lib/money.js';
 import type { Transaction } from '../../store/store.js';
-import type { PaymentCompletedData, PaymentFailedData } from '../../types.js';
 import { type EventAdds, raiseFamilyEvent } from './event-adds.js';
 import { updatedAt, type PaymentRecord } from './payment-records.js';
+import type { PaymentEventDataMap } from './payment-webhooks.js';
+
+type PaymentCompletedData = PaymentEventDataMap['payment.completed'];
+type PaymentFailedData = PaymentEventDataMap['payment.failed'];
 
 /** One empty `metadata` for the events of payments without any (frozen: event data is never changed). */
 const NO_METADATA: Record<string, unknown> = Object.freeze({});
@@ -27,14 +29,12 @@ export function paymentEventData(payment: PaymentRecord): PaymentCompletedData |
   };
 }
 
-type PaymentEventName = Extract<EventName, `payment.${string}`>;
-
 /** Raises a `payment.*` event about `payment`, as of its last change (`updatedAt`), with what the event adds (`adds`, typed by its schema). */
-export function emitPaymentEvent<N extends PaymentEventName>(
+export function emitPaymentEvent<N extends keyof PaymentEventDataMap>(
   tx: Transaction,
   name: N,
   payment: PaymentRecord,
-  ...[adds]: EventAdds<N, PaymentFailedData>
+  ...[adds]: EventAdds<PaymentEventDataMap, N, PaymentFailedData>
 ): void {
   raiseFamilyEvent(tx, name, payment, paymentEventData(payment), adds, updatedAt(payment));
 }

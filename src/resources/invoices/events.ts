@@ -1,16 +1,15 @@
-import type { EventName } from '../../bus/events.js';
 import { formatDate, formatTimestamp } from '../../clock/format.js';
 import { minorToNumber } from '../../lib/money.js';
-import type { InvoiceCreatedData } from '../../types.js';
 import { familyEmitter } from '../common/event-adds.js';
 import type { InvoiceRecord } from './records.js';
 import { invoiceTotals } from './totals.js';
+import type { InvoiceEventDataMap } from './webhooks.js';
 
 /**
  * `data` of the `invoice.*` webhooks (docs/webhooks.md). `reference` is the invoice id: the
  * reference its payment gets, so every event payload names a reference to look it up by.
  */
-export function invoiceEventData(invoice: InvoiceRecord): InvoiceCreatedData {
+export function invoiceEventData(invoice: InvoiceRecord): InvoiceEventDataMap['invoice.created'] {
   const totals = invoiceTotals(invoice.items, invoice.discount, invoice.tax_rate);
   // What every `invoice.*` event carries (`invoice.created` is just that); an emitter's `adds` are what an event adds.
   return {
@@ -33,4 +32,4 @@ export function invoiceEventData(invoice: InvoiceRecord): InvoiceCreatedData {
 }
 
 /** Raises an `invoice.*` event about an invoice at `at`, with what the event adds (typed by its schema). */
-export const emitInvoiceEvent = familyEmitter<Extract<EventName, `invoice.${string}`>, InvoiceRecord, InvoiceCreatedData>(invoiceEventData);
+export const emitInvoiceEvent = familyEmitter<InvoiceEventDataMap, InvoiceRecord, InvoiceEventDataMap['invoice.created']>(invoiceEventData);

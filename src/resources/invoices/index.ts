@@ -1,4 +1,4 @@
-import { EVENT_NAMES } from '../../bus/events.js';
+import { invoiceEvents } from './webhooks.js';
 import { resourceModule, storedCollection, storedJob } from '../module.js';
 import { invoiceOverdue } from './jobs.js';
 import { Invoices } from './records.js';
@@ -9,5 +9,5 @@ export const invoicesModule = resourceModule('invoices', {
   collections: [storedCollection(Invoices)],
   routes: invoiceRoutes,
   jobs: [storedJob(invoiceOverdue)],
-  events: EVENT_NAMES.filter((event) => event.startsWith('invoice.')),
+  events: invoiceEvents,
 });

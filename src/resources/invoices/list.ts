@@ -1,5 +1,6 @@
 import type { ListSpec } from '../../http/list-query.js';
-import { INVOICE_ATTRIBUTES } from './present.js';
+import { invoiceAttributes as attributesSchema } from '../../schemas/invoices.js';
+import { attributeNames } from '../../schemas/wire.js';
 import type { InvoiceRecord } from './records.js';
 
 export const invoiceList: ListSpec<InvoiceRecord> = {
@@ -13,6 +14,6 @@ export const invoiceList: ListSpec<InvoiceRecord> = {
     due_date: (i) => i.due_date,
     number: (i) => i.number,
   },
-  attributes: INVOICE_ATTRIBUTES,
+  attributes: attributeNames(attributesSchema),
   id: (i) => i.number,
 };

@@ -1,7 +1,7 @@
 import { formatDate, formatOptionalTimestamp, formatTimestamp } from '../../clock/format.js';
 import { onlyFields } from '../../http/document-query.js';
 import { formatMinor } from '../../lib/money.js';
-import type { InvoiceAttributes } from '../../types.js';
+import type { InvoiceAttributes } from '../../schemas/invoices.js';
 import type { InvoiceRecord } from './records.js';
 import { invoiceTotals } from './totals.js';
 
@@ -41,32 +41,6 @@ export function invoiceAttributes(invoice: InvoiceRecord, base: string): Invoice
     updated_at: formatTimestamp(invoice.updated_at),
   };
 }
-
-export const INVOICE_ATTRIBUTES = [
-  'number',
-  'status',
-  'customer_name',
-  'customer_email',
-  'customer_address',
-  'currency',
-  'due_date',
-  'notes',
-  'terms',
-  'apply_tax',
-  'metadata',
-  'items',
-  'subtotal',
-  'discount',
-  'tax_rate',
-  'tax_amount',
-  'total',
-  'payment_url',
-  'payment_id',
-  'sent_at',
-  'paid_at',
-  'created_at',
-  'updated_at',
-] as const;
 
 export function presentInvoice(invoice: InvoiceRecord, base: string, fields?: readonly string[]) {
   const attributes = onlyFields(invoiceAttributes(invoice, base), fields);

@@ -7,7 +7,7 @@ import { presentInvoice } from './present.js';
 import { Invoices } from './records.js';
 import { createInvoiceBody, updateInvoiceBody, type CreateInvoiceBody, type UpdateInvoiceBody } from './schemas.js';
 import { createInvoice, getInvoice, sendInvoice, updateInvoice } from './service.js';
-import { invoiceDocument, invoiceListDocument, invoiceMessageDocument, invoiceReadDocument } from '../../schemas/invoices.js';
+import { invoiceDocument, invoiceListDocument, invoiceMessageDocument, invoiceReadDocument } from './wire.js';
 
 export const invoiceRoutes = [
   listRoute('/v1/invoices', 'List invoices', {

@@ -1,5 +1,6 @@
 import type { ListSpec } from '../../http/list-query.js';
-import { LINK_ATTRIBUTES } from './present.js';
+import { linkAttributes as attributesSchema } from '../../schemas/payment-links.js';
+import { attributeNames } from '../../schemas/wire.js';
 import { linkPrice, type PaymentLinkRecord } from './records.js';
 
 export const linkList: ListSpec<PaymentLinkRecord> = {
@@ -12,6 +13,6 @@ export const linkList: ListSpec<PaymentLinkRecord> = {
     amount: (l) => linkPrice(l),
     title: (l) => l.title,
   },
-  attributes: LINK_ATTRIBUTES,
+  attributes: attributeNames(attributesSchema),
   id: (l) => Number(l.id),
 };

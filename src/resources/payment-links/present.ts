@@ -1,7 +1,7 @@
 import { formatDate, formatOptionalTimestamp, formatTimestamp } from '../../clock/format.js';
 import { onlyFields } from '../../http/document-query.js';
 import { formatMinor } from '../../lib/money.js';
-import type { PaymentLinkAttributes } from '../../types.js';
+import type { PaymentLinkAttributes } from '../../schemas/payment-links.js';
 import { isUsable, linkKind, linkPrice, type PaymentLinkRecord } from './records.js';
 
 export const linkPayUrl = (base: string, link: PaymentLinkRecord) => `${base}/pay/${link.id}`;
@@ -41,29 +41,6 @@ export function linkAttributes(link: PaymentLinkRecord, base: string, now: numbe
     updated_at: formatTimestamp(link.updated_at),
   };
 }
-
-export const LINK_ATTRIBUTES = [
-  'url',
-  'title',
-  'description',
-  'type',
-  'amount',
-  'currency',
-  'active',
-  'usable',
-  'uses_count',
-  'max_uses',
-  'expires_at',
-  'taxable',
-  'recurring',
-  'products',
-  'metadata',
-  'success_url',
-  'cancel_url',
-  'test',
-  'created_at',
-  'updated_at',
-] as const;
 
 export function presentLink(link: PaymentLinkRecord, base: string, now: number, fields?: readonly string[]) {
   const attributes = onlyFields(linkAttributes(link, base, now), fields);

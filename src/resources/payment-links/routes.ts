@@ -7,7 +7,7 @@ import { presentLink } from './present.js';
 import { PaymentLinks } from './records.js';
 import { createLinkBody, updateLinkBody, type CreateLinkBody, type UpdateLinkBody } from './schemas.js';
 import { createLink, getLink, updateLink } from './service.js';
-import { linkDocument, linkListDocument, linkReadDocument } from '../../schemas/payment-links.js';
+import { linkDocument, linkListDocument, linkReadDocument } from './wire.js';
 
 export const paymentLinkRoutes = [
   actionRoute<CreateLinkBody>('POST', '/v1/payment-links', 'Create a payment link', {

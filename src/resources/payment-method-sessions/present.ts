@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../../clock/format.js';
-import type { PaymentMethodSessionDocument } from '../../types.js';
+import type { PaymentMethodSessionDocument } from './wire.js';
 import type { MethodSessionRecord } from './records.js';
 
 export const methodCheckoutUrl = (base: string, session: MethodSessionRecord) => `${base}/card-update/${session.id}`;

@@ -2,7 +2,7 @@ import { actionRoute } from '../../http/resource-routes.js';
 import { errors } from '../../schemas/wire.js';
 import { paymentMethodSessionBody } from '../recurring/schemas.js';
 import { presentMethodSession } from './present.js';
-import { methodSessionDocument } from '../../schemas/payment-method-sessions.js';
+import { methodSessionDocument } from './wire.js';
 import { createMethodSession } from './service.js';
 
 /** The card update of a recurring payment: a hosted session where the customer replaces its card. */

@@ -1,4 +1,4 @@
-import { EVENT_NAMES } from '../../bus/events.js';
+import { paymentEvents } from '../common/payment-webhooks.js';
 import { resourceModule, storedCollection, storedJob } from '../module.js';
 import { Payments } from '../common/payment-records.js';
 import { authorizationExpiry } from './jobs.js';
@@ -9,5 +9,5 @@ export const paymentsModule = resourceModule('payments', {
   collections: [storedCollection(Payments)],
   routes: paymentRoutes,
   jobs: [storedJob(authorizationExpiry)],
-  events: EVENT_NAMES.filter((event) => event.startsWith('payment.')),
+  events: paymentEvents,
 });

@@ -3,7 +3,8 @@ import { urlSegment } from '../../lib/text.js';
 import { formatOptionalTimestamp, formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
 import { refundShape } from '../refunds/present.js';
-import type { PaymentAttributes, PaymentSummary } from '../../types.js';
+import { paymentAttributes as paymentAttributesSchema, type PaymentAttributes, type PaymentSummary } from '../../schemas/payments.js';
+import { attributeNames } from '../../schemas/wire.js';
 import { captureMethod, capturedAt, isPaid, paymentDescription, updatedAt, type PaymentRecord } from '../common/payment-records.js';
 
 export const paymentUrl = (base: string, payment: PaymentRecord) => `${base}/v1/payments/${urlSegment(payment.reference)}`;
@@ -35,29 +36,8 @@ export function paymentAttributes(payment: PaymentRecord): PaymentAttributes {
 /** Attributes of a list item unless `fields[payments]` says otherwise (the hosted API's five). */
 export const LIST_ATTRIBUTES = ['reference', 'amount', 'currency', 'status', 'paid'] as const;
 
-export const PAYMENT_ATTRIBUTES = [
-  'reference',
-  'amount',
-  'currency',
-  'status',
-  'paid',
-  'provider',
-  'customer_email',
-  'card_last',
-  'card_brand',
-  'payment_method',
-  'capture_method',
-  'description',
-  'metadata',
-  'failure_code',
-  'failure_message',
-  'captured_at',
-  'created_at',
-  'updated_at',
-] as const;
-
 /** Type `payments`: what `fields[payments]` may name, and its one relationship, `refunds`. */
-export const paymentShape: ResourceShape = { type: 'payments', attributes: PAYMENT_ATTRIBUTES, relationships: { refunds: refundShape } };
+export const paymentShape: ResourceShape = { type: 'payments', attributes: attributeNames(paymentAttributesSchema), relationships: { refunds: refundShape } };
 
 export function presentPayment(payment: PaymentRecord, base: string, fields?: readonly string[]) {
   return {

@@ -9,7 +9,7 @@ import { paymentDocument } from './document.js';
 import { LIST_ATTRIBUTES, paymentShape, presentAction } from './present.js';
 import { capturedAt, Payments } from '../common/payment-records.js';
 import { errors } from '../../schemas/wire.js';
-import { captureDocument, paymentListDocument, paymentReadDocument, voidDocument } from '../../schemas/payments.js';
+import { captureDocument, paymentListDocument, paymentReadDocument, voidDocument } from './wire.js';
 
 export const paymentRoutes = [
   listRoute('/v1/payments', 'List payments', {

@@ -1,12 +1,11 @@
-import type { EventName } from '../../bus/events.js';
 import { formatDate, formatTimestamp } from '../../clock/format.js';
 import { minorToNumber } from '../../lib/money.js';
-import type { RecurringSuspendedData } from '../../types.js';
 import { familyEmitter } from '../common/event-adds.js';
 import type { RecurringRecord } from './records.js';
+import type { RecurringEventDataMap } from './webhooks.js';
 
 /** `data` of the `recurring.*` webhooks (docs/webhooks.md): the schedule, plus what happened. */
-export function recurringEventData(schedule: RecurringRecord): RecurringSuspendedData {
+export function recurringEventData(schedule: RecurringRecord): RecurringEventDataMap['recurring.suspended'] {
   // What every `recurring.*` event carries (`recurring.suspended` is just that); an emitter's `adds` are what an event adds.
   return {
     reference: schedule.reference,
@@ -24,4 +23,4 @@ export function recurringEventData(schedule: RecurringRecord): RecurringSuspende
 }
 
 /** Raises a `recurring.*` event about a schedule at `at`, with what the event adds (typed by its schema). */
-export const emitRecurringEvent = familyEmitter<Extract<EventName, `recurring.${string}`>, RecurringRecord, RecurringSuspendedData>(recurringEventData);
+export const emitRecurringEvent = familyEmitter<RecurringEventDataMap, RecurringRecord, RecurringEventDataMap['recurring.suspended']>(recurringEventData);

@@ -1,4 +1,4 @@
-import { EVENT_NAMES } from '../../bus/events.js';
+import { recurringEvents } from './webhooks.js';
 import { resourceModule, storedCollection, storedJob } from '../module.js';
 import { recurringBilling } from './billing.js';
 import { Recurring } from './records.js';
@@ -9,5 +9,5 @@ export const recurringModule = resourceModule('recurring', {
   collections: [storedCollection(Recurring)],
   routes: recurringRoutes,
   jobs: [storedJob(recurringBilling)],
-  events: EVENT_NAMES.filter((event) => event.startsWith('recurring.')),
+  events: recurringEvents,
 });

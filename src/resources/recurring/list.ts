@@ -1,5 +1,6 @@
 import type { ListSpec } from '../../http/list-query.js';
-import { RECURRING_ATTRIBUTES } from './present.js';
+import { recurringAttributes as attributesSchema } from '../../schemas/recurring.js';
+import { attributeNames } from '../../schemas/wire.js';
 import type { RecurringRecord } from './records.js';
 
 export const recurringList: ListSpec<RecurringRecord> = {
@@ -13,6 +14,6 @@ export const recurringList: ListSpec<RecurringRecord> = {
     amount: (r) => r.amount,
     next_billing_date: (r) => r.next_billing_date ?? Number.MAX_SAFE_INTEGER,
   },
-  attributes: RECURRING_ATTRIBUTES,
+  attributes: attributeNames(attributesSchema),
   id: (r) => r.reference,
 };

@@ -2,7 +2,7 @@ import { urlSegment } from '../../lib/text.js';
 import { onlyFields } from '../../http/document-query.js';
 import { formatDate, formatOptionalTimestamp, formatTimestamp } from '../../clock/format.js';
 import { formatMinor } from '../../lib/money.js';
-import type { RecurringAttributes } from '../../types.js';
+import type { RecurringAttributes } from '../../schemas/recurring.js';
 import type { RecurringRecord } from './records.js';
 
 export const recurringUrl = (base: string, schedule: RecurringRecord) => `${base}/v1/recurring-payments/${urlSegment(schedule.reference)}`;
@@ -34,28 +34,6 @@ export function recurringAttributes(schedule: RecurringRecord, base: string): Re
     updated_at: formatTimestamp(schedule.updated_at),
   };
 }
-
-export const RECURRING_ATTRIBUTES = [
-  'reference',
-  'amount',
-  'currency',
-  'frequency',
-  'interval_count',
-  'status',
-  'next_billing_date',
-  'retry_count',
-  'manage_url',
-  'payment_method',
-  'start_date',
-  'end_date',
-  'customer_email',
-  'customer_name',
-  'metadata',
-  'apply_tax',
-  'cancelled_at',
-  'created_at',
-  'updated_at',
-] as const;
 
 export function presentRecurring(schedule: RecurringRecord, base: string, fields?: readonly string[]) {
   const attributes = onlyFields(recurringAttributes(schedule, base), fields);

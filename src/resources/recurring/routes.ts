@@ -18,7 +18,7 @@ import {
   recurringReadDocument,
   recurringResumedDocument,
   recurringUpdatedDocument,
-} from '../../schemas/recurring.js';
+} from './wire.js';
 
 const noBody = { type: 'object' } as const;
 

@@ -2,14 +2,13 @@ import { formatTimestamp } from '../../clock/format.js';
 import { pickAttributes, type ResourceShape } from '../../http/document-query.js';
 import { formatMinor } from '../../lib/money.js';
 import { refundedOf, type PaymentRecord } from '../common/payment-records.js';
-import type { RefundAttributes, RefundMeta } from '../../types.js';
+import { refundAttributes, type RefundAttributes, type RefundMeta } from './wire.js';
 import type { RefundRecord } from './records.js';
 import { refundable } from './service.js';
-
-export const REFUND_ATTRIBUTES = ['amount', 'reason', 'status', 'created_at'] as const;
+import { attributeNames } from '../../schemas/wire.js';
 
 /** Type `refunds`: what `fields[refunds]` may name. */
-export const refundShape: ResourceShape = { type: 'refunds', attributes: REFUND_ATTRIBUTES };
+export const refundShape: ResourceShape = { type: 'refunds', attributes: attributeNames(refundAttributes) };
 
 /** A refund; `fields` (from `fields[refunds]`) keeps only those attributes. */
 export function presentRefund(refund: RefundRecord, fields?: readonly string[]) {

@@ -5,7 +5,7 @@ import { findPayment } from '../common/find-payment.js';
 import { presentRefund, refundMeta, refundShape } from './present.js';
 import { createRefundBody, type CreateRefundBody } from './schemas.js';
 import { refundPayment, refundsOf } from './service.js';
-import { refundDocument, refundListDocument } from '../../schemas/refunds.js';
+import { refundDocument, refundListDocument } from './wire.js';
 
 export const refundRoutes = [
   readRoute('/v1/payments/:reference/refunds', "List a payment's refunds", {

@@ -1,7 +1,8 @@
 import { formatTimestamp } from '../../clock/format.js';
 import type { ResourceShape } from '../../http/document-query.js';
 import { minorToNumber } from '../../lib/money.js';
-import type { CreatedSessionDocument, SessionDocument } from '../../types.js';
+import { attributeNames } from '../../schemas/wire.js';
+import { sessionAttributes, type CreatedSessionDocument, type SessionDocument } from './wire.js';
 import { sessionStatus, type SessionRecord } from './records.js';
 
 export const checkoutUrl = (base: string, session: SessionRecord) => `${base}/checkout/${session.id}`;
@@ -26,31 +27,7 @@ function sessionDocument<A>(session: SessionRecord, base: string, attributes: (c
 }
 
 /** Type `sessions` as `GET /v1/sessions/{id}` shows it: what `fields[sessions]` may name. */
-export const sessionShape: ResourceShape = {
-  type: 'sessions',
-  attributes: [
-    'amount',
-    'currency',
-    'reference',
-    'status',
-    'payment_status',
-    'checkout_url',
-    'expires_at',
-    'success_url',
-    'cancel_url',
-    'customer_email',
-    'customer_name',
-    'description',
-    'capture_method',
-    'save_payment_method',
-    'metadata',
-    'subtotal',
-    'discount',
-    'shipping',
-    'tax',
-    'created_at',
-  ],
-};
+export const sessionShape: ResourceShape = { type: 'sessions', attributes: attributeNames(sessionAttributes) };
 
 /** `GET /v1/sessions/{id}`: the session's status and payment_status, plus the request's own fields. */
 export function presentSession(session: SessionRecord, base: string, now: number): SessionDocument {

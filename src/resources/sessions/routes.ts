@@ -4,7 +4,7 @@ import { errors } from '../../schemas/wire.js';
 import { createSessionBody, type CreateSessionBody } from './schemas.js';
 import { createSession, getSession } from './service.js';
 import { presentCreatedSession, presentSession, sessionShape } from './present.js';
-import { createdSessionDocument, sessionDocument } from '../../schemas/sessions.js';
+import { createdSessionDocument, sessionDocument } from './wire.js';
 
 export const sessionRoutes = [
   actionRoute<CreateSessionBody>('POST', '/v1/sessions', 'Create a checkout session', {

@@ -2,9 +2,10 @@ import { sparseResource, type ResourceShape } from '../../http/document-query.js
 import { readRoute } from '../../http/resource-routes.js';
 import { v1 } from '../../http/route.js';
 import { formatMinor, toMinor } from '../../lib/money.js';
+import { attributeNames } from '../../schemas/wire.js';
 import { calculateTax } from './calculate.js';
 
-import { taxCalculationDocument, taxSettingsDocument } from '../../schemas/tax.js';
+import { taxCalculationDocument, taxSettingsAttributes, taxSettingsDocument } from './wire.js';
 
 export const calculateTaxBody = {
   type: 'object',
@@ -17,7 +18,7 @@ export const calculateTaxBody = {
   },
 } as const;
 
-const taxSettingsShape: ResourceShape = { type: 'tax-settings', attributes: ['enabled', 'name', 'rate', 'inclusive'] };
+const taxSettingsShape: ResourceShape = { type: 'tax-settings', attributes: attributeNames(taxSettingsAttributes) };
 
 /** Tax settings of the Source and a calculator (without a rate, the Source's). */
 export const taxRoutes = [

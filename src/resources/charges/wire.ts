@@ -1,5 +1,5 @@
-import { boolean, currency, document, integer, metadata, money, named, nullable, object, resource, sparse, string, timestamp } from './wire.js';
-import { failureCode, paymentStatus } from './payments.js';
+import { boolean, currency, document, integer, metadata, money, named, nullable, object, resource, sparse, string, timestamp } from '../../schemas/wire.js';
+import { failureCode, paymentStatus } from '../../schemas/payments.js';
 
 /** JSON Schemas of the charge answers (see wire.ts). */
 export const chargeAttributes = named(

@@ -1,4 +1,4 @@
-import { boolean, currency, document, integer, named, object, oneOfValues, resource, sparse, string } from './wire.js';
+import { boolean, currency, document, integer, named, object, oneOfValues, resource, sparse, string } from '../../schemas/wire.js';
 
 /** `GET /v1/me`: the Account of the key (see wire.ts); `fields[accounts]` may leave attributes out. */
 export const accountDocument = named(

@@ -1,5 +1,6 @@
-import { document, money, named, nullable, object, resource, sparse, string, timestamp } from './wire.js';
-import { PAYMENT_STATUSES } from './payment-status.js';
+import type { FromSchema } from 'json-schema-to-ts';
+import { document, money, named, nullable, object, resource, sparse, string, timestamp } from '../../schemas/wire.js';
+import { PAYMENT_STATUSES } from '../../schemas/payment-status.js';
 
 /** JSON Schemas of the refund answers (see wire.ts). */
 export const refundAttributes = named(
@@ -24,3 +25,7 @@ export const refundMeta = object({
 export const refundDocument = named('RefundDocument', document(resource({ type: 'refunds', attributes: refundAttributes, links: [] }), { meta: refundMeta }));
 
 export const refundListDocument = named('RefundListDocument', document({ type: 'array', items: refundResource }, { meta: refundMeta }));
+
+export type RefundAttributes = FromSchema<typeof refundAttributes>;
+/** `meta` of the refund answers. */
+export type RefundMeta = FromSchema<typeof refundMeta>;

@@ -1,4 +1,4 @@
-import { boolean, currency, document, money, named, number, object, resource, sparse, string } from './wire.js';
+import { boolean, currency, document, money, named, number, object, resource, sparse, string } from '../../schemas/wire.js';
 
 /** JSON Schemas of the tax answers (see wire.ts). */
 export const taxSettingsAttributes = object({ enabled: boolean, name: string, rate: number, inclusive: boolean });

@@ -1,5 +1,6 @@
-import { amountNumber, boolean, currency, document, metadata, named, nullable, object, oneOfValues, resource, sparse, string } from './wire.js';
-import { timestamp, uri } from './wire.js';
+import type { FromSchema } from 'json-schema-to-ts';
+import { amountNumber, boolean, currency, document, metadata, named, nullable, object, oneOfValues, resource, sparse, string } from '../../schemas/wire.js';
+import { timestamp, uri } from '../../schemas/wire.js';
 
 /** JSON Schemas of the session answers (see wire.ts). */
 const created = object({ amount: amountNumber, currency, reference: string, checkout_url: uri, expires_at: timestamp });
@@ -48,3 +49,8 @@ export const sessionDocument = named(
   'SessionDocument',
   document(resource({ type: 'sessions', attributes: sparse(sessionAttributes), links: ['self', 'checkout'] })),
 );
+
+/** `POST /v1/sessions`: exactly five attributes. */
+export type CreatedSessionDocument = FromSchema<typeof createdSessionDocument>;
+/** `GET /v1/sessions/{id}`. */
+export type SessionDocument = FromSchema<typeof sessionDocument>;

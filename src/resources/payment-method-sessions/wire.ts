@@ -1,4 +1,5 @@
-import { document, named, object, resource, string, timestamp, uri } from './wire.js';
+import type { FromSchema } from 'json-schema-to-ts';
+import { document, named, object, resource, string, timestamp, uri } from '../../schemas/wire.js';
 
 /** `POST /v1/recurring-payments/{reference}/payment-method-session` (see wire.ts). */
 export const methodSessionDocument = named(
@@ -11,3 +12,5 @@ export const methodSessionDocument = named(
     }),
   ),
 );
+
+export type PaymentMethodSessionDocument = FromSchema<typeof methodSessionDocument>;
