@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import * as esbuild from 'esbuild';
 import { EVENT_NAMES } from '../dist/catalogue.js';
+import { OPERATIONS } from '../dist/control/operations.js';
 import { configSchema, userConfigSchema } from '../dist/config/schema.js';
 import { validatorFile } from '../dist/lib/precompiled.js';
 
@@ -54,6 +55,30 @@ const eventNames = {
   },
 };
 
+// What the client takes of the control operations (src/client/client.ts imports their list): each
+// one's method, path and client mapping, and nothing of what runs them on the server. Without it
+// every command that talks to payemu would evaluate the whole server (about 200 modules) at
+// start. The mappings travel as their source text, so they may use only their parameters
+// (src/control/operation.ts says so); the CLI tests call every method through this script.
+const clientOperations = {
+  name: 'client-operations',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/control\/operations\.js$/ }, (args) =>
+      /[\\/]src[\\/]client[\\/]client\.ts$/.test(args.importer) ? { path: 'client-operations', namespace: 'client-operations' } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: 'client-operations' }, () => ({
+      contents: `export const OPERATIONS = [\n${OPERATIONS.filter((op) => op.client)
+        .map((op) => {
+          const { name, args, result } = op.client;
+          const fields = [`name: ${JSON.stringify(name)}`, args && `args: ${args.toString()}`, result && `result: ${result.toString()}`].filter(Boolean);
+          return `  { method: ${JSON.stringify(op.method)}, path: ${JSON.stringify(op.path)}, client: { ${fields.join(', ')} } },`;
+        })
+        .join('\n')}\n];\n`,
+      loader: 'js',
+    }));
+  },
+};
+
 fs.rmSync(OUT, { recursive: true, force: true });
 
 const common = {
@@ -77,6 +102,7 @@ const [script, tui] = await Promise.all([
     plugins: [
       bundledValidators,
       eventNames,
+      clientOperations,
       {
         name: 'tui-apart',
         setup(build) {
@@ -90,6 +116,7 @@ const [script, tui] = await Promise.all([
     entryPoints: ['src/ui/tui.tsx'],
     outfile: 'dist/bin/tui.js',
     format: 'esm',
+    plugins: [clientOperations],
   }),
 ]);
 for (const result of [script, tui]) {

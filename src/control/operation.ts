@@ -49,7 +49,12 @@ export interface CallInput {
   body?: unknown;
 }
 
-/** The client's method: its name on `PayemuClient`, its arguments as the operation's input, and what it resolves to. */
+/**
+ * The client's method: its name on `PayemuClient`, its arguments as the operation's input, and
+ * what it resolves to. `args` and `result` reach the bundled command line as their source text
+ * (scripts/build-cli.js, so that a command does not evaluate the server), so they use nothing
+ * but their parameters.
+ */
 export interface ClientMapping<Result> {
   name: string;
   // biome-ignore lint/suspicious/noExplicitAny: each entry types its own arguments.
