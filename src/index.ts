@@ -8,3 +8,4 @@ export type { TriggerResult } from './control/triggers/run.js';
 export { verifyWebhook, WebhookVerificationError, type VerifyOptions, type WebhookVerificationReason } from './webhooks/signature.js';
 export type { WebhookChaosSettings } from './webhooks/chaos.js';
 export type * from './types.js';
+export type * from './control/types.js';

@@ -14,23 +14,9 @@
  * type. Imported as types only: nothing of the server reaches the client.
  */
 import type { FromSchema } from 'json-schema-to-ts';
-import type { EVENT_WIRE, EVENTS } from './modules.js';
+import type { EVENTS } from './modules.js';
 import type { EventDataOf } from './resources/common/event-adds.js';
-import type {
-  advanceReport,
-  attempt,
-  clockView,
-  faultView,
-  invoicePaid,
-  linkPaid,
-  requestEntry,
-  requestList,
-  resetReport,
-  sessionCompleted,
-  triggerResult,
-  webhookChaos,
-} from './schemas/control.js';
-import type { ClosedObject, errors, ListDocumentSchema } from './schemas/wire.js';
+import type { errors, ListDocumentSchema } from './schemas/wire.js';
 import type { accountDocument } from './resources/account/wire.js';
 import type { chargeAttributes, chargeDocument } from './resources/charges/wire.js';
 import type { invoiceStatus } from './schemas/invoices.js';
@@ -40,8 +26,6 @@ import type { frequency, recurringStatus } from './schemas/recurring.js';
 import type { refundDocument } from './resources/refunds/wire.js';
 import type { createdSessionDocument, sessionAttributes } from './resources/sessions/wire.js';
 import type { taxCalculationDocument, taxSettingsAttributes } from './resources/tax/wire.js';
-import type { cardAttemptBody } from './schemas/card.js';
-import type { faultSchema } from './lib/faults.js';
 
 // ---- The /v1 answers ----
 
@@ -160,40 +144,3 @@ export type InvoiceEventData = EventData<Extract<EventName, `invoice.${string}`>
 
 /** A webhook body, `{event, data}` (the schema of `webhookPayloads`): narrow on `event` to get that event's `data`. */
 export type WebhookEvent<N extends EventName = EventName> = { [K in EventName]: { event: K; data: EventDataMap[K] } }[N];
-
-// ---- The control plane's answers (/_payemu/) ----
-
-/** `GET /_payemu/clock`. */
-export type ClockView = FromSchema<typeof clockView>;
-/** `POST /_payemu/clock/advance`: where the clock went and how many jobs of each kind ran. */
-export type AdvanceResult = FromSchema<typeof advanceReport>;
-/** `POST /_payemu/reset`. */
-export type ResetResult = FromSchema<typeof resetReport>;
-/** `GET`/`PUT /_payemu/webhook-chaos`: the settings in force (`{}` when off). */
-export type WebhookChaosView = FromSchema<typeof webhookChaos>;
-/** One delivery attempt of an event. */
-export type AttemptView = FromSchema<typeof attempt>;
-/** An event of the control plane's log (`GET /_payemu/events`, `/_payemu/events/{id}`). */
-export type EventView = FromSchema<ClosedObject<Omit<EventProperties, 'payload'>, Exclude<keyof EventProperties & string, 'payload'>>> & {
-  payload: WebhookEvent;
-};
-// `payload` is a oneOf of every event's payload, an array FromSchema does not read as a union: derived piecewise.
-type EventProperties = (typeof EVENT_WIRE.event)['properties'];
-/** `POST /_payemu/trigger`: the API calls the fixture made and the event that resulted. */
-export type TriggerReport = FromSchema<typeof triggerResult>;
-/** `POST /_payemu/sessions/{id}/complete`: a checkout's payment, or a card update's outcome. */
-export type CompleteResult = FromSchema<typeof sessionCompleted>;
-/** The card a hosted page would be given (`POST /_payemu/sessions/{id}/complete` and the other pay endpoints). */
-export type CardAttempt = FromSchema<typeof cardAttemptBody>;
-/** One `/v1` request of the request journal (`GET /_payemu/requests`). */
-export type RequestView = FromSchema<typeof requestEntry>;
-/** `GET /_payemu/requests`: newest first; `total` counts every match. */
-export type RequestList = FromSchema<typeof requestList>;
-/** A fault as payemu shows it (`/_payemu/faults`): every field with its default, its id and how many requests it acted on. */
-export type FaultView = FromSchema<typeof faultView>;
-/** A fault as sent to `POST /_payemu/faults`: only `path` is required. */
-export type FaultInput = FromSchema<typeof faultSchema>;
-/** `POST /_payemu/invoices/{id}/pay`. */
-export type InvoicePayResult = FromSchema<typeof invoicePaid>;
-/** `POST /_payemu/payment-links/{id}/pay`. */
-export type LinkPayResult = FromSchema<typeof linkPaid>;

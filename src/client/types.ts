@@ -1,6 +1,6 @@
 /**
  * The answers of the control plane as the client reads them: derived from the schemas the OpenAPI
- * document publishes (src/types.ts, type-only imports: the server stays out of the CLI's bundle).
+ * document publishes (src/control/types.ts, type-only imports: the server stays out of the CLI's bundle).
  * Written here is only what no answer schema holds: the client's own arguments and the stream.
  */
 export type {
@@ -14,14 +14,14 @@ export type {
   FaultView,
   InvoicePayResult,
   LinkPayResult,
-  PaymentSummary,
   RequestList,
   RequestView,
   ResetResult,
   TriggerReport as TriggerResult,
   WebhookChaosView,
-} from '../types.js';
-import type { AttemptView, ClockView, EventView } from '../types.js';
+} from '../control/types.js';
+export type { PaymentSummary } from '../schemas/payments.js';
+import type { AttemptView, ClockView, EventView } from '../control/types.js';
 
 export type Mode = 'test' | 'live';
 

@@ -1,7 +1,7 @@
 import { EVENT_WIRE } from '../../modules.js';
 import { presentEvent } from '../../webhooks/present.js';
 import { eventScope, findEvent } from '../events.js';
-import type { EventView } from '../../types.js';
+import type { EventView } from '../types.js';
 import { type Input, operation } from '../operation.js';
 
 /** `GET /_payemu/events/:id`: one event with its delivery attempts. The library reads any Source's, and answers undefined for none. */

@@ -2,7 +2,7 @@ import { Conflict } from '../../http/errors.js';
 import { EVENT_WIRE } from '../../modules.js';
 import { presentEvent } from '../../webhooks/present.js';
 import { eventScope, findEvent } from '../events.js';
-import type { EventView } from '../../types.js';
+import type { EventView } from '../types.js';
 import { type Input, operation } from '../operation.js';
 
 /** `POST /_payemu/events/:id/resend`: a new cycle of delivery attempts, with the same id. The library answers undefined for no such event. */

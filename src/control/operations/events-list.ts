@@ -2,7 +2,7 @@ import { EVENT_NAMES, EVENT_WIRE } from '../../modules.js';
 import { scopeKey } from '../../lib/scope-key.js';
 import { presentEvent } from '../../webhooks/present.js';
 import { Events, eventReference } from '../../webhooks/records.js';
-import type { EventView } from '../../types.js';
+import type { EventView } from '../types.js';
 import { type Input, operation } from '../operation.js';
 
 const listQuery = {

@@ -1,4 +1,4 @@
-import type { CardAttempt } from '../../types.js';
+import type { CardAttempt } from '../types.js';
 import { payInvoice } from '../../resources/invoices/pay.js';
 import { presentInvoice } from '../../resources/invoices/present.js';
 import { presentPaymentSummary } from '../../resources/payments/present.js';

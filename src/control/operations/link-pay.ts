@@ -1,4 +1,4 @@
-import type { CardAttempt } from '../../types.js';
+import type { CardAttempt } from '../types.js';
 import { presentLink } from '../../resources/payment-links/present.js';
 import { PaymentLinks } from '../../resources/payment-links/records.js';
 import { getLink } from '../../resources/payment-links/service.js';

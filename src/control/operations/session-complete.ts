@@ -1,4 +1,4 @@
-import type { CardAttempt } from '../../types.js';
+import type { CardAttempt } from '../types.js';
 import { presentPaymentSummary } from '../../resources/payments/present.js';
 import { attemptMethodUpdate, getMethodSession } from '../../resources/payment-method-sessions/service.js';
 import { sessionStatus } from '../../resources/sessions/records.js';
