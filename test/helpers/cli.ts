@@ -11,6 +11,18 @@ import { checkDriftLog } from './openapi.js';
 export const BIN = fileURLToPath(new URL('../../bin/payemu.js', import.meta.url));
 const DIST_MAIN = fileURLToPath(new URL('../../dist/bin/cli.cjs', import.meta.url));
 
+/**
+ * `node ...args` as a command and its arguments for `spawn`, without tap's coverage hooks. tap
+ * hands its hooks to every process a test starts (NODE_OPTIONS, put back by its own wrapper of
+ * child_process whatever the env says; `env -u` takes them off). In a process of the binary
+ * they measure nothing that counts: the bundle has no source map, and coverage counts src/ only
+ * (test/helpers/coverage-map.js). They cost each start a loader thread, about half of a short
+ * command's CPU time, over the few hundred the suite starts. `env` execs node: the pid is node's.
+ */
+export function nodeWithoutCoverage(args: readonly string[]): [command: string, args: string[]] {
+  return ['/usr/bin/env', ['-u', 'NODE_OPTIONS', process.execPath, ...args]];
+}
+
 export interface Exit {
   code: number | null;
   signal: NodeJS.Signals | null;
@@ -43,13 +55,15 @@ export class PayemuProcess {
   private partial = '';
   private waiters: (() => void)[] = [];
   private readonly driftDir: string;
+  private readonly args: readonly string[];
   private drift: string[] | undefined;
   private driftReported = false;
 
   constructor(t: Test, args: readonly string[], options: SpawnOptions = {}) {
+    this.args = args;
     if (!fs.existsSync(DIST_MAIN)) throw new Error('dist/ is missing: run `npm run build` before the CLI tests (npm test does).');
     this.driftDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-drift-'));
-    this.child = spawn(process.execPath, [BIN, ...args], {
+    this.child = spawn(...nodeWithoutCoverage([BIN, ...args]), {
       cwd: options.cwd,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, PAYEMU_DRIFT_LOG: path.join(this.driftDir, 'answers.jsonl'), ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -148,7 +162,7 @@ export class PayemuProcess {
     const drift = this.driftProblems();
     if (drift.length > 0 && !this.driftReported) {
       this.driftReported = true;
-      throw new Error(`payemu ${this.child.spawnargs.slice(2).join(' ')} received answers that leave the OpenAPI document:\n${drift.join('\n')}`);
+      throw new Error(`payemu ${this.args.join(' ')} received answers that leave the OpenAPI document:\n${drift.join('\n')}`);
     }
     return exit;
   }
@@ -183,7 +197,7 @@ export class PayemuProcess {
   }
 
   private output(): string {
-    return `args: ${this.child.spawnargs.slice(2).join(' ')}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`;
+    return `args: ${this.args.join(' ')}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`;
   }
 
   private describeExit(): string {
