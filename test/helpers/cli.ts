@@ -6,22 +6,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
 import { checkDriftLog } from './openapi.js';
+import { nodeWithoutCoverage } from './plain-node.js';
 
 /** The published binary; it runs the bundle in dist/bin/, so `npm run build` first (`npm test` does). */
 export const BIN = fileURLToPath(new URL('../../bin/payemu.js', import.meta.url));
 const DIST_MAIN = fileURLToPath(new URL('../../dist/bin/cli.cjs', import.meta.url));
-
-/**
- * `node ...args` as a command and its arguments for `spawn`, without tap's coverage hooks. tap
- * hands its hooks to every process a test starts (NODE_OPTIONS, put back by its own wrapper of
- * child_process whatever the env says; `env -u` takes them off). In a process of the binary
- * they measure nothing that counts: the bundle has no source map, and coverage counts src/ only
- * (test/helpers/coverage-map.js). They cost each start a loader thread, about half of a short
- * command's CPU time, over the few hundred the suite starts. `env` execs node: the pid is node's.
- */
-export function nodeWithoutCoverage(args: readonly string[]): [command: string, args: string[]] {
-  return ['/usr/bin/env', ['-u', 'NODE_OPTIONS', process.execPath, ...args]];
-}
 
 export interface Exit {
   code: number | null;
