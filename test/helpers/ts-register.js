@@ -21,10 +21,13 @@ import module from 'node:module';
 const tsNode = process.env.TAP_TYPE_STRIP_ONLY !== '1' && process.execArgv.some((arg) => arg.includes('@tapjs/typescript'));
 
 // The processes started with this one's execArgv (the store's compactor, forked from source by
-// the unit tests; the runs of src/cli/cached-script.test.ts) get this loader by its absolute URL,
-// whatever their working directory, and not tap's import, which would start ts-node there.
+// the tests that use the library with a data directory; the runs of
+// src/cli/cached-script.test.ts) get this loader by its absolute URL, whatever their working
+// directory, and tap's coverage import, but not tap's TypeScript import, which would start
+// ts-node there, nor its mock import, which loads tap's core into a process that runs no test
+// (a third of a compactor's CPU time). Neither takes part in what they measure.
 const own = process.execArgv
-  .filter((arg) => !arg.includes('@tapjs/typescript'))
+  .filter((arg) => !arg.includes('@tapjs/typescript') && !arg.includes('@tapjs/mock'))
   .map((arg) => (arg.startsWith('--import=') && arg.endsWith('/ts-register.js') ? `--import=${import.meta.url}` : arg));
 process.execArgv.splice(0, process.execArgv.length, ...own);
 
