@@ -5,6 +5,7 @@ import path from 'node:path';
 import t from 'tap';
 import { emulator, type TestEmulator } from './helpers/emulator.js';
 import { checkDriftLog } from './helpers/openapi.js';
+import { nodeWithoutCoverage } from './helpers/plain-node.js';
 
 const BIN = path.resolve('bin/payemu.js');
 
@@ -21,7 +22,7 @@ function run(
   return new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>((resolve, reject) => {
     const drift = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-drift-'));
     const log = path.join(drift, 'answers.jsonl');
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, CI: '1', PAYEMU_DRIFT_LOG: log, ...env }, cwd: options.cwd });
+    const child = spawn(...nodeWithoutCoverage([BIN, ...args]), { env: { ...process.env, CI: '1', PAYEMU_DRIFT_LOG: log, ...env }, cwd: options.cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {

@@ -6,6 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import t, { type Test } from 'tap';
 import { prng } from './helpers/prng.js';
 import { readAnswer } from './helpers/answer.js';
+import { nodeWithoutCoverage } from './helpers/plain-node.js';
 
 /**
  * DESIGN.md section 3: "a process crash (kill -9) at any moment leaves a readable store that
@@ -58,7 +59,7 @@ process.on('exit', () => {
  * section 8). stdout is read to the end, so the logger never blocks on a full pipe.
  */
 async function launch(t: Test, args: string[], cwd: string): Promise<Running> {
-  const proc = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', CI: '1' } });
+  const proc = spawn(...nodeWithoutCoverage(args), { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', CI: '1' } });
   children.add(proc);
   proc.once('exit', () => children.delete(proc));
   let stderr = '';

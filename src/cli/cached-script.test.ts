@@ -10,7 +10,7 @@ import { codeCacheDir } from './cached-script.js';
 // Each run is a process of its own, as every start is: within one process V8 keeps what it
 // compiled in memory and would use that instead of the cache, which the test means to see.
 const MODULE = new URL('./cached-script.ts', import.meta.url).href;
-const LOADER = process.execArgv.filter((a) => a.includes('typescript')); // tap's, for the .ts
+const LOADER = process.execArgv.filter((a) => a.includes('ts-register')); // the tests' TypeScript loader (test/helpers/ts-register.js), for the .ts
 
 interface Run {
   state: string;

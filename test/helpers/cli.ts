@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
 import { checkDriftLog } from './openapi.js';
+import { nodeWithoutCoverage } from './plain-node.js';
 
 /** The published binary; it runs the bundle in dist/bin/, so `npm run build` first (`npm test` does). */
 export const BIN = fileURLToPath(new URL('../../bin/payemu.js', import.meta.url));
@@ -43,13 +44,15 @@ export class PayemuProcess {
   private partial = '';
   private waiters: (() => void)[] = [];
   private readonly driftDir: string;
+  private readonly args: readonly string[];
   private drift: string[] | undefined;
   private driftReported = false;
 
   constructor(t: Test, args: readonly string[], options: SpawnOptions = {}) {
+    this.args = args;
     if (!fs.existsSync(DIST_MAIN)) throw new Error('dist/ is missing: run `npm run build` before the CLI tests (npm test does).');
     this.driftDir = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-drift-'));
-    this.child = spawn(process.execPath, [BIN, ...args], {
+    this.child = spawn(...nodeWithoutCoverage([BIN, ...args]), {
       cwd: options.cwd,
       env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, PAYEMU_DRIFT_LOG: path.join(this.driftDir, 'answers.jsonl'), ...options.env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -148,7 +151,7 @@ export class PayemuProcess {
     const drift = this.driftProblems();
     if (drift.length > 0 && !this.driftReported) {
       this.driftReported = true;
-      throw new Error(`payemu ${this.child.spawnargs.slice(2).join(' ')} received answers that leave the OpenAPI document:\n${drift.join('\n')}`);
+      throw new Error(`payemu ${this.args.join(' ')} received answers that leave the OpenAPI document:\n${drift.join('\n')}`);
     }
     return exit;
   }
@@ -183,7 +186,7 @@ export class PayemuProcess {
   }
 
   private output(): string {
-    return `args: ${this.child.spawnargs.slice(2).join(' ')}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`;
+    return `args: ${this.args.join(' ')}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`;
   }
 
   private describeExit(): string {

@@ -1,0 +1,101 @@
+/**
+ * Module hooks (registered by test/helpers/ts-register.js) that run payemu's TypeScript as the
+ * tests import it: a `.js` import of a source file resolves to its `.ts` or `.tsx` (the NodeNext
+ * way of naming imports), and `.ts`/`.tsx` files are compiled by esbuild, with an inline source
+ * map so that stack traces and coverage point at the TypeScript lines.
+ *
+ * The compiled code is passed on down the chain of hooks rather than returned, so that tap's
+ * coverage hooks (registered before these) see it and its source map, as they saw ts-node's.
+ *
+ * What esbuild wrote is kept in node_modules/.cache/payemu-ts/, under a hash of the file's path
+ * and text and of esbuild's version and options: the suite starts some hundreds of processes
+ * (test files, the children they fork) that import the same sources, and most then compile
+ * nothing and start no esbuild.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+
+/** @type {boolean} */
+let shortCircuit = false;
+
+/** @param {{ shortCircuit: boolean }} data */
+export function initialize(data) {
+  shortCircuit = data.shortCircuit;
+}
+
+const TYPESCRIPT = /\.(ts|tsx|mts)$/;
+const RELATIVE_JS = /^\.\.?\/.*\.js$/;
+const CACHE = new URL('../../node_modules/.cache/payemu-ts/', import.meta.url);
+
+/**
+ * @param {string} specifier
+ * @param {{ parentURL?: string }} context
+ * @param {Function} nextResolve
+ */
+export async function resolve(specifier, context, nextResolve) {
+  const parent = context.parentURL;
+  if (RELATIVE_JS.test(specifier) && parent?.startsWith('file:') && !parent.includes('/node_modules/')) {
+    const url = new URL(specifier, parent);
+    if (!fs.existsSync(url)) {
+      for (const extension of ['.ts', '.tsx']) {
+        const source = new URL(`${url.href.slice(0, -'.js'.length)}${extension}`);
+        if (fs.existsSync(source)) return { url: source.href, format: 'module', shortCircuit: true };
+      }
+    }
+  }
+  return nextResolve(specifier, context);
+}
+
+/**
+ * @param {string} url
+ * @param {{ format?: string }} context
+ * @param {Function} nextLoad
+ */
+export async function load(url, context, nextLoad) {
+  if (!url.startsWith('file:') || !TYPESCRIPT.test(new URL(url).pathname)) return nextLoad(url, context);
+  const code = await compile(fileURLToPath(url));
+  if (shortCircuit) return { format: 'module', source: code, shortCircuit: true };
+  return nextLoad(url, { ...context, format: 'module', source: code });
+}
+
+const require = createRequire(import.meta.url);
+/** esbuild's version, part of each cached file's key; esbuild itself is loaded on a miss only. */
+const ESBUILD_VERSION = /** @type {{ version: string }} */ (require('esbuild/package.json')).version;
+
+/** @param {string} file */
+async function compile(file) {
+  // Synchronous reads: this thread does nothing else meanwhile, and they cost less CPU.
+  const text = fs.readFileSync(file, 'utf8');
+  const options = {
+    loader: /** @type {'ts' | 'tsx'} */ (file.endsWith('.tsx') ? 'tsx' : 'ts'),
+    format: /** @type {'esm'} */ ('esm'),
+    target: 'node20',
+    // What tsconfig.json says for the emit: ES2022 class fields, React's automatic JSX runtime.
+    tsconfigRaw: { compilerOptions: { useDefineForClassFields: true, jsx: /** @type {'react-jsx'} */ ('react-jsx') } },
+    sourcemap: /** @type {'inline'} */ ('inline'),
+    sourcefile: file,
+  };
+  const key = createHash('sha256')
+    .update(JSON.stringify([ESBUILD_VERSION, options, text]))
+    .digest('hex');
+  const cached = new URL(`${key}.js`, CACHE);
+  try {
+    return fs.readFileSync(cached, 'utf8');
+  } catch {
+    // Not compiled yet.
+  }
+  const { transform } = await import('esbuild');
+  const { code } = await transform(text, options);
+  try {
+    // Written whole under a name of its own, then renamed: a process reading it sees all or nothing.
+    fs.mkdirSync(CACHE, { recursive: true });
+    const temporary = new URL(`${key}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`, CACHE);
+    fs.writeFileSync(temporary, code);
+    fs.renameSync(temporary, cached);
+  } catch {
+    // A cache that cannot be written only costs the next process a compile.
+  }
+  return code;
+}
