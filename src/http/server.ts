@@ -107,12 +107,17 @@ function lazily<T>(make: () => T, pending: (() => unknown)[]): () => T {
   return get;
 }
 
-function compileInBackground(pending: (() => unknown)[], timers: Timers): void {
+export function compileInBackground(pending: (() => unknown)[], timers: Timers): void {
   // Background work: `idle()` does not wait for it.
   const next = () => {
     const get = pending.shift();
     if (!get) return;
-    get();
+    try {
+      get();
+    } catch {
+      // Compiled on first use instead (a failed `lazily` keeps no value). A compile that cannot
+      // load ajv now (no file descriptor left: EMFILE) must not stop payemu from a timer.
+    }
     timers.soon(next, { background: true });
   };
   timers.after(200, next);
