@@ -32,6 +32,13 @@ export const COLLECTIONS = [Things, Others] as never;
 
 export const memoryStore = () => new Store(COLLECTIONS, memoryPersistence());
 
+/** A memory store, opened. */
+export async function openMemoryStore(): Promise<Store> {
+  const store = memoryStore();
+  await store.open();
+  return store;
+}
+
 /**
  * A file-backed store on `dir`, opened (after `prepare`, which may declare watches as the
  * scheduler does); closed in teardown unless the test closes it.

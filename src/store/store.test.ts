@@ -7,7 +7,7 @@ import {
   type Other,
   Things,
   Others,
-  memoryStore,
+  openMemoryStore,
   openFileStore,
   dump,
   ids,
@@ -17,8 +17,7 @@ import {
 } from './store.test-support.js';
 
 t.test('a transaction commits all its writes at once, and reads inside it see its own writes', async (t) => {
-  const store = memoryStore();
-  await store.open();
+  const store = await openMemoryStore();
   const result = store.transaction((tx) => {
     tx.put(Things, { id: 'a', color: 'red', n: 1 });
     tx.put(Others, { id: 'b', v: 2 });
@@ -84,8 +83,7 @@ t.test('a throwing transaction changes nothing and writes nothing to the journal
 });
 
 t.test('index lookups: single and multi-key indexes follow puts, updates and deletes', async (t) => {
-  const store = memoryStore();
-  await store.open();
+  const store = await openMemoryStore();
   store.transaction((tx) => {
     tx.put(Things, { id: 'a', color: 'red', tags: ['x', 'y'], n: 1 });
     tx.put(Things, { id: 'b', color: 'red', tags: ['y'], n: 2 });
@@ -110,8 +108,7 @@ t.test('index lookups: single and multi-key indexes follow puts, updates and del
 });
 
 t.test("Transaction.find lays the transaction's writes over the committed records", async (t) => {
-  const store = memoryStore();
-  await store.open();
+  const store = await openMemoryStore();
   store.transaction((tx) => {
     tx.put(Things, { id: 'a', color: 'red', n: 1 });
     tx.put(Things, { id: 'b', color: 'red', n: 2 });
@@ -139,8 +136,7 @@ t.test("Transaction.find lays the transaction's writes over the committed record
 });
 
 t.test("a transaction's own index: first-written order, rewrites keep their place, savepoints roll it back", async (t) => {
-  const store = memoryStore();
-  await store.open();
+  const store = await openMemoryStore();
   store.transaction((tx) => {
     tx.put(Things, { id: 'x', color: 'red', n: 1 });
     tx.put(Things, { id: 'y', color: 'red', n: 2 });
@@ -192,8 +188,7 @@ t.test('delete removes a record (a missing one too, harmlessly) and clear emptie
 });
 
 t.test('onCommit listeners get the changes and the events, after the records are applied', async (t) => {
-  const store = memoryStore();
-  await store.open();
+  const store = await openMemoryStore();
   const calls: { changes: readonly Change[]; events: readonly RaisedEvent[]; visible: boolean }[] = [];
   const stop = store.onCommit((changes, events) => calls.push({ changes, events, visible: store.get(Things, 'a') !== undefined }));
   const event: RaisedEvent = { id: 'ev1', name: 'thing.made', source: 'acme', mode: 'test', data: { id: 'a' }, at: 0 };
