@@ -1,11 +1,5 @@
 import t from 'tap';
-import { assertError, emulator, pay, type TestEmulator } from './helpers/emulator.js';
-
-/** A card saved by a paid session; returns its pm_ id. */
-export async function savedCard(e: TestEmulator, card = '4242424242424242', as = e.api): Promise<string> {
-  const { completed } = await pay(e, { amount: 1, save_payment_method: true, customer_email: 'ada@example.com' }, card, as);
-  return completed.body.payment.payment_method;
-}
+import { assertError, emulator, savedCard } from './helpers/emulator.js';
 
 t.test('a charge on a saved card is a payment: 201 type charges, listed, refundable, payment.completed', async (t) => {
   const e = await emulator(t);

@@ -2,8 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import t, { type Test } from 'tap';
-import { assertError, emulator, type TestEmulator } from './helpers/emulator.js';
-import { savedCard } from './charges.test.js';
+import { assertError, emulator, type TestEmulator, savedCard } from './helpers/emulator.js';
 import { fill, fillInodes, idleSocket, journalWhole, tmpfs } from './helpers/disk.js';
 
 /**

@@ -1,6 +1,5 @@
 import t, { type Test } from 'tap';
-import { savedCard } from './charges.test.js';
-import { assertError, emulator, type TestEmulator } from './helpers/emulator.js';
+import { assertError, emulator, type TestEmulator, savedCard } from './helpers/emulator.js';
 
 async function setup(t: Test) {
   const e = await emulator(t, { clockStart: '2027-01-31T09:00:00Z', freezeClock: true });

@@ -1,6 +1,5 @@
 import t from 'tap';
-import { emulator } from './helpers/emulator.js';
-import { savedCard } from './charges.test.js';
+import { emulator, savedCard } from './helpers/emulator.js';
 
 const form = (fields: Record<string, string>) => ({
   method: 'POST',

@@ -1,6 +1,5 @@
 import t, { type Test } from 'tap';
-import { assertError, emulator, type TestEmulator } from './helpers/emulator.js';
-import { savedCard } from './charges.test.js';
+import { assertError, emulator, type TestEmulator, savedCard } from './helpers/emulator.js';
 
 const START = '2027-01-31T09:00:00Z';
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import t, { type Test } from 'tap';
 import { SNAPSHOT_BODY_LIMIT } from '../src/control/snapshot.js';
-import { assertError, emulator, pay, type Client, type TestEmulator } from './helpers/emulator.js';
+import { assertError, emulator, pay, type Client, type TestEmulator, savedCard } from './helpers/emulator.js';
 import { checkAgainstOpenApi } from './helpers/openapi.js';
 
 /** Sends only the head of a POST declaring `length` bytes, and resolves with the answer that comes before any body byte. */
@@ -46,12 +46,6 @@ const invoiceBody = {
   due_date: '2027-06-30',
   items: [{ description: 'Work', quantity: 1, unit_price: 10 }],
 };
-
-/** A card saved by a paid session (charges.test.ts's helper; importing that file would run its tests). */
-async function savedCard(e: TestEmulator, card: string, as: Client): Promise<string> {
-  const { completed } = await pay(e, { amount: 1, save_payment_method: true, customer_email: 'ada@example.com' }, card, as);
-  return completed.body.payment.payment_method as string;
-}
 
 /** A run's state in one Source and mode: a link paid through, a payment refunded in part, a saved card charged, an invoice paid, an open session. */
 async function scopeState(t: Test, e: TestEmulator, as: Client, card: string, prefix: string) {

@@ -1,6 +1,5 @@
 import t, { type Test } from 'tap';
-import { savedCard } from './charges.test.js';
-import { assertError, emulator, pay, type TestEmulator } from './helpers/emulator.js';
+import { assertError, emulator, pay, type TestEmulator, savedCard } from './helpers/emulator.js';
 import { receiver } from './helpers/receiver.js';
 
 const START = '2027-01-31T09:00:00Z';

@@ -63,3 +63,9 @@ export function assertError(t: Test, answer: Answer, status: number, detail?: Re
   t.type(error?.detail, 'string');
   if (detail) t.match(error?.detail, detail);
 }
+
+/** A card saved by a paid session; returns its pm_ id. */
+export async function savedCard(e: TestEmulator, card = '4242424242424242', as: Client = e.api): Promise<string> {
+  const { completed } = await pay(e, { amount: 1, save_payment_method: true, customer_email: 'ada@example.com' }, card, as);
+  return completed.body.payment.payment_method;
+}
