@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
 import { startPayemu } from './helpers/cli.js';
-import { assertError, client, emulator, pay, type TestEmulator } from './helpers/emulator.js';
+import { assertError, client, emulator, pay, type TestEmulator, dailySchedules } from './helpers/emulator.js';
 
 /**
  * Clock advances: bounded (ten years at most), run in batches that store the clock with their
@@ -113,19 +113,7 @@ t.test('kill -9 during an advance: the restart carries on from the last stored b
   const args = ['--data', dir, '--clock-start', '2027-01-01T12:00:00Z', '--freeze-clock', '--no-ui'];
   const first = await startPayemu(t, args);
   const api = client(first.url, 'sk_test_payemu_acme');
-  const session = await api.post('/v1/sessions', { amount: 1, save_payment_method: true });
-  const card = (await api.post(`/_payemu/sessions/${session.body.data.id}/complete`, { card_number: '4242424242424242' })).body.payment.payment_method;
-  for (let i = 0; i < SCHEDULES; i++) {
-    const res = await api.post('/v1/recurring-payments', {
-      payment_method: card,
-      amount: 1,
-      frequency: 'daily',
-      start_date: '2027-01-02',
-      customer_email: `s${i}@example.com`,
-      reference: `s${i}`,
-    });
-    t.equal(res.status, 201);
-  }
+  await dailySchedules(t, api, SCHEDULES, 's');
   const started = Date.parse('2027-01-01T12:00:00Z');
   const target = started + DAYS * DAY;
 

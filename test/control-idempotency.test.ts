@@ -4,7 +4,7 @@ import path from 'node:path';
 import t, { type Test } from 'tap';
 import { control } from '../src/http/route.js';
 import { startPayemu } from './helpers/cli.js';
-import { assertError, client, emulator, pay, type Answer, type TestEmulator } from './helpers/emulator.js';
+import { assertError, client, emulator, pay, type Answer, type TestEmulator, dailySchedules } from './helpers/emulator.js';
 import { prng } from './helpers/prng.js';
 import { receiver } from './helpers/receiver.js';
 
@@ -205,19 +205,8 @@ t.test('kill -9 after an advance with a key: the retry replays it; killed in the
   const args = ['--data', dir, '--clock-start', START, '--freeze-clock', '--no-ui'];
   const first = await startPayemu(t, args);
   const api = client(first.url, 'sk_test_payemu_acme');
-  const session = await api.post('/v1/sessions', { amount: 1, save_payment_method: true });
-  const card = (await api.post(`/_payemu/sessions/${session.body.data.id}/complete`, { card_number: '4242424242424242' })).body.payment.payment_method;
   const SCHEDULES = 5;
-  for (let i = 0; i < SCHEDULES; i++) {
-    const res = await api.post('/v1/recurring-payments', {
-      payment_method: card,
-      amount: 1,
-      frequency: 'daily',
-      start_date: '2027-01-02',
-      customer_email: `k${i}@example.com`,
-    });
-    t.equal(res.status, 201);
-  }
+  await dailySchedules(t, api, SCHEDULES, 'k');
   // Answered, then killed at once: no clean stop wrote a snapshot; the journal holds the key.
   const answered = await api.post('/_payemu/clock/advance', { by: '3d' }, key('crash-after'));
   t.equal(answered.status, 200);

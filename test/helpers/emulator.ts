@@ -69,3 +69,24 @@ export async function savedCard(e: TestEmulator, card = '4242424242424242', as: 
   const { completed } = await pay(e, { amount: 1, save_payment_method: true, customer_email: 'ada@example.com' }, card, as);
   return completed.body.payment.payment_method;
 }
+
+/**
+ * `count` daily schedules starting 2027-01-02 on one card saved through `api` (the control plane's
+ * complete): schedule i has the reference and customer `${prefix}${i}` (`@example.com`), so that
+ * its charges can be counted by `filter[customer_email]`.
+ */
+export async function dailySchedules(t: Test, api: Client, count: number, prefix: string): Promise<void> {
+  const session = await api.post('/v1/sessions', { amount: 1, save_payment_method: true });
+  const card = (await api.post(`/_payemu/sessions/${session.body.data.id}/complete`, { card_number: '4242424242424242' })).body.payment.payment_method;
+  for (let i = 0; i < count; i++) {
+    const res = await api.post('/v1/recurring-payments', {
+      payment_method: card,
+      amount: 1,
+      frequency: 'daily',
+      start_date: '2027-01-02',
+      customer_email: `${prefix}${i}@example.com`,
+      reference: `${prefix}${i}`,
+    });
+    t.equal(res.status, 201);
+  }
+}
