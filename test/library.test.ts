@@ -55,3 +55,34 @@ t.test('trigger events and move time from the library', async (t) => {
   t.equal(globex.source, 'globex');
   t.equal(payemu.events.list({ source: 'globex' }).length, 1);
 });
+
+t.test(
+  'the library refuses what the HTTP operation refuses: a data key a trigger never reads (422), a resend while an attempt is in progress (409)',
+  async (t) => {
+    let hold: http.ServerResponse | undefined;
+    let held!: () => void;
+    const arrived = new Promise<void>((resolve) => (held = resolve));
+    const hook = http.createServer((_req, res) => {
+      hold = res;
+      held();
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    t.teardown(() => new Promise<void>((resolve) => hook.close(() => resolve())));
+    const payemu = await startEmulator({ webhookUrl: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`, freezeClock: true });
+    t.teardown(() => payemu.close());
+
+    await t.rejects(payemu.trigger('payment.completed', { data: { colour: 'red' } }), {
+      status: 422,
+      message: /payment\.completed takes no data key "colour"/,
+    });
+    t.same(payemu.events.list(), [], 'nothing happened');
+
+    const { event_id } = await payemu.trigger('payment.completed');
+    await arrived; // its first attempt is in progress: the receiver holds it
+    t.throws(() => payemu.events.resend(event_id), { status: 409, message: /in progress/ });
+    hold!.end('ok');
+    await payemu.idle();
+    t.equal(payemu.events.resend(event_id)?.id, event_id, 'resent once the attempt has finished');
+    t.equal(payemu.events.resend('no-such-event'), undefined, 'an unknown event is undefined');
+  },
+);
