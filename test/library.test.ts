@@ -77,7 +77,8 @@ t.test(
     });
     t.same(payemu.events.list(), [], 'nothing happened');
 
-    const { event_id } = await payemu.trigger('payment.completed');
+    const triggered = await payemu.trigger('payment.completed');
+    const event_id = triggered.event_id!;
     await arrived; // its first attempt is in progress: the receiver holds it
     t.throws(() => payemu.events.resend(event_id), { status: 409, message: /in progress/ });
     hold!.end('ok');
