@@ -32,9 +32,20 @@ export function client(url: string, key: string | undefined): Client {
 
 export type TestEmulator = Emulator & { api: Client; live: Client; globex: Client; anon: Client };
 
-/** A real payemu on a free port, in memory unless `options` say otherwise; closed in teardown. */
+/**
+ * A real payemu on a free port, in memory unless `options` say otherwise; closed when the test's
+ * body is done, before tap removes the test's directory (`t.testdir()`, removed ahead of the
+ * teardowns): a payemu still writing in its data directory there (a compaction) would make that
+ * removal fail, and the test hang with its servers open. Closing twice is closing once.
+ */
 export async function emulator(t: Test, options: EmulatorOptions = {}): Promise<TestEmulator> {
   const e = await startEmulator({ port: 0, inMemory: true, ...options });
+  const onEOF = t.onEOF;
+  t.onEOF = async () => {
+    t.onEOF = onEOF;
+    await e.close();
+    await onEOF.call(t);
+  };
   t.teardown(() => e.close());
   return Object.assign(e, {
     api: client(e.url, 'sk_test_payemu_acme'),
