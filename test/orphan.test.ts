@@ -159,8 +159,10 @@ t.test('SIGTERM to `npx payemu start` stops payemu: exit through the stop line, 
 t.test('SIGTERM to `npx payemu exec -- CMD`: the command gets SIGTERM, payemu stops, no process left', async (t) => {
   const cwd = project(t);
   const pids: number[] = [];
+  // The handler first, then the line the test waits for: a command descheduled between the two
+  // (a loaded CI machine) would otherwise die of the SIGTERM it was about to handle.
   const command =
-    'console.log(process.pid, process.ppid); setInterval(() => {}, 1000); process.on("SIGTERM", () => { console.log("command got SIGTERM"); process.exit(0); })';
+    'process.on("SIGTERM", () => { console.log("command got SIGTERM"); process.exit(0); }); setInterval(() => {}, 1000); console.log(process.pid, process.ppid)';
   const proc = npx(t, cwd, ['exec', '--', process.execPath, '-e', command], pids);
   const [commandPid, execPid] = (await within(60_000, 'the command started', proc.line())).split(' ').map(Number) as [number, number];
   pids.push(commandPid, execPid);
