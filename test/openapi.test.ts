@@ -104,3 +104,53 @@ t.test('the drift guard refuses an unlisted status, a body that leaves its schem
   t.throws(() => checkAgainstOpenApi('GET', '/v1/nothing', 200, 'application/json', '{}'), /must answer/);
   t.doesNotThrow(() => checkAgainstOpenApi('GET', '/checkout/cs_x', 200, 'text/html', '<!doctype html>'), 'pages are not checked');
 });
+
+t.test('a read describes its plain answer exactly and a sparse fieldset beside it', async (t) => {
+  const payment = (attributes: object) =>
+    JSON.stringify({ data: { id: '1', type: 'payments', attributes, links: { self: 'http://127.0.0.1:1/v1/payments/r' } } });
+  const check = (attributes: object) => () => checkAgainstOpenApi('GET', '/v1/payments/r', 200, 'application/json', payment(attributes));
+  t.doesNotThrow(check({ status: 'PAID', amount: '1.00' }), 'a sparse fieldset: some attributes');
+  t.doesNotThrow(check({ payment_method: null }), 'an attribute asked for that the payment does not have: null');
+  t.throws(check({ status: 5 }), /leaves its schema/, "a sparse answer's values keep their attribute's schema");
+  t.throws(check({ colour: 'red' }), /leaves its schema/, 'a sparse answer holds attribute names only');
+
+  const doc = buildOpenApi(ROUTES, EVENT_WIRE.webhookPayloads);
+  const schemas = (doc.components as { schemas: Record<string, { anyOf?: { $ref?: string; required?: string[] }[] }> }).schemas;
+  const attributes = (schemas.Payment as { properties: { attributes: { anyOf: { $ref?: string }[] } } }).properties.attributes.anyOf;
+  t.same(attributes[0], { $ref: '#/components/schemas/PaymentAttributes' }, 'the plain read first: the attributes with their `required`');
+  t.ok((schemas.PaymentAttributes as { required?: string[] }).required?.includes('status'), 'status is required in a plain read');
+  t.notOk('properties' in (attributes[1] as object), 'the sparse alternative names no property (a generated client keeps the plain types)');
+});
+
+t.test('no answer, webhook or named schema is an object of no known key (a generated client could put nothing in it)', async (t) => {
+  const doc = buildOpenApi(ROUTES, EVENT_WIRE.webhookPayloads);
+  const bare: string[] = [];
+  const walk = (value: unknown, at: string) => {
+    if (value === null || typeof value !== 'object') return;
+    const schema = value as Record<string, unknown>;
+    const keyed = ['properties', 'additionalProperties', 'patternProperties', 'propertyNames', '$ref', 'anyOf', 'oneOf', 'allOf'].some((k) => k in schema);
+    if (schema.type === 'object' && !keyed) bare.push(at);
+    for (const [k, v] of Object.entries(schema)) walk(v, `${at}/${k}`);
+  };
+  const responses = Object.entries(doc.paths).flatMap(([p, item]) => Object.entries(item).map(([m, op]) => [`${m} ${p}`, op.responses] as const));
+  for (const [at, answers] of responses) walk(answers, at);
+  walk(doc.webhooks, 'webhooks');
+  walk((doc.components as { schemas: object }).schemas, 'components');
+  t.same(bare, [], 'every object says what it holds (`additionalProperties: true` for free-form data such as metadata)');
+});
+
+t.test("path parameters have the API's types: a payment link's id is an integer", async (t) => {
+  const doc = buildOpenApi(ROUTES, EVENT_WIRE.webhookPayloads);
+  const idOf = (p: string, m: string) => {
+    const parameters = (doc.paths[p]?.[m]?.parameters ?? []) as { name: string; in: string; schema: object }[];
+    return parameters.find((x) => x.in === 'path' && x.name === 'id')?.schema;
+  };
+  for (const [p, m] of [
+    ['/v1/payment-links/{id}', 'get'],
+    ['/v1/payment-links/{id}', 'patch'],
+    ['/_payemu/payment-links/{id}/pay', 'post'],
+  ] as const) {
+    t.same(idOf(p, m), { $ref: '#/components/schemas/PaymentLinkId' }, `${m} ${p}`);
+  }
+  t.match((doc.components as { schemas: Record<string, object> }).schemas.PaymentLinkId, { type: 'integer', minimum: 1 });
+});

@@ -157,8 +157,9 @@ function operationOf(route: Route, components: Components): Operation {
     responses: {},
   };
   const parameters: unknown[] = [];
-  for (const [, name] of route.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)) {
-    parameters.push({ name, in: 'path', required: true, schema: { type: 'string' } });
+  for (const [, name = ''] of route.path.matchAll(/:([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    const schema = route.pathParameters?.[name];
+    parameters.push({ name, in: 'path', required: true, schema: schema ? components.schema(schema) : { type: 'string' } });
   }
   if (route.query) {
     const query = route.query as { properties?: Record<string, object>; required?: string[] };

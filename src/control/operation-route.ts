@@ -13,7 +13,15 @@ export function operationRoute(op: AnyOperation): ApiRoute | OpenRoute {
   const status = op.status ?? 200;
   const responses: Record<number, object> = { [status]: op.result };
   for (const refusal of op.errors ?? []) responses[refusal] = errors;
-  const doc = { method: op.method, path: op.path, summary: op.summary, description: op.description, responses, query: op.query };
+  const doc = {
+    method: op.method,
+    path: op.path,
+    summary: op.summary,
+    description: op.description,
+    responses,
+    query: op.query,
+    pathParameters: op.pathParameters,
+  };
   if (op.open) {
     // An open operation (health) acts as no Source: its run reads no scope.
     return open({

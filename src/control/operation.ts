@@ -86,6 +86,8 @@ export interface OperationSpec<I extends Input = Input, R = unknown> {
   /** One line: what the operation does (the OpenAPI summary). */
   summary: string;
   description?: string;
+  /** The JSON Schema of a path parameter that is not any string, by name (for the document). */
+  pathParameters?: Readonly<Record<string, object>>;
   /** JSON Schemas of the query (validated with type coercion) and of the body. */
   query?: object;
   body?: object;

@@ -58,7 +58,7 @@ export const snapshotSchema = named('Snapshot', {
     data: {
       type: 'object',
       description: 'Each collection of the store (payments, sessions, events, ...) with its records as stored.',
-      additionalProperties: { type: 'array', items: { type: 'object' } },
+      additionalProperties: { type: 'array', items: { type: 'object', additionalProperties: true } },
     },
   },
   additionalProperties: false,

@@ -26,7 +26,7 @@ export interface RequestEntryView {
   at: string;
   method: string;
   path: string;
-  query: Record<string, unknown>;
+  query: Record<string, string | string[]>;
   /** null when the connection closed before an answer was sent. */
   status: number | null;
   duration_ms: number;
@@ -144,7 +144,7 @@ class Pending implements Recording, BodyCapture {
       at: this.at,
       method: req.method ?? '',
       path: req.path ?? req.url ?? '',
-      query: req.query ?? {},
+      query: (req.query ?? {}) as Record<string, string | string[]>,
       status: res.headersSent ? res.statusCode : null,
       duration_ms: Math.round(performance.now() - this.started),
       idempotency_key: (Array.isArray(key) ? key[0] : key) ?? null,

@@ -23,7 +23,7 @@ import { errors } from '../schemas/wire.js';
 export function readRoute<R extends object>(
   path: string,
   summary: string,
-  options: { shape: ResourceShape; document: object } & (
+  options: { shape: ResourceShape; document: object; pathParameters?: RouteDoc['pathParameters'] } & (
     | { read(ctx: ApiContext, query: DocumentQuery): object }
     | { load(ctx: ApiContext): R; present(record: R, ctx: ApiContext, query: DocumentQuery): object }
   ),
@@ -38,6 +38,7 @@ export function readRoute<R extends object>(
     path,
     summary,
     parameters: documentParameters(shape),
+    ...(options.pathParameters ? { pathParameters: options.pathParameters } : {}),
     responses,
     handle: (ctx): Reply => {
       const query = parseDocumentQuery(ctx.query, shape);
@@ -61,16 +62,18 @@ export function actionRoute<B = Record<string, unknown>>(
   options: {
     body?: object;
     responses: NonNullable<RouteDoc['responses']>;
+    pathParameters?: RouteDoc['pathParameters'];
     run(tx: Transaction, ctx: ApiContext<B>): unknown;
   },
 ): ApiRoute {
-  const { body, responses, run } = options;
+  const { body, responses, pathParameters, run } = options;
   const status = Number(Object.keys(responses).find((code) => code.startsWith('2')));
   return v1<B>({
     method,
     path,
     summary,
     ...(body ? { body } : {}),
+    ...(pathParameters ? { pathParameters } : {}),
     responses,
     handle: (ctx) => ({ status, json: ctx.app.store.transaction((tx) => run(tx, ctx)) }),
   });

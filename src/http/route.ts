@@ -54,6 +54,8 @@ export interface RouteDoc {
   responses?: Readonly<Record<number, object | MediaResponse>>;
   /** Query parameters the route reads by hand (list filters, `fields[...]`, `include`). */
   parameters?: readonly QueryParameterDoc[];
+  /** The JSON Schema of a path parameter that is not any string (a payment link's integer id), by name. */
+  pathParameters?: Readonly<Record<string, object>>;
 }
 
 /** An answer that is not JSON (an event stream). */

@@ -41,7 +41,11 @@ export const requestEntry = named(
     at: timestamp,
     method: string,
     path: string,
-    query: { type: 'object', description: 'The query string, parsed (a repeated parameter is an array).' },
+    query: {
+      type: 'object',
+      additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+      description: 'The query string, parsed (a repeated parameter is an array).',
+    },
     status: { ...nullable(integer), description: 'null when the connection closed before an answer was sent.' },
     duration_ms: integer,
     idempotency_key: nullable(string),

@@ -65,7 +65,19 @@ export const amountNumber = { type: 'number' } as const;
 
 export const currency = named('Currency', { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217, upper case.' });
 
-export const metadata = named('Metadata', { type: 'object', description: 'Key-value data given by the merchant, returned as given.' });
+/**
+ * Key-value data a merchant attaches: any JSON values, returned as given. `additionalProperties:
+ * true` said out loud: a generated client reads a bare `{"type": "object"}` as an object with no
+ * keys at all (openapi-typescript: `Record<string, never>`), and `{order: 1}` would not compile.
+ */
+export const metadata = named('Metadata', {
+  type: 'object',
+  additionalProperties: true,
+  description: 'Key-value data given by the merchant (any JSON values), returned as given.',
+});
+
+/** `metadata` in a request body (the same values; a resource may bound the number of keys). */
+export const metadataInput = { type: 'object', additionalProperties: true } as const;
 
 export const uri = { type: 'string', format: 'uri' } as const;
 
@@ -91,12 +103,25 @@ export function object<const P extends Properties, const O extends string = neve
 }
 
 /**
- * Attributes a read may limit with `fields[<type>]`: the same properties, none required (an
- * asked attribute the resource does not have at the moment is null).
+ * The attributes of a read, which `fields[<type>]` may limit. The document describes the plain
+ * read exactly (`plain`: every attribute it always holds required; by default `attributes`) and,
+ * as the alternative, a sparse fieldset: an object whose names are some of `attributes`' names,
+ * each value what that attribute holds, or null (an attribute asked for that the resource does
+ * not have at the moment). The sparse alternative has no `properties`, only `propertyNames` and
+ * `dependentSchemas`: a generated client (openapi-typescript) types it as an object of no known
+ * key, so `attributes.status` keeps the plain read's type and every attribute stays required to
+ * the compiler, while a validator still accepts, and checks, every sparse answer. Typed (for
+ * `FromSchema`) as the plain read.
  */
-export function sparse<S extends { required?: unknown }>(attributes: S): Omit<S, 'required'> {
-  const { required: _required, ...rest } = attributes;
-  return rest;
+export function sparse<const S extends { properties: Properties }, const P extends object = S>(attributes: S, plain?: P): P {
+  const values = Object.entries(attributes.properties).map(([name, schema]) => [name, { properties: { [name]: { anyOf: [schema, { type: 'null' }] } } }]);
+  const fieldset = {
+    type: 'object',
+    description: 'A sparse fieldset (`fields[<type>]`): only the attributes asked for.',
+    propertyNames: { enum: Object.keys(attributes.properties) },
+    dependentSchemas: Object.fromEntries(values),
+  };
+  return { anyOf: [plain ?? attributes, fieldset] } as unknown as P;
 }
 
 /** The closed object of `attributes`' properties named in `keys`, all required. */

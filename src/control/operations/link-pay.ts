@@ -1,6 +1,7 @@
 import type { CardAttempt } from '../types.js';
 import { presentLink } from '../../resources/payment-links/present.js';
 import { PaymentLinks } from '../../resources/payment-links/records.js';
+import { linkIdParameter } from '../../resources/payment-links/wire.js';
 import { getLink } from '../../resources/payment-links/service.js';
 import { presentPaymentSummary } from '../../resources/payments/present.js';
 import { openCheckout } from '../../resources/sessions/from-link.js';
@@ -14,6 +15,7 @@ import { cardAttempt } from '../pay.js';
 export const linkPay = operation({
   method: 'POST',
   path: '/_payemu/payment-links/:id/pay',
+  pathParameters: { id: linkIdParameter },
   summary: 'Pay through a payment link with a card number, as the hosted page does',
   body: cardAttemptBody,
   result: linkPaid,

@@ -14,7 +14,11 @@ export const snapshotImport = operation({
   summary: "Replace the key's Source and mode (or everything and the clock, with `?all=true`) with a snapshot",
   query: allQuery,
   // Checked by hand (importSnapshot), to say exactly what is wrong and where.
-  body: { type: 'object' },
+  body: {
+    type: 'object',
+    additionalProperties: true,
+    description: 'A snapshot, as `GET /_payemu/snapshot` answers it (the `Snapshot` schema); every record in it is checked.',
+  },
   bodyLimit: SNAPSHOT_BODY_LIMIT,
   result: importReport,
   errors: [422],

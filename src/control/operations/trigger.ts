@@ -13,7 +13,7 @@ export const triggerBody = {
   required: ['event'],
   properties: {
     event: { type: 'string' },
-    data: { type: 'object' },
+    data: { type: 'object', additionalProperties: true },
     source: { type: 'string' },
   },
 } as const;

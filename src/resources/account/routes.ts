@@ -1,9 +1,9 @@
 import { sparseResource, type ResourceShape } from '../../http/document-query.js';
 import { readRoute } from '../../http/resource-routes.js';
 import { attributeNames } from '../../schemas/wire.js';
-import { accountDocument } from './wire.js';
+import { accountAttributes, accountDocument } from './wire.js';
 
-const accountShape: ResourceShape = { type: 'accounts', attributes: attributeNames(accountDocument.properties.data.properties.attributes) };
+const accountShape: ResourceShape = { type: 'accounts', attributes: attributeNames(accountAttributes) };
 
 /** `GET /v1/me`: the Account resource of the key. */
 export const accountRoutes = [

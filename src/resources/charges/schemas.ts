@@ -1,3 +1,4 @@
+import { metadataInput } from '../../schemas/wire.js';
 import type { FromSchema } from 'json-schema-to-ts';
 export const createChargeBody = {
   type: 'object',
@@ -8,7 +9,7 @@ export const createChargeBody = {
     currency: { type: 'string', minLength: 3, maxLength: 3, currency: true },
     reference: { type: 'string', minLength: 1, maxLength: 255 },
     description: { type: 'string', maxLength: 500 },
-    metadata: { type: 'object' },
+    metadata: metadataInput,
   },
 } as const;
 

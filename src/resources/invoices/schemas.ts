@@ -1,3 +1,4 @@
+import { metadataInput } from '../../schemas/wire.js';
 import type { FromSchema } from 'json-schema-to-ts';
 /** JSON Schemas of the invoice requests (the hosted API's field table). */
 const nullable = <const S extends object>(schema: S): { anyOf: [S, { type: 'null' }] } => ({ anyOf: [schema, { type: 'null' }] });
@@ -21,7 +22,7 @@ const fields = {
   terms: nullable({ type: 'string', maxLength: 2000 }),
   discount: nullable({ type: 'number', minimum: 0, maximum: 999999999.99, money: true }),
   tax_rate: nullable({ type: 'number', minimum: 0, maximum: 100 }),
-  metadata: { type: 'object' },
+  metadata: metadataInput,
   items: { type: 'array', minItems: 1, maxItems: 500, items: item },
 } as const;
 

@@ -1,3 +1,4 @@
+import { metadataInput } from '../../schemas/wire.js';
 import type { FromSchema } from 'json-schema-to-ts';
 /** JSON Schemas of the payment-link requests (the hosted API's field table). */
 const nullable = <const S extends object>(schema: S): { anyOf: [S, { type: 'null' }] } => ({ anyOf: [schema, { type: 'null' }] });
@@ -22,7 +23,7 @@ const shared = {
       end_date: nullable({ type: 'string', format: 'date' }),
     },
   }),
-  metadata: { type: 'object', maxProperties: 50 },
+  metadata: { ...metadataInput, maxProperties: 50 },
 } as const;
 
 export const createLinkBody = {

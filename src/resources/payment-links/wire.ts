@@ -9,3 +9,10 @@ export const linkDocument = named('PaymentLinkDocument', document(link(linkAttri
 export const linkResource = named('PaymentLink', link(sparse(linkAttributes)));
 export const linkReadDocument = named('PaymentLinkReadDocument', document(linkResource));
 export const linkListDocument = named('PaymentLinkListDocument', listDocument(linkResource));
+
+/** The `{id}` of a payment link's paths: the integer (answers show it as a string, `"17"`). */
+export const linkIdParameter = named('PaymentLinkId', {
+  type: 'integer',
+  minimum: 1,
+  description: 'A payment link id: the integer that answers show as a string (`"17"`).',
+});

@@ -33,9 +33,6 @@ export function paymentAttributes(payment: PaymentRecord): PaymentAttributes {
   };
 }
 
-/** Attributes of a list item unless `fields[payments]` says otherwise (the hosted API's five). */
-export const LIST_ATTRIBUTES = ['reference', 'amount', 'currency', 'status', 'paid'] as const;
-
 /** Type `payments`: what `fields[payments]` may name, and its one relationship, `refunds`. */
 export const paymentShape: ResourceShape = { type: 'payments', attributes: attributeNames(paymentAttributesSchema), relationships: { refunds: refundShape } };
 

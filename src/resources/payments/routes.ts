@@ -6,10 +6,10 @@ import { captureBody, voidBody } from './schemas.js';
 import { formatTimestamp } from '../../clock/format.js';
 import { capturePayment, voidPayment } from './capture.js';
 import { paymentDocument } from './document.js';
-import { LIST_ATTRIBUTES, paymentShape, presentAction } from './present.js';
+import { paymentShape, presentAction } from './present.js';
 import { capturedAt, Payments } from '../common/payment-records.js';
 import { errors } from '../../schemas/wire.js';
-import { captureDocument, paymentListDocument, paymentReadDocument, voidDocument } from './wire.js';
+import { captureDocument, LIST_ATTRIBUTES, paymentListDocument, paymentReadDocument, voidDocument } from './wire.js';
 
 export const paymentRoutes = [
   listRoute('/v1/payments', 'List payments', {

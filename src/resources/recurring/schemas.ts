@@ -1,3 +1,4 @@
+import { metadataInput } from '../../schemas/wire.js';
 import type { FromSchema } from 'json-schema-to-ts';
 /** JSON Schemas of the recurring-payment requests (the hosted API's PATCH table; payemu's create). */
 const frequency = { type: 'string', enum: ['daily', 'weekly', 'monthly', 'yearly'] } as const;
@@ -8,7 +9,7 @@ const date = { type: 'string', format: 'date' } as const;
 const customerFields = {
   customer_email: { type: 'string', maxLength: 255, format: 'email' },
   customer_name: { type: 'string', maxLength: 255 },
-  metadata: { type: 'object' },
+  metadata: metadataInput,
   apply_tax: { type: 'boolean' },
 } as const;
 

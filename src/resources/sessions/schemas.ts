@@ -1,3 +1,4 @@
+import { metadataInput } from '../../schemas/wire.js';
 import type { FromSchema } from 'json-schema-to-ts';
 /** JSON Schemas of the session requests (the hosted API's field table). */
 const money = (minimum: number, maximum?: number) => ({ type: 'number' as const, minimum, ...(maximum ? { maximum } : {}), money: true as const });
@@ -14,7 +15,7 @@ export const createSessionBody = {
     cancel_url: { type: 'string', format: 'url' },
     customer_email: { type: 'string', maxLength: 255, format: 'email' },
     customer_name: { type: 'string', maxLength: 255 },
-    metadata: { type: 'object' },
+    metadata: metadataInput,
     subtotal: money(0, 999999999.99),
     discount: money(0, 999999999.99),
     shipping: money(0, 999999999.99),
