@@ -194,7 +194,7 @@ for (const size of SIZES) {
     const columnStarts = starts(lines[head]!, titles);
     aligned(t, rows, columnStarts, 'events');
 
-    // What a narrower terminal drops, in the README's order: source, time, amount, reference.
+    // What a narrower terminal drops, in docs/terminal-ui.md's order: source, time, amount, reference.
     const expected =
       size.columns >= 100
         ? ['time', 'event', 'source', 'reference', 'amount', 'delivery']

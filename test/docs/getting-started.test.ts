@@ -1,0 +1,104 @@
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t, { type Test } from 'tap';
+import { BIN, startPayemu } from '../helpers/cli.js';
+import { codeBlocks, shellCommands } from '../helpers/doc-blocks.js';
+
+/**
+ * docs/getting-started.md, run as a newcomer runs it: every code block, in order, as written,
+ * except where payemu listens (a free port instead of 4242 and 3000, so runs can share the
+ * machine) and `npm install` (the package under test is this checkout, linked in; .ci/check-pack
+ * installs the packed tarball). A block added to the page without a step here fails the count.
+ */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PAGE = path.join(ROOT, 'docs/getting-started.md');
+const blocks = codeBlocks(PAGE);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs one shell command of the page in `cwd`, with `npx payemu` being this checkout's binary. */
+function sh(command: string, cwd: string, env: NodeJS.ProcessEnv = {}) {
+  const bin = path.join(cwd, 'node_modules/.bin');
+  const run = spawnSync('sh', ['-c', command], {
+    cwd,
+    env: { ...process.env, ...env, PATH: `${bin}:${process.env.PATH}`, NODE_OPTIONS: '' },
+    encoding: 'utf8',
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** A project folder as step 1 leaves it: package.json, and payemu in node_modules (this checkout). */
+function project(t: Test): string {
+  const dir = t.testdir({ 'package.json': JSON.stringify({ name: 'shop', private: true, type: 'module' }) });
+  fs.mkdirSync(path.join(dir, 'node_modules/.bin'), { recursive: true });
+  fs.symlinkSync(ROOT, path.join(dir, 'node_modules/payemu'));
+  fs.symlinkSync(BIN, path.join(dir, 'node_modules/.bin/payemu'));
+  return dir;
+}
+
+t.test('the page has the blocks this test runs, in this order', async (t) => {
+  t.same(
+    blocks.map((b) => b.lang),
+    ['sh', 'sh', 'sh', 'sh', 'sh', 'js', 'js', 'sh'],
+  );
+  t.same(shellCommands(blocks[0]!), ['npm install --save-dev payemu'], 'step 1: the install (.ci/check-pack installs the tarball)');
+});
+
+t.test('step 2: start, create a checkout with curl, pay it with payemu pay, read the payment', async (t) => {
+  const cwd = project(t);
+  t.same(shellCommands(blocks[1]!), ['npx payemu start']);
+  // `npx payemu start` on a free port, without the live view (the test is not a terminal).
+  const { url } = await startPayemu(t, ['--in-memory', '--no-ui']);
+  const here = (command: string) => command.replaceAll('http://127.0.0.1:4242', url);
+
+  const [create] = shellCommands(blocks[2]!);
+  const created = sh(here(create!), cwd);
+  t.equal(created.code, 0, created.stderr);
+  const session = JSON.parse(created.stdout) as { data: { id: string; attributes: { checkout_url: string; amount: number } } };
+  t.match(session.data.id, /^cs_/);
+  t.equal(session.data.attributes.amount, 25);
+
+  const [pay] = shellCommands(blocks[3]!);
+  t.equal(pay, 'npx payemu pay cs_...');
+  const paid = sh(`${pay!.replace('cs_...', session.data.id)} --url ${url}`, cwd);
+  t.equal(paid.code, 0, paid.stderr);
+
+  const [read] = shellCommands(blocks[4]!);
+  const payment = JSON.parse(sh(here(read!), cwd).stdout) as { data: { attributes: { status: string; amount: string } } };
+  t.match(payment.data.attributes, { status: 'PAID', amount: '25.00' });
+});
+
+t.test('steps 3 and 4: the webhook handler and its test pass under payemu exec, as written', async (t) => {
+  const cwd = project(t);
+  for (const block of blocks.slice(5, 7)) {
+    const name = /^\/\/ (\S+\.js):/.exec(block.text)?.[1];
+    t.ok(name, `block at line ${block.line} names its file`);
+    fs.mkdirSync(path.dirname(path.join(cwd, name!)), { recursive: true });
+    fs.writeFileSync(path.join(cwd, name!), block.text);
+  }
+  const [exec] = shellCommands(blocks[7]!);
+  t.equal(exec, 'npx payemu exec --webhook-url http://127.0.0.1:3000/webhooks -- node --test');
+  const port = await freePort();
+  const child = spawn('sh', ['-c', `${exec!.replace(':3000/', `:${port}/`)} --test-reporter=tap`], {
+    cwd,
+    env: { ...process.env, PORT: String(port), PATH: `${path.join(cwd, 'node_modules/.bin')}:${process.env.PATH}`, NODE_OPTIONS: '' },
+  });
+  t.teardown(() => void (child.exitCode === null && child.kill('SIGKILL')));
+  let output = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  t.equal(code, 0, output);
+  t.match(output, /^# pass 2$/m);
+  t.match(output, /^# fail 0$/m);
+});
