@@ -145,8 +145,9 @@ export async function startServer(kind, options = {}) {
 /**
  * The servers' environment. NODE_EXTRA_CA_CERTS is dropped (BENCH_KEEP_NODE_ENV=1 keeps it):
  * Node 20 parses that whole certificate bundle when the process starts, before any of the
- * server's code runs (about 100 ms on the machine of docs/performance.md, where it is set for
- * every process), which would measure the environment rather than the server.
+ * server's code runs (35 to 40 ms on the machine of docs/performance.md, about 100 ms on the
+ * slower one it was first measured on, where it is set for every process), which would measure
+ * the environment rather than the server.
  * NODE_COMPILE_CACHE is a folder of this run's own, so that payemu's code cache (and Node's
  * compile cache) are what this run's first start wrote, not what an earlier build left.
  */

@@ -8,7 +8,7 @@ import type { Timers } from '../clock/timers.js';
  * the client asleep and wakes it, and on a virtual machine that wake-up costs the writer more
  * than the write itself (10 to 20 µs). Written back to back, only the first does. Measured with
  * wrk, 10 connections, durable `POST /v1/sessions`: 18,000 -> 26,000 requests/s
- * (docs/performance.md).
+ * (CHANGELOG.md, Performance).
  *
  * A lone request (one connection, a test suite's sequential calls) is answered at once: holding
  * its answer to the end of the turn cost it about 8 µs (GET, one connection: 11,500 -> 10,400

@@ -18,7 +18,7 @@ export interface InFlight {
  * replaced table to its successor. Under load one such table reaches the old generation, and
  * the chain after it then carries every answered response (and its request, headers and body)
  * there until the next full collection: 600 MB promoted in 5 s of GET when answers were
- * written a turn later, and a quarter of the rate (docs/performance.md).
+ * written a turn later, and a quarter of the rate (CHANGELOG.md, Performance).
  */
 export function inFlight(): InFlight {
   const responses: Tracked[] = [];
