@@ -148,7 +148,7 @@ t.test('drop: the connection is closed unanswered; a fault may have only latency
   t.match(listed, [{ id: slow.id, hits: 1 }], 'the drop retired after its one time; the latency fault counts its hit');
   const journal = (await e.api.get('/_payemu/requests')).body.requests;
   t.match(journal[0], { path: '/v1/me', fault: slow.id, status: 200 }, 'the journal names the fault');
-  t.match(journal[2], { path: '/v1/payments/f-drop/refunds', fault: /^flt_/, status: null, request_body: { amount: 1 } });
+  t.match(journal[2], { path: '/v1/payments/f-drop/refunds', fault: /^flt_/, status: null });
 });
 
 t.test('hits counts the requests a fault acted on; after times hits it retires and leaves the list', async (t) => {
