@@ -4,6 +4,7 @@ import t from 'tap';
 import { verifyWebhook } from '../../src/index.js';
 import { assertError, emulator, pay, savedCard, type TestEmulator } from '../helpers/emulator.js';
 import { receiver, type Received } from '../helpers/receiver.js';
+import { sentInvoice } from '../helpers/invoice.js';
 
 // payemu's webhook chaos (`/_payemu/webhook-chaos`) and scripted outcomes (`/_payemu/outcomes`):
 // the testing tools that make deliveries and card attempts misbehave on purpose. Each test is
@@ -256,16 +257,9 @@ t.test('Every card payment attempt counts (checkout, charge, recurring charge, i
   await e.api.post('/_payemu/clock/advance', { by: '1d' });
   t.match((await e.api.get('/v1/payments/so-rec-0001')).body.data.attributes, failed, 'recurring charge');
 
-  const invoice = await e.api.post('/v1/invoices', {
-    customer_name: 'A',
-    customer_email: 'a@example.com',
-    currency: 'USD',
-    due_date: '2027-02-20',
-    items: [{ description: 'x', quantity: 1, unit_price: 4 }],
-  });
-  await e.api.post(`/v1/invoices/${invoice.body.data.id}/send`);
-  await script(e, { reference: invoice.body.data.id, sequence: ['insufficient_funds'] });
-  t.match((await e.api.post(`/_payemu/invoices/${invoice.body.data.id}/pay`, { card_number: '4242424242424242' })).body.payment, failed, 'invoice');
+  const invoice = await sentInvoice(e.api);
+  await script(e, { reference: invoice, sequence: ['insufficient_funds'] });
+  t.match((await e.api.post(`/_payemu/invoices/${invoice}/pay`, { card_number: '4242424242424242' })).body.payment, failed, 'invoice');
 
   const link = await e.api.post('/v1/payment-links', { title: 'x', amount: 2 });
   await script(e, { reference: String(link.body.data.id), sequence: ['insufficient_funds'] });

@@ -1,5 +1,6 @@
 import t, { type Test } from 'tap';
 import { type Answer, assertError, type Client, emulator, pay, savedCard } from '../helpers/emulator.js';
+import { sentInvoice } from '../helpers/invoice.js';
 
 // payemu's control plane and `Idempotency-Key`: a control-plane POST that changes state either
 // honours the key exactly as /v1 does or refuses it with a 400, and never answers 5xx for work
@@ -83,15 +84,8 @@ t.test('every other control-plane POST that changes state honours it too (comple
   const link = await e.api.post('/v1/payment-links', { title: 'x', amount: 2 });
   await honoured(t, e.api, `/_payemu/payment-links/${link.body.data.id}/pay`, card, { card_number: '4000000000000002' }, 'ci-link');
   t.equal((await e.api.get(`/v1/payment-links/${link.body.data.id}`)).body.data.attributes.uses_count, 1, 'the link paid once');
-  const invoice = await e.api.post('/v1/invoices', {
-    customer_name: 'A',
-    customer_email: 'a@example.com',
-    currency: 'USD',
-    due_date: '2027-02-20',
-    items: [{ description: 'x', quantity: 1, unit_price: 4 }],
-  });
-  await e.api.post(`/v1/invoices/${invoice.body.data.id}/send`);
-  await honoured(t, e.api, `/_payemu/invoices/${invoice.body.data.id}/pay`, card, { card_number: '4000000000000002' }, 'ci-invoice');
+  const invoice = await sentInvoice(e.api);
+  await honoured(t, e.api, `/_payemu/invoices/${invoice}/pay`, card, { card_number: '4000000000000002' }, 'ci-invoice');
   await honoured(t, e.api, '/_payemu/faults', { path: '/v1/charges', status: 503 }, { path: '/v1/charges', status: 502 }, 'ci-fault');
   t.equal((await e.api.get('/_payemu/faults')).body.faults.length, 1, 'one fault added');
   await honoured(t, e.api, '/_payemu/outcomes', { reference: 'x', sequence: ['approved'] }, { reference: 'y', sequence: ['approved'] }, 'ci-outcome');

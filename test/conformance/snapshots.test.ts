@@ -2,6 +2,7 @@ import t, { type Test } from 'tap';
 import { createClient } from '../../src/client/client.js';
 import { assertError, type Client, emulator, pay, savedCard, type TestEmulator } from '../helpers/emulator.js';
 import { receiver } from '../helpers/receiver.js';
+import { sentInvoice } from '../helpers/invoice.js';
 
 // payemu's snapshots (`GET` and `POST /_payemu/snapshot`): a Source and mode's whole state, or
 // everything with the clock, as one JSON document, and back. Each test is titled with the
@@ -17,18 +18,11 @@ async function state(t: Test, e: TestEmulator, as: Client = e.api, prefix = 'sn'
   await as.post('/v1/recurring-payments', { payment_method: pm, amount: 3, frequency: 'monthly', reference: `${prefix}-sub`, start_date: '2027-02-01' });
   const link = await as.post('/v1/payment-links', { title: 'tee', amount: 4 });
   await as.post(`/_payemu/payment-links/${link.body.data.id}/pay`, { card_number: '4242424242424242' });
-  const invoice = await as.post('/v1/invoices', {
-    customer_name: 'A',
-    customer_email: 'a@example.com',
-    currency: 'USD',
-    due_date: '2027-02-20',
-    items: [{ description: 'x', quantity: 1, unit_price: 4 }],
-  });
-  await as.post(`/v1/invoices/${invoice.body.data.id}/send`);
+  const invoice = await sentInvoice(as);
   const fault = await as.post('/_payemu/faults', { path: '/v1/tax/settings', status: 503, probability: 0.5, seed: 7 });
   const script = await as.post('/_payemu/outcomes', { schedule: `${prefix}-sub`, sequence: ['approved', 'card_declined'] });
   await e.idle();
-  return { pm, link: String(link.body.data.id), invoice: invoice.body.data.id as string, fault: fault.body.id as string, script: script.body.id as string };
+  return { pm, link: String(link.body.data.id), invoice, fault: fault.body.id as string, script: script.body.id as string };
 }
 
 /** Every read of a scope's /v1 API and control plane (but the journal, which snapshots do not hold), as status and bytes. */
