@@ -125,6 +125,29 @@ t.test(
   },
 );
 
+t.test('It never answers 5xx for work it did: a trigger whose step a fault answers or drops after work was done', async (t) => {
+  const e = await emulator(t, { clockStart: START, freezeClock: true });
+  const cases: [string, Record<string, unknown>][] = [
+    ['a 500 after the step ran (apply)', { method: 'POST', path: '/v1/sessions', status: 500, apply: true, times: 1 }],
+    ['the connection dropped after the step ran (apply)', { method: 'POST', path: '/v1/sessions', drop: true, apply: true, times: 1 }],
+    ['the connection dropped after earlier steps ran', { method: 'POST', path: '/v1/payments/*/refunds', drop: true, times: 1 }],
+    ['a 503 after earlier steps ran', { method: 'POST', path: '/v1/payments/*/refunds', status: 503, times: 1 }],
+  ];
+  for (const [i, [what, fault]] of cases.entries()) {
+    await e.api.post('/_payemu/faults', fault);
+    const first = await e.api.post('/_payemu/trigger', { event: 'payment.refunded' }, key(`ci-trigger-fault-${i}`));
+    assertError(t, first, 422, /carried out|what they made stays/);
+    const made = await e.api.get('/_payemu/requests?path=/v1/sessions').then((r) => r.body.total);
+    replayed(t, first, await e.api.post('/_payemu/trigger', { event: 'payment.refunded' }, key(`ci-trigger-fault-${i}`)), what);
+    t.equal((await e.api.get('/_payemu/requests?path=/v1/sessions')).body.total, made, `${what}: the retry ran nothing again`);
+  }
+  // Nothing ran: a 5xx, and the retry runs.
+  await e.api.post('/_payemu/faults', { method: 'POST', path: '/v1/sessions', drop: true, times: 1 });
+  const dropped = await e.api.post('/_payemu/trigger', { event: 'payment.refunded' }, key('ci-trigger-dropped'));
+  assertError(t, dropped, 500, /got no answer: a fault closed its connection/);
+  t.equal((await e.api.post('/_payemu/trigger', { event: 'payment.refunded' }, key('ci-trigger-dropped'))).status, 200, 'nothing ran: the retry runs');
+});
+
 t.test('It never answers 5xx for work it did: duplicates sent while an advance runs get its replay', async (t) => {
   const e = await emulator(t, { clockStart: START, freezeClock: true });
   const pm = await savedCard(e);
