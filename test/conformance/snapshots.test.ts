@@ -21,6 +21,7 @@ async function state(t: Test, e: TestEmulator, as: Client = e.api, prefix = 'sn'
   const invoice = await sentInvoice(as);
   const fault = await as.post('/_payemu/faults', { path: '/v1/tax/settings', status: 503, probability: 0.5, seed: 7 });
   const script = await as.post('/_payemu/outcomes', { schedule: `${prefix}-sub`, sequence: ['approved', 'card_declined'] });
+  await as.request('PUT', '/_payemu/webhook-chaos', { stale_timestamp: 0, seed: 5 });
   await e.idle();
   return { pm, link: String(link.body.data.id), invoice, fault: fault.body.id as string, script: script.body.id as string };
 }
