@@ -20,6 +20,8 @@ export interface InjectedAnswer {
   body: unknown;
   /** Under a fault with `apply`: the status of the real answer the fault replaced (a 2xx: the work is done). */
   carried?: number;
+  /** The answer's `Retry-After` (a 429's), for a caller that answers the status on. */
+  retryAfter?: string;
 }
 
 /** A request whose connection a fault closed unanswered (`drop`); `carried` as in InjectedAnswer. */
@@ -82,7 +84,13 @@ export function injector(server: http.Server, host: () => string): Inject {
         socket.destroy();
         const text = Buffer.concat(chunks).toString('utf8');
         const carried = noteOf(req).carried;
-        resolve({ status: res.statusCode, body: parse(text), ...(carried === undefined ? {} : { carried }) });
+        const retryAfter = res.getHeader('retry-after');
+        resolve({
+          status: res.statusCode,
+          body: parse(text),
+          ...(carried === undefined ? {} : { carried }),
+          ...(retryAfter === undefined ? {} : { retryAfter: String(retryAfter) }),
+        });
       });
       // A fault that drops the connection closes it unanswered.
       socket.once('close', () => {

@@ -84,6 +84,11 @@ t.test('Matching /v1 requests answer status (400 to 599, the errors envelope unl
   const limited = await raw(e).request('GET', '/v1/payments');
   assertError(t, limited, 429);
   t.equal(limited.headers.get('retry-after'), '1');
+  await del(e.api, '/_payemu/faults');
+  await fault(e.api, { method: 'POST', path: '/v1/sessions', status: 429, times: 1 });
+  const triggered = await e.api.post('/_payemu/trigger', { event: 'payment.completed' });
+  assertError(t, triggered, 429, /trigger's step "session"/);
+  t.equal(triggered.headers.get('retry-after'), '1', "a trigger whose step got the 429 answers it with the step's Retry-After");
 });
 
 t.test('Without apply the request changes nothing, and a faulted request records no idempotency key', async (t) => {

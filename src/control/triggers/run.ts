@@ -92,7 +92,7 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
       steps.push({ id: step.id, method: step.method, path, status: res.status, created: createdId(answer) });
       if (res.status < 200 || res.status > 299) {
         const error = firstError(answer);
-        throw stepFailure(`${label} was refused: ${error?.detail ?? `HTTP ${res.status}`}`, res.status, made, res.carried, error?.meta);
+        throw stepFailure(`${label} was refused: ${error?.detail ?? `HTTP ${res.status}`}`, res.status, made, res.carried, error?.meta, res.retryAfter);
       }
       vars[step.id] = answer;
     }
@@ -113,11 +113,19 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
  * A step that failed, as the trigger answers it: with the step's status (a 5xx as 500). But a
  * 5xx, or no answer, after work was done (earlier steps made `made`, or a fault with `apply`
  * replaced the step's own 2xx, `carried`) is a 422 that says what ran and stays, since a client
- * retries a 5xx as if nothing ran.
+ * retries a 5xx as if nothing ran. A 429 keeps the step's `Retry-After`.
  */
-function stepFailure(failed: string, status: number, made: string[], carried: number | undefined, meta?: Record<string, unknown>): HttpError {
+function stepFailure(
+  failed: string,
+  status: number,
+  made: string[],
+  carried: number | undefined,
+  meta?: Record<string, unknown>,
+  retryAfter?: string,
+): HttpError {
   const ran = carried !== undefined && carried >= 200 && carried <= 299;
-  if (status < 500 || (made.length === 0 && !ran)) return new HttpError(Math.min(status, 500), failed, meta);
+  if (status < 500 || (made.length === 0 && !ran))
+    return new HttpError(Math.min(status, 500), failed, meta, retryAfter === undefined ? undefined : { 'Retry-After': retryAfter });
   const before = made.length > 0 ? ` The steps before it ran, and what they made stays: ${made.join(', ')}.` : '';
   const itself = ran ? ' The step itself was carried out before a fault replaced its answer.' : '';
   return new Unprocessable(`${failed.replace(/\.$/, '')}.${before}${itself}`);
