@@ -20,7 +20,7 @@ export interface InjectedAnswer {
   body: unknown;
   /** Under a fault with `apply`: the status of the real answer the fault replaced (a 2xx: the work is done). */
   carried?: number;
-  /** The answer's `Retry-After` (a 429's), for a caller that answers the status on. */
+  /** The answer's `Retry-After` (a 429's, set as a reply's own header), for a caller that answers the status on. */
   retryAfter?: string;
 }
 
