@@ -1,6 +1,6 @@
 import type { App } from '../app.js';
 import type { Scope } from '../http/auth.js';
-import { Unprocessable } from '../http/errors.js';
+import { InvalidInput, Unprocessable } from '../http/errors.js';
 import { integer, named, object, oneOfValues, string } from '../schemas/wire.js';
 import { newId } from '../lib/ids.js';
 import { scopeKey } from '../lib/scope-key.js';
@@ -62,14 +62,14 @@ export function addScript(app: App, scope: Scope, body: ScriptBody, now: number)
       targets.length === 0
         ? 'Name what the script is for: one of payment_method, schedule or reference.'
         : `Name one target, not ${targets.length} (${targets.join(', ')}): a script is for one of payment_method, schedule or reference.`;
-    throw new Unprocessable(message, Object.fromEntries((targets.length ? targets : ['payment_method']).map((t) => [t, [message]])));
+    throw new InvalidInput(message, Object.fromEntries((targets.length ? targets : ['payment_method']).map((t) => [t, [message]])));
   }
   const target = targets[0]!;
   const value = body[target]!;
-  if (!Array.isArray(body.sequence) || body.sequence.length === 0) throw Unprocessable.field('sequence', 'The sequence field must list at least one outcome.');
+  if (!Array.isArray(body.sequence) || body.sequence.length === 0) throw InvalidInput.field('sequence', 'The sequence field must list at least one outcome.');
   body.sequence.forEach((entry, i) => {
     if (!(SCRIPT_STEPS as readonly string[]).includes(entry))
-      throw Unprocessable.field(`sequence.${i}`, `"${entry}" is not an outcome: use approved or a failure code (${SCRIPT_STEPS.slice(1).join(', ')}).`);
+      throw InvalidInput.field(`sequence.${i}`, `"${entry}" is not an outcome: use approved or a failure code (${SCRIPT_STEPS.slice(1).join(', ')}).`);
   });
   const script = app.store.transaction((tx) => {
     if (target === 'payment_method') savedCard(tx, scope, value);

@@ -8,8 +8,9 @@ import type { Collection, StoredRecord } from '../store/collection.js';
  * its collection's `schema` (src/store/record-schema.ts), read after `upgrade` (a document an
  * older version wrote holds its records in that version's shape). Types, enums, ranges (time
  * stamps within years 1970 to 9999, counts and counters below 2^31, amounts within the API's
- * limits, `interval_count` from 1): a record that passes cannot make a read fail, an advance
- * fail, or the billing date computation loop. The validators are compiled as a body's are
+ * limits, `interval_count` from 1), then its collection's `check` (the rules between fields: a
+ * fault that does something, a script not used up): a record that passes cannot make a read
+ * fail, an advance fail, or the billing date computation loop, nor show what payemu never would. The validators are compiled as a body's are
  * (http/validation.ts: built by `npm run build`, or on first use).
  */
 
@@ -27,7 +28,11 @@ export function checkStoredRecord(def: Collection<StoredRecord>, record: StoredR
     throw refusal({ [at]: [`${at} is not a record of ${def.name} payemu can read.`] });
   }
   const validate = compileRecord(def.schema);
-  if (validate(upgraded)) return;
+  if (validate(upgraded)) {
+    const problem = def.check?.(upgraded);
+    if (problem) throw refusal({ [`${at}.${problem[0]}`]: [problem[1].replace(`The ${problem[0]} field`, `The ${at}.${problem[0]} field`)] });
+    return;
+  }
   const errors: Record<string, string[]> = Object.create(null);
   for (const [field, messages] of Object.entries(toFieldErrors(validate))) {
     const path = field === 'body' ? at : `${at}.${field}`;

@@ -102,6 +102,19 @@ export class Unprocessable extends HttpError {
   }
 }
 
+/**
+ * A 422 of the request's own form that its JSON Schema does not say (a duration, an event name, a
+ * rule between two fields), thrown before any work: refused as a schema 422 is, so that an
+ * `Idempotency-Key` does not keep it and the corrected request may reuse the key, as on /v1
+ * (idempotency.ts). A refusal that depends on the state (a time in the past, a record that does
+ * not exist) is a plain `Unprocessable`, kept with the key.
+ */
+export class InvalidInput extends Unprocessable {
+  static override field(field: string, message: string): InvalidInput {
+    return new InvalidInput(message, { [field]: [message] });
+  }
+}
+
 export class TooManyRequests extends HttpError {
   constructor(retryAfterSeconds: number, limit: number) {
     super(429, `Too many requests: the rate limit of ${limit} requests per minute was exceeded. Retry after ${retryAfterSeconds} seconds.`, undefined, {

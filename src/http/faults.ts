@@ -1,5 +1,5 @@
 import type { Mode, PayemuConfig, SourceConfig } from '../config/types.js';
-import { draw, type FaultSpec, matchesPath, withDefaults } from '../lib/faults.js';
+import { draw, type FaultSpec, faultProblem, matchesPath, withDefaults } from '../lib/faults.js';
 import { newId } from '../lib/ids.js';
 import { byScope, scopeKey } from '../lib/scope-key.js';
 import { collection } from '../store/collection.js';
@@ -30,7 +30,17 @@ export interface FaultRecord extends FaultSpec {
   created_at: number;
 }
 
-export const Faults = collection<FaultRecord>('faults', { scope: byScope }, undefined, faultRecordSchema);
+export const Faults = collection<FaultRecord>('faults', { scope: byScope }, undefined, faultRecordSchema, storedFaultProblem);
+
+/**
+ * A stored fault breaks what POST /_payemu/faults checks between fields, or has already acted
+ * its `times` (it would have retired): a snapshot document's fault is held to what payemu writes.
+ */
+function storedFaultProblem(fault: FaultRecord): [field: string, message: string] | undefined {
+  if (fault.times !== null && fault.hits >= fault.times)
+    return ['hits', `The hits field must be below times (${fault.times}): a fault retires once it has acted its times.`];
+  return faultProblem(fault);
+}
 
 const MODES: readonly Mode[] = ['test', 'live'];
 

@@ -4,7 +4,7 @@ import { collection } from '../store/collection.js';
 import type { Store, Transaction } from '../store/store.js';
 import type { Scope } from './auth.js';
 import type { Reply } from './envelope.js';
-import { BadRequest, Conflict, HttpError } from './errors.js';
+import { BadRequest, Conflict, HttpError, InvalidInput } from './errors.js';
 import { idempotencyRecordSchema } from './record-schema.js';
 
 /**
@@ -131,10 +131,11 @@ export function runIdempotent(
 /**
  * A refusal by the rules (404, 409, 422, ...) is a result too and is saved; a 5xx is not
  * (thrown again), nor a 429 (a trigger's step over the rate limit): as on /v1, where a 429
- * comes before the key is looked at, a retry after it runs.
+ * comes before the key is looked at, a retry after it runs. Nor is a refusal of the request's
+ * form (`InvalidInput`): on /v1 a schema 422 comes before the key is looked at too.
  */
 function refusal(error: unknown): Reply {
-  if (!(error instanceof HttpError) || error.status >= 500 || error.status === 429) throw error;
+  if (!(error instanceof HttpError) || error.status >= 500 || error.status === 429 || error instanceof InvalidInput) throw error;
   return { status: error.status, raw: JSON.stringify(error.toJSON()), headers: error.headers };
 }
 

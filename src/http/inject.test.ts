@@ -1,6 +1,7 @@
 import http from 'node:http';
 import t from 'tap';
-import { injector } from './inject.js';
+import { injector, Unanswered } from './inject.js';
+import { noteOf } from './request-note.js';
 
 // A server that is never listening: an injected request reaches its `request` listener all the same.
 function server(handle: (req: http.IncomingMessage, body: string, res: http.ServerResponse) => void): http.Server {
@@ -55,4 +56,22 @@ t.test('a connection closed unanswered (a dropping fault) rejects', async (t) =>
     () => 'localhost',
   );
   await t.rejects(inject({ method: 'GET', path: '/v1/me' }), /GET \/v1\/me: the connection was closed unanswered/);
+});
+
+t.test("the answer carries its Retry-After, and the status of the real answer a fault with apply replaced; a dropped one's too", async (t) => {
+  const inject = injector(
+    server((req, _body, res) => {
+      noteOf(req).carried = 201;
+      if (req.url === '/drop') return req.socket.destroy();
+      // As payemu's envelope sets a reply's own headers (setHeader), before the status.
+      res.setHeader('Retry-After', '1');
+      res.writeHead(429);
+      res.end('{}');
+    }),
+    () => 'localhost',
+  );
+  t.same(await inject({ method: 'POST', path: '/v1/sessions' }), { status: 429, body: {}, carried: 201, retryAfter: '1' });
+  const dropped = await inject({ method: 'POST', path: '/drop' }).catch((error: unknown) => error);
+  t.type(dropped, Unanswered);
+  t.equal((dropped as Unanswered).carried, 201);
 });

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type net from 'node:net';
 import { Duplex } from 'node:stream';
+import { noteOf } from './request-note.js';
 
 /** A request made in process (a trigger fixture's step). */
 export interface InjectedRequest {
@@ -17,6 +18,20 @@ export interface InjectedRequest {
 export interface InjectedAnswer {
   status: number;
   body: unknown;
+  /** Under a fault with `apply`: the status of the real answer the fault replaced (a 2xx: the work is done). */
+  carried?: number;
+  /** The answer's `Retry-After` (a 429's, set as a reply's own header), for a caller that answers the status on. */
+  retryAfter?: string;
+}
+
+/** A request whose connection a fault closed unanswered (`drop`); `carried` as in InjectedAnswer. */
+export class Unanswered extends Error {
+  constructor(
+    request: InjectedRequest,
+    readonly carried: number | undefined,
+  ) {
+    super(`${request.method} ${request.path}: the connection was closed unanswered`);
+  }
 }
 
 export type Inject = (request: InjectedRequest) => Promise<InjectedAnswer>;
@@ -68,11 +83,18 @@ export function injector(server: http.Server, host: () => string): Inject {
         res.detachSocket(socket as unknown as net.Socket);
         socket.destroy();
         const text = Buffer.concat(chunks).toString('utf8');
-        resolve({ status: res.statusCode, body: parse(text) });
+        const carried = noteOf(req).carried;
+        const retryAfter = res.getHeader('retry-after');
+        resolve({
+          status: res.statusCode,
+          body: parse(text),
+          ...(carried === undefined ? {} : { carried }),
+          ...(retryAfter === undefined ? {} : { retryAfter: String(retryAfter) }),
+        });
       });
       // A fault that drops the connection closes it unanswered.
       socket.once('close', () => {
-        if (!res.writableFinished) reject(new Error(`${request.method} ${request.path}: the connection was closed unanswered`));
+        if (!res.writableFinished) reject(new Unanswered(request, noteOf(req).carried));
       });
       server.emit('request', req, res);
     });

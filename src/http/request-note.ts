@@ -4,6 +4,11 @@ import type { IncomingMessage } from 'node:http';
 export interface RequestNote {
   /** The id of the fault that acted on the request, or null. */
   fault: string | null;
+  /**
+   * Under a fault with `apply`: the status of the real answer the fault then replaced or lost
+   * (a 2xx: the request's work is done). Undefined when the request did not run under one.
+   */
+  carried?: number;
 }
 
 // A symbol-keyed property, not a WeakMap: cheaper to read on every recorded request.

@@ -225,9 +225,10 @@ async function actOnFault(app: RouteApp, fault: FaultRecord, req: Req, res: http
   if (fault.apply) {
     // The work is done (stored, webhooks sent, the Idempotency-Key's result saved); its answer is lost.
     try {
-      await answer();
+      noteOf(req).carried = (await answer()).status;
     } catch (error) {
-      if (!(error instanceof HttpError)) report(app, req, error);
+      if (error instanceof HttpError) noteOf(req).carried = error.status;
+      else report(app, req, error);
     }
   }
   // The journal keeps what was sent, though nothing ran (or what ran did not read it).

@@ -24,6 +24,13 @@ export interface Collection<T extends StoredRecord> {
    * imported record can make payemu loop, hang or fail a read.
    */
   readonly schema?: Readonly<Record<string, unknown>>;
+  /**
+   * The rules between a stored record's fields that its schema cannot say (a fault that does
+   * something, a script not used up): the first one `record` breaks, as `[field, message]`, or
+   * undefined. Run on a snapshot document's records once they passed `schema`; the code never
+   * writes a record that breaks one.
+   */
+  readonly check?: (record: T) => [field: string, message: string] | undefined;
   /** Phantom field that carries the record type; never set. */
   readonly __type?: T;
 }
@@ -33,8 +40,9 @@ export function collection<T extends StoredRecord>(
   indexes: Record<string, (record: T) => IndexKey> = {},
   upgrade?: (record: StoredRecord) => T,
   schema?: Readonly<Record<string, unknown>>,
+  check?: (record: T) => [field: string, message: string] | undefined,
 ): Collection<T> {
-  return { name, indexes, ...(upgrade ? { upgrade } : {}), ...(schema ? { schema } : {}) };
+  return { name, indexes, ...(upgrade ? { upgrade } : {}), ...(schema ? { schema } : {}), ...(check ? { check } : {}) };
 }
 
 /** One change to the store: a record written whole, or deleted (`record: null`). */

@@ -1,4 +1,4 @@
-import { Unprocessable } from '../../http/errors.js';
+import { InvalidInput } from '../../http/errors.js';
 import { Faults, newFault, presentFault } from '../../http/faults.js';
 import { type FaultInput, faultProblem, faultSchema, withDefaults } from '../../lib/faults.js';
 import { faultView } from '../../schemas/control.js';
@@ -18,7 +18,7 @@ export const faultAdd = operation({
   errors: [422],
   run: (app, scope, { body }: Input<FaultInput>, { now }) => {
     const problem = faultProblem(body);
-    if (problem) throw Unprocessable.field(...problem);
+    if (problem) throw InvalidInput.field(...problem);
     const fault = app.store.transaction((tx) => tx.put(Faults, newFault(withDefaults(body), { source: scope.source.slug, mode: scope.mode }, now)));
     return presentFault(fault);
   },

@@ -1,7 +1,7 @@
 import { EVENT_NAMES } from '../../modules.js';
 import type { EventName } from '../../types.js';
 import type { Mode } from '../../config/types.js';
-import { Unprocessable } from '../../http/errors.js';
+import { InvalidInput, Unprocessable } from '../../http/errors.js';
 import { triggerResult } from '../../schemas/control.js';
 import { type Input, operation } from '../operation.js';
 import { loadFixtures } from '../triggers/fixtures.js';
@@ -31,13 +31,13 @@ export const trigger = operation({
   errors: [404, 409, 410, 422, 429],
   run: (app, scope, { body }: Input<TriggerBody>) => {
     if (!(EVENT_NAMES as readonly string[]).includes(body.event)) {
-      throw Unprocessable.field('event', `Unknown event "${body.event}". Events: ${EVENT_NAMES.join(', ')}.`);
+      throw InvalidInput.field('event', `Unknown event "${body.event}". Events: ${EVENT_NAMES.join(', ')}.`);
     }
     const fixture = loadFixtures().fixtures.get(body.event);
     const refused = fixture && body.data ? unknownKeys(fixture, body.data) : null;
     if (refused) {
       const [first] = refused.unknown;
-      throw Unprocessable.field(
+      throw InvalidInput.field(
         `data.${first}`,
         `${body.event} takes no data key${refused.unknown.length > 1 ? 's' : ''} ${refused.unknown.map((key) => `"${key}"`).join(', ')}. Its keys: ${refused.takes.join(', ')}.`,
       );

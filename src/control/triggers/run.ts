@@ -3,6 +3,7 @@ import { formatDate } from '../../clock/format.js';
 import type { Mode } from '../../config/types.js';
 import type { Scope } from '../../http/auth.js';
 import { HttpError, Unprocessable } from '../../http/errors.js';
+import { type InjectedAnswer, Unanswered } from '../../http/inject.js';
 import { PaymentMethods } from '../../resources/payment-methods/records.js';
 import { loadFixtures, type EffectStep } from './fixtures.js';
 import { render } from './template.js';
@@ -77,20 +78,21 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
       }
       const path = render(step.path, vars) as string;
       const body = step.body === undefined ? undefined : JSON.stringify(render(step.body, vars));
-      const res = await app.inject({ method: step.method, path, body, headers: { authorization } });
+      const made = steps.map((s) => s.created ?? s.id);
+      const label = `The trigger's step "${step.id}" (${step.method} ${path})`;
+      let res: InjectedAnswer;
+      try {
+        res = await app.inject({ method: step.method, path, body, headers: { authorization } });
+      } catch (error) {
+        if (!(error instanceof Unanswered)) throw error;
+        throw stepFailure(`${label} got no answer: a fault closed its connection.`, 500, made, error.carried);
+      }
       // A later step reads an earlier answer's fields: one that is not JSON has none.
       const answer = res.body !== null && typeof res.body === 'object' ? (res.body as Record<string, unknown>) : null;
       steps.push({ id: step.id, method: step.method, path, status: res.status, created: createdId(answer) });
       if (res.status < 200 || res.status > 299) {
         const error = firstError(answer);
-        const detail = error?.detail ?? `HTTP ${res.status}`;
-        const refused = `The trigger's step "${step.id}" (${step.method} ${path}) was refused: ${detail}`;
-        // A failure after earlier steps did their work is not a 5xx (that work stands, and a
-        // client retries a 5xx as if nothing ran): a 422 that says what ran.
-        const ran = steps.slice(0, -1);
-        if (res.status >= 500 && ran.length > 0)
-          throw new Unprocessable(`${refused}. The steps before it ran, and what they made stays: ${ran.map((s) => s.created ?? s.id).join(', ')}.`);
-        throw new HttpError(Math.min(res.status, 500), refused, error?.meta);
+        throw stepFailure(`${label} was refused: ${error?.detail ?? `HTTP ${res.status}`}`, res.status, made, res.carried, error?.meta, res.retryAfter);
       }
       vars[step.id] = answer;
     }
@@ -105,6 +107,28 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
     );
   }
   return { event, event_id: eventId, source: scope.source.slug, mode: scope.mode, steps };
+}
+
+/**
+ * A step that failed, as the trigger answers it: with the step's status (a 5xx as 500). But a
+ * 5xx, or no answer, after work was done (earlier steps made `made`, or a fault with `apply`
+ * replaced the step's own 2xx, `carried`) is a 422 that says what ran and stays, since a client
+ * retries a 5xx as if nothing ran. A 429 keeps the step's `Retry-After`.
+ */
+function stepFailure(
+  failed: string,
+  status: number,
+  made: string[],
+  carried: number | undefined,
+  meta?: Record<string, unknown>,
+  retryAfter?: string,
+): HttpError {
+  const ran = carried !== undefined && carried >= 200 && carried <= 299;
+  if (status < 500 || (made.length === 0 && !ran))
+    return new HttpError(Math.min(status, 500), failed, meta, retryAfter === undefined ? undefined : { 'Retry-After': retryAfter });
+  const before = made.length > 0 ? ` The steps before it ran, and what they made stays: ${made.join(', ')}.` : '';
+  const itself = ran ? ' The step itself was carried out before a fault replaced its answer.' : '';
+  return new Unprocessable(`${failed.replace(/\.$/, '')}.${before}${itself}`);
 }
 
 /** An EffectStep: marks a card this Source saved in this mode as declining off-session charges. */

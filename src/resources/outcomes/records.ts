@@ -43,4 +43,17 @@ export interface OutcomeScriptRecord {
 
 export const scriptKey = (source: string, mode: Mode, target: ScriptTarget, value: string) => `${source}:${mode}:${target}:${value}`;
 
-export const OutcomeScripts = collection<OutcomeScriptRecord>('outcome_scripts', { scope: byScope }, undefined, outcomeScriptRecordSchema);
+export const OutcomeScripts = collection<OutcomeScriptRecord>('outcome_scripts', { scope: byScope }, undefined, outcomeScriptRecordSchema, storedScriptProblem);
+
+/**
+ * A stored script already used up (it would have left the store), or keyed for another target
+ * than its own (two scripts could then act on one target): a snapshot document's script is held
+ * to what payemu writes.
+ */
+function storedScriptProblem(script: OutcomeScriptRecord): [field: string, message: string] | undefined {
+  if (script.used >= script.sequence.length)
+    return ['used', `The used field must be below the sequence's length (${script.sequence.length}): a used-up script leaves the store.`];
+  const key = scriptKey(script.source, script.mode, script.target, script.value);
+  if (script.id !== key) return ['id', `The id field must be "${key}", the script's Source, mode, target and value.`];
+  return undefined;
+}
