@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import t from 'tap';
 import { EVENT_NAMES, EVENT_WIRE, ROUTES } from '../src/catalogue.js';
+import { DEFAULT_URL } from '../src/cli/client.js';
 import { buildOpenApi, isDocumented, openApiPath } from '../src/control/openapi.js';
 import { emulator } from './helpers/emulator.js';
 import { checkAgainstOpenApi } from './helpers/openapi.js';
@@ -103,4 +104,18 @@ t.test('the drift guard refuses an unlisted status, a body that leaves its schem
   t.doesNotThrow(() => checkAgainstOpenApi('GET', '/v1/nothing', 404, 'application/json', error), 'an unknown path: the envelope 404');
   t.throws(() => checkAgainstOpenApi('GET', '/v1/nothing', 200, 'application/json', '{}'), /must answer/);
   t.doesNotThrow(() => checkAgainstOpenApi('GET', '/checkout/cs_x', 200, 'text/html', '<!doctype html>'), 'pages are not checked');
+});
+
+t.test("servers names `payemu start`'s default address; each webhook says it carries no API key", async (t) => {
+  const doc = buildOpenApi(ROUTES, EVENT_WIRE.webhookPayloads);
+  t.same(
+    (doc.servers as { url: string }[]).map((s) => s.url),
+    [DEFAULT_URL],
+    "the CLI's default URL",
+  );
+  const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  t.equal((doc.info as { contact: { url: string } }).contact.url, pkg.bugs.url, "info.contact is package.json's bugs.url");
+  for (const [name, item] of Object.entries(doc.webhooks as Record<string, { post: { security?: unknown } }>)) {
+    t.same(item.post.security, [], `${name}: security []`);
+  }
 });

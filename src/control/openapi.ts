@@ -78,13 +78,30 @@ export function buildOpenApi(routes: readonly Route[], webhookPayloads: WebhookP
       summary: 'A local, stateful sandbox emulator of a hosted payment API.',
       description: INFO,
       license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'payemu', url: ISSUES },
     },
+    servers: SERVERS,
     tags: [...tags].map((name) => ({ name })),
     paths,
     webhooks,
     components: components.toJSON(),
   };
 }
+
+/**
+ * Where `payemu start` listens unless told otherwise (its `--port` and `--host` defaults, which
+ * the CLI holds: this part may not import it; test/openapi.test.ts checks they agree). A library
+ * emulator listens where it is told, usually a port of its own: the paths are the same.
+ */
+const SERVERS = [
+  {
+    url: 'http://127.0.0.1:4242',
+    description: '`payemu start` with its default address; `--port`, `--host` or the library (`startEmulator`) serve the same paths elsewhere.',
+  },
+];
+
+/** Where to report a problem (package.json's `bugs.url`, which test/openapi.test.ts compares). */
+const ISSUES = 'https://github.com/payemu/payemu/issues';
 
 const INFO = [
   "The `/v1` API and payemu's own control plane (`/_payemu/`). Hosted HTML pages (checkout, 3-D Secure, payment link, invoice, card update, manage) are not described here.",
@@ -244,6 +261,8 @@ function webhookOperation(name: string, payload: object, components: Components)
       },
     ],
     requestBody: { required: true, content: { 'application/json': { schema: components.schema(payload) } } },
+    // payemu calls the receiver: no API key goes with it (the signature is the proof).
+    security: [],
     responses: { '2XX': { description: 'Received. Any other answer, or none within the timeout, is retried.' } },
   };
 }
