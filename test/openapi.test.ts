@@ -119,3 +119,45 @@ t.test("servers names `payemu start`'s default address; each webhook says it car
     t.same(item.post.security, [], `${name}: security []`);
   }
 });
+
+t.test('required headers: X-RateLimit-* on each /v1 answer after the key is accepted, Retry-After on 429; the drift guard checks them', async (t) => {
+  const doc = buildOpenApi(ROUTES, EVENT_WIRE.webhookPayloads);
+  const components = doc.components as {
+    responses: Record<string, { headers?: Record<string, { $ref: string }> }>;
+    headers: Record<string, { required?: boolean }>;
+  };
+  const required = (response: { $ref?: string; headers?: Record<string, { $ref: string }> }) => {
+    const object = response.$ref ? components.responses[response.$ref.split('/').pop()!]! : response;
+    return Object.entries(object.headers ?? {})
+      .filter(([, h]) => components.headers[h.$ref.split('/').pop()!]!.required === true)
+      .map(([name]) => name);
+  };
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const headers = required(response as { $ref?: string });
+        const where = `${method.toUpperCase()} ${path} ${status}`;
+        // Before the request is counted: a 401, a 403, and a 400 of the request target.
+        if (path.startsWith('/v1/') && !['400', '401', '403'].includes(status))
+          t.ok(headers.includes('X-RateLimit-Limit') && headers.includes('X-RateLimit-Remaining'), where);
+        else t.notOk(headers.includes('X-RateLimit-Limit'), `${where}: not required`);
+        // A trigger passes on its step's 429 (its status and detail) without the step's headers.
+        if (status === '429')
+          t.equal(headers.includes('Retry-After'), path.startsWith('/v1/'), `${where}: Retry-After ${path.startsWith('/v1/') ? '' : 'not '}required`);
+      }
+    }
+  }
+  const error = JSON.stringify({ errors: [{ status: '404', title: 'Not Found', detail: 'No payment.' }] });
+  const headers = (present: Record<string, string>) => (name: string) => present[name] ?? null;
+  t.throws(
+    () => checkAgainstOpenApi('GET', '/v1/payments/x', 404, 'application/json', error, headers({})),
+    /answered 404 without X-RateLimit-Limit, X-RateLimit-Remaining/,
+  );
+  t.doesNotThrow(() =>
+    checkAgainstOpenApi('GET', '/v1/payments/x', 404, 'application/json', error, headers({ 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '59' })),
+  );
+  t.doesNotThrow(
+    () => checkAgainstOpenApi('GET', '/v1/payments/x', 401, 'application/json', error.replaceAll('404', '401'), headers({})),
+    'a 401 comes before the count',
+  );
+});

@@ -130,7 +130,8 @@ const SHARED: Record<number, { name: string; description: string; headers?: stri
   413: { name: 'PayloadTooLarge', description: 'The body is larger than 1 MiB.' },
   415: { name: 'UnsupportedMediaType', description: 'A body sent with another `Content-Type` than `application/json`.' },
   422: { name: 'UnprocessableEntity', description: 'Validation failed (`meta.errors` maps each field to its messages), or the rules refuse the change.' },
-  429: { name: 'TooManyRequests', description: 'Rate limit exceeded.', headers: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining'] },
+  // Its headers come with the count (countedHeaders): a trigger passes on its step's 429 without them.
+  429: { name: 'TooManyRequests', description: 'Rate limit exceeded.' },
   500: { name: 'InternalServerError', description: 'A failure inside payemu; the request was not applied.' },
   503: {
     name: 'ServiceUnavailable',
@@ -139,14 +140,32 @@ const SHARED: Record<number, { name: string; description: string; headers?: stri
   },
 };
 
-const HEADERS: Record<string, { description: string; schema: Schema }> = {
+/**
+ * The headers answers carry; `required` where every answer that lists the header has it (the
+ * rate limit's on every answer after the request was counted, see COUNTED; `Retry-After` on
+ * every 429). test/helpers/openapi.ts checks each answer a test receives for its required ones.
+ */
+const HEADERS: Record<string, { description: string; required?: true; schema: Schema }> = {
   'WWW-Authenticate': { description: '`Bearer`.', schema: { type: 'string' } },
-  Allow: { description: 'The methods the path is served with.', schema: { type: 'string' } },
-  'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
-  'X-RateLimit-Limit': { description: 'Requests allowed per minute for the Source and mode.', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current minute.', schema: { type: 'integer' } },
+  Allow: { description: 'The methods the path is served with.', required: true, schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait.', required: true, schema: { type: 'integer' } },
+  'X-RateLimit-Limit': { description: 'Requests allowed per minute for the Source and mode.', required: true, schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current minute.', required: true, schema: { type: 'integer' } },
   'Idempotent-Replayed': { description: '`true` on an answer replayed for a repeated `Idempotency-Key`.', schema: { type: 'string', enum: ['true'] } },
 };
+
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining'];
+
+/** The headers every answer with `status` carries once the rate limiter counted the request: its own, and on its 429 `Retry-After`. */
+const countedHeaders = (status: number) => (status === 429 ? ['Retry-After', ...RATE_LIMIT_HEADERS] : RATE_LIMIT_HEADERS);
+
+/**
+ * Whether a rate-limited route's answer with `status` always carries `X-RateLimit-*`: the request
+ * is counted once its key is accepted (http/server.ts), so every answer after that carries them,
+ * an error's or a fault's too. A 401 and a 403 come before; a 400 may (a request target whose
+ * percent-escapes are not UTF-8 is refused before routing).
+ */
+const counted = (route: Route, status: number) => route.auth === 'key' && route.rateLimited && ![400, 401, 403].includes(status);
 
 /** The statuses every route of this kind can answer, whatever it declares. */
 function commonStatuses(route: Route): number[] {
@@ -214,15 +233,11 @@ function operationOf(route: Route, components: Components): Operation {
   for (const status of statuses) {
     const answer = declared[status];
     if (answer === undefined || answer === errors) {
-      components.shareResponse(status);
-      operation.responses[String(status)] = { $ref: `#/components/responses/${SHARED[status]!.name}` };
+      operation.responses[String(status)] = { $ref: `#/components/responses/${components.shareResponse(status, counted(route, status))}` };
       continue;
     }
     const headers: Record<string, unknown> = {};
-    if (route.auth === 'key' && route.rateLimited) {
-      headers['X-RateLimit-Limit'] = { $ref: '#/components/headers/X-RateLimit-Limit' };
-      headers['X-RateLimit-Remaining'] = { $ref: '#/components/headers/X-RateLimit-Remaining' };
-    }
+    if (counted(route, status)) for (const header of countedHeaders(status)) headers[header] = { $ref: `#/components/headers/${header}` };
     if (isIdempotent(route)) headers['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' };
     const media = isMedia(answer) ? answer : undefined;
     operation.responses[String(status)] = {
@@ -287,27 +302,37 @@ const pascal = (name: string) =>
 /** The schemas, shared answers and headers the operations refer to. */
 class Components {
   private readonly schemas = new Map<string, { source: object; schema?: unknown }>();
-  private readonly responses = new Set<number>();
+  /** The shared answers referred to, by name: their status and headers. */
+  private readonly responses = new Map<string, { status: number; headers: string[] }>();
 
   /** `schema` as the document holds it: payemu's own keywords turned into standard ones or `x-payemu-*`, named schemas by reference. */
   schema(schema: object): unknown {
     return this.convert(schema);
   }
 
-  shareResponse(status: number): void {
-    if (!SHARED[status]) throw new Error(`openapi: no shared answer for status ${status}; declare its schema on the route`);
-    this.responses.add(status);
+  /**
+   * The name of the shared answer with `status`; `counted`: the variant a rate-limited route
+   * answers once it counted the request, with the rate limit's headers (`<Name>WithRateLimit`).
+   */
+  shareResponse(status: number, counted = false): string {
+    const shared = SHARED[status];
+    if (!shared) throw new Error(`openapi: no shared answer for status ${status}; declare its schema on the route`);
+    const own = shared.headers ?? [];
+    const headers = counted ? [...own, ...countedHeaders(status)] : own;
+    const name = counted ? `${shared.name}WithRateLimit` : shared.name;
+    this.responses.set(name, { status, headers });
+    return name;
   }
 
   toJSON() {
-    const usedHeaders = new Set(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Idempotent-Replayed']);
+    const usedHeaders = new Set([...RATE_LIMIT_HEADERS, 'Idempotent-Replayed']);
     const responses: Record<string, ResponseObject> = {};
-    for (const status of [...this.responses].sort((a, b) => a - b)) {
-      const shared = SHARED[status]!;
-      for (const header of shared.headers ?? []) usedHeaders.add(header);
-      responses[shared.name] = {
-        description: shared.description,
-        ...(shared.headers ? { headers: Object.fromEntries(shared.headers.map((h) => [h, { $ref: `#/components/headers/${h}` }])) } : {}),
+    const byStatus = [...this.responses.entries()].sort(([a, x], [b, y]) => x.status - y.status || a.localeCompare(b));
+    for (const [name, { status, headers }] of byStatus) {
+      for (const header of headers) usedHeaders.add(header);
+      responses[name] = {
+        description: SHARED[status]!.description,
+        ...(headers.length > 0 ? { headers: Object.fromEntries(headers.map((h) => [h, { $ref: `#/components/headers/${h}` }])) } : {}),
         content: { 'application/json': { schema: this.convert(errors) } },
       };
     }

@@ -10,11 +10,21 @@ import { buildOpenApi, isDocumented, openApiPath, type OpenApiDocument, type Res
  * received it. The document is built once per test process; each answer's schema is compiled
  * (ajv, JSON Schema 2020-12) the first time an answer needs it.
  *
+ * With `header` (the answer's headers by name), the headers the listed answer marks `required`
+ * must be there too.
+ *
  * Requests the document does not describe: the hosted pages (not checked), paths under /v1 and
  * /_payemu/ that payemu does not serve (their 404, or a served path's 405, must be the error
  * envelope), and other paths (an error must be the envelope).
  */
-export function checkAgainstOpenApi(method: string, target: string, status: number, contentType: string | null, text: string): void {
+export function checkAgainstOpenApi(
+  method: string,
+  target: string,
+  status: number,
+  contentType: string | null,
+  text: string,
+  header?: (name: string) => string | null,
+): void {
   const guard = (state ??= load());
   const path = pathOf(target);
   const operation = guard.match(method, path);
@@ -38,7 +48,11 @@ export function checkAgainstOpenApi(method: string, target: string, status: numb
     const listed = Object.keys(guard.doc.paths[operation.path]![operation.method]!.responses).join(', ');
     fail(`${where} answered ${status}, which the document does not list for ${method} ${operation.path} (listed: ${listed}). Body: ${text.slice(0, 300)}`);
   }
-  const { pointer, media } = response;
+  const { pointer, media, required } = response;
+  if (header) {
+    const missing = required.filter((name) => header(name) === null);
+    if (missing.length > 0) fail(`${where} answered ${status} without ${missing.join(', ')}, which the document says it always carries`);
+  }
   if (media === undefined) {
     if (text !== '') fail(`${where} answered ${status} with a body, where the document lists none`);
     return;
@@ -66,7 +80,7 @@ interface Guard {
   doc: OpenApiDocument;
   match(method: string, path: string): OperationRef | 'page' | undefined;
   methodsOf(path: string): string[] | undefined;
-  response(operation: OperationRef, status: number): { pointer?: string; media?: string } | undefined;
+  response(operation: OperationRef, status: number): { pointer?: string; media?: string; required: string[] } | undefined;
   errorSchemaPointer(): string;
   validate(where: string, status: number, pointer: string, contentType: string | null, text: string): void;
 }
@@ -90,6 +104,11 @@ function load(): Guard {
   const pages = ROUTES.filter((route) => !isDocumented(route)).map((route) => templateRegex(openApiPath(route.path)));
 
   const find = (path: string) => templates.find((t) => t.regex.test(path));
+  const components = doc.components as { headers: Record<string, object> };
+  const headerObject = (header: unknown) => {
+    const ref = (header as { $ref?: string }).$ref;
+    return ref === undefined ? (header as object) : components.headers[ref.split('/').pop()!]!;
+  };
 
   return {
     doc,
@@ -113,7 +132,10 @@ function load(): Guard {
         response = (doc.components as { responses: Record<string, ResponseObject> }).responses[name]!;
       }
       const media = Object.keys(response.content ?? {})[0];
-      return media === undefined ? {} : { media, pointer: `${base}/content/${escapePointer(media)}/schema` };
+      const required = Object.entries(response.headers ?? {})
+        .filter(([, h]) => (headerObject(h) as { required?: boolean }).required === true)
+        .map(([name]) => name);
+      return media === undefined ? { required } : { media, pointer: `${base}/content/${escapePointer(media)}/schema`, required };
     },
     errorSchemaPointer: () => '/components/schemas/Errors',
     validate(where, status, pointer, contentType, text) {
