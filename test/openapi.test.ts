@@ -161,3 +161,25 @@ t.test('required headers: X-RateLimit-* on each /v1 answer after the key is acce
     'a 401 comes before the count',
   );
 });
+
+t.test('405: components/responses/MethodNotAllowed, the envelope with Allow, is what a served path answers to its other methods', async (t) => {
+  const doc = buildOpenApi(ROUTES, EVENT_WIRE.webhookPayloads);
+  const components = doc.components as { responses: Record<string, object>; headers: Record<string, { required?: boolean }> };
+  t.match(components.responses.MethodNotAllowed, {
+    headers: { Allow: { $ref: '#/components/headers/Allow' } },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } },
+  });
+  t.equal(components.headers.Allow!.required, true);
+  const e = await emulator(t);
+  const answer = await e.api.request('DELETE', '/v1/sessions');
+  t.equal(answer.status, 405);
+  t.equal(
+    answer.headers.get('allow'),
+    Object.keys(doc.paths['/v1/sessions']!)
+      .map((m) => m.toUpperCase())
+      .join(', '),
+    "Allow: the path's operations",
+  );
+  const error = JSON.stringify({ errors: [{ status: '405', title: 'Method Not Allowed', detail: 'No.' }] });
+  t.throws(() => checkAgainstOpenApi('DELETE', '/v1/sessions', 405, 'application/json', error, () => null), /answered 405 without Allow/);
+});

@@ -69,6 +69,9 @@ export function buildOpenApi(routes: readonly Route[], webhookPayloads: WebhookP
     if (item[method]) throw new Error(`openapi: ${route.method} ${route.path} is declared twice`);
     item[method] = operation;
   }
+  // No operation lists it (a path's operations are the methods it is served with); the 405 every
+  // other method of a served path gets is this answer, which clients and the drift guard refer to.
+  components.shareResponse(405);
   const webhooks = Object.fromEntries(Object.entries(webhookPayloads).map(([name, payload]) => [name, { post: webhookOperation(name, payload, components) }]));
   return {
     openapi: '3.1.0',
@@ -106,7 +109,7 @@ const ISSUES = 'https://github.com/payemu/payemu/issues';
 const INFO = [
   "The `/v1` API and payemu's own control plane (`/_payemu/`). Hosted HTML pages (checkout, 3-D Secure, payment link, invoice, card update, manage) are not described here.",
   '',
-  'Every error is `{"errors": [{"status", "title", "detail", "meta"?}]}`. Besides the answers each operation lists, a path payemu does not serve is a 404 and a served path asked with another method is a 405 (with `Allow`), in the same envelope. A fault set through `/_payemu/faults` may answer a `/v1` operation with any status from 400 to 599 (the envelope, or a body the fault gives), or close the connection unanswered.',
+  'Every error is `{"errors": [{"status", "title", "detail", "meta"?}]}`. Besides the answers each operation lists, a path payemu does not serve is a 404 and a served path asked with another method is a 405 with `Allow` (`components/responses/MethodNotAllowed`), in the same envelope. A fault set through `/_payemu/faults` may answer a `/v1` operation with any status from 400 to 599 (the envelope, or a body the fault gives), or close the connection unanswered.',
   '',
   'Amounts in answers are decimal strings with two decimals unless said otherwise; timestamps are ISO 8601 UTC with microseconds. Webhooks are listed under `webhooks`, each with its body.',
 ].join('\n');
@@ -124,7 +127,12 @@ const SHARED: Record<number, { name: string; description: string; headers?: stri
     description: "The `Host` header is not a name payemu answers to (DNS rebinding guard), or the Source's IP whitelist does not include the caller.",
   },
   404: { name: 'NotFound', description: 'No such object for this Source and mode (or no such route).' },
-  405: { name: 'MethodNotAllowed', description: 'The path is served, but not with this method.', headers: ['Allow'] },
+  405: {
+    name: 'MethodNotAllowed',
+    description:
+      "The answer of every path to the methods it is not served with (no operation lists it: a path's operations are its methods). `Allow` lists the path's methods.",
+    headers: ['Allow'],
+  },
   409: { name: 'Conflict', description: 'Conflict with the current state, or an `Idempotency-Key` reused with a different request.' },
   410: { name: 'Gone', description: 'The session has expired.' },
   413: { name: 'PayloadTooLarge', description: 'The body is larger than 1 MiB.' },
