@@ -183,3 +183,31 @@ t.test('405: components/responses/MethodNotAllowed, the envelope with Allow, is 
   const error = JSON.stringify({ errors: [{ status: '405', title: 'Method Not Allowed', detail: 'No.' }] });
   t.throws(() => checkAgainstOpenApi('DELETE', '/v1/sessions', 405, 'application/json', error, () => null), /answered 405 without Allow/);
 });
+
+t.test('sort and filter[...] enums are the values each list accepts: each one is answered, another is a 422', async (t) => {
+  const doc = buildOpenApi(ROUTES, EVENT_WIRE.webhookPayloads);
+  const e = await emulator(t);
+  let lists = 0;
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const parameters = (item.get?.parameters ?? []) as {
+      name: string;
+      style?: string;
+      explode?: boolean;
+      schema: { enum?: string[]; items?: { enum?: string[] } };
+    }[];
+    for (const parameter of parameters) {
+      const values = parameter.schema.enum ?? parameter.schema.items?.enum;
+      if (!values || !/^(sort|filter\[.+\])$/.test(parameter.name)) continue;
+      if (parameter.name === 'sort') {
+        t.match(parameter, { style: 'form', explode: false }, `${path} sort: comma-separated`);
+        lists++;
+      }
+      const name = encodeURIComponent(parameter.name);
+      for (const value of values) t.equal((await e.api.get(`${path}?${name}=${encodeURIComponent(value)}`)).status, 200, `${path}?${parameter.name}=${value}`);
+      if (parameter.name === 'sort') t.equal((await e.api.get(`${path}?sort=${values.join(',')}`)).status, 200, `${path}: all of them at once`);
+      t.equal((await e.api.get(`${path}?${name}=not-a-value`)).status, 422, `${path}?${parameter.name}=not-a-value`);
+    }
+  }
+  t.equal(lists, ROUTES.filter((r) => r.parameters?.some((p) => p.name === 'sort')).length, 'every list with a sort');
+  t.ok(lists >= 4);
+});

@@ -216,6 +216,7 @@ function operationOf(route: Route, components: Components): Operation {
       in: 'query',
       required: parameter.required ?? false,
       ...(parameter.description ? { description: parameter.description } : {}),
+      ...(parameter.explode === false ? { style: 'form', explode: false } : {}),
       schema: components.schema(parameter.schema),
     });
   }

@@ -66,8 +66,10 @@ export interface MediaResponse {
 export interface QueryParameterDoc {
   name: string;
   description?: string;
+  /** An array's schema with `explode: false`: its items comma-separated in one value (`sort=-amount,created_at`). */
   schema: object;
   required?: boolean;
+  explode?: false;
 }
 
 /** A route of the key-authenticated API (/v1 and the control plane). */
