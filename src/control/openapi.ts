@@ -407,7 +407,7 @@ class Components {
         out['x-payemu-format'] = 'url';
         if (!('pattern' in schema)) out.pattern = '^[Hh][Tt][Tt][Pp][Ss]?://[^/\\\\?#\\s]\\S*$';
         if (!('maxLength' in schema)) out.maxLength = 2048;
-      } else if ((key === 'patternMessage' || key === 'notMessage') && typeof value === 'string') {
+      } else if ((key === 'patternMessage' || key === 'notMessage' || key === 'requiredMessage') && typeof value === 'string') {
         // The refusal's message, as the field's description ("This field can only be set when ...").
         if (!('description' in schema)) out.description = value.replace('The {field} field', 'This field');
       } else {
