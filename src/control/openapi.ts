@@ -149,9 +149,10 @@ const SHARED: Record<number, { name: string; description: string; headers?: stri
 };
 
 /**
- * The headers answers carry; `required` where every answer that lists the header has it (the
- * rate limit's on every answer after the request was counted, see COUNTED; `Retry-After` on
- * every 429). test/helpers/openapi.ts checks each answer a test receives for its required ones.
+ * The headers answers carry; `required` where every answer that lists the header has it: the
+ * rate limit's are listed on the answers given once the request was counted (see `counted`),
+ * `Retry-After` on a /v1 429, `Allow` on the 405. test/helpers/openapi.ts checks each answer a
+ * test receives for the ones its listed answer requires.
  */
 const HEADERS: Record<string, { description: string; required?: true; schema: Schema }> = {
   'WWW-Authenticate': { description: '`Bearer`.', schema: { type: 'string' } },

@@ -66,9 +66,9 @@ export interface MediaResponse {
 export interface QueryParameterDoc {
   name: string;
   description?: string;
-  /** An array's schema with `explode: false`: its items comma-separated in one value (`sort=-amount,created_at`). */
   schema: object;
   required?: boolean;
+  /** An array's schema with `explode: false`: its items comma-separated in one value (`sort=-amount,created_at`). */
   explode?: false;
 }
 

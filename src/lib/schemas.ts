@@ -182,8 +182,8 @@ export function toFieldErrors(validate: ValidateFunction): Record<string, string
   // No prototype: a field named `constructor` or `toString` (an unknown field a closed schema
   // refuses) must get a list of its own, not Object's method.
   const errors: Record<string, string[]> = Object.create(null);
-  // A rule between fields (the `then` or `else` of an `if`) after each field's own refusals,
-  // which ajv reports later: the first message (an answer's `detail`) is a field's own.
+  // A rule between fields (the `then` or `else` of an `if`, which ajv reports before the fields'
+  // own refusals) after them: the first message (an answer's `detail`) is a field's own.
   const all = validate.errors ?? [];
   const conditional = (error: ErrorObject) => /\/(then|else)\//.test(error.schemaPath);
   for (const error of [...all.filter((e) => !conditional(e)), ...all.filter(conditional)]) {
