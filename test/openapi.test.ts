@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import t from 'tap';
 import { EVENT_NAMES, EVENT_WIRE, ROUTES } from '../src/catalogue.js';
+import { DEFAULT_URL } from '../src/cli/client.js';
 import { buildOpenApi, isDocumented, openApiPath } from '../src/control/openapi.js';
 import { emulator } from './helpers/emulator.js';
 import { checkAgainstOpenApi } from './helpers/openapi.js';
@@ -153,4 +154,109 @@ t.test("path parameters have the API's types: a payment link's id is an integer"
     t.same(idOf(p, m), { $ref: '#/components/schemas/PaymentLinkId' }, `${m} ${p}`);
   }
   t.match((doc.components as { schemas: Record<string, object> }).schemas.PaymentLinkId, { type: 'integer', minimum: 1 });
+
+t.test("servers names `payemu start`'s default address; each webhook says it carries no API key", async (t) => {
+  const doc = buildOpenApi(ROUTES, EVENT_WIRE.webhookPayloads);
+  t.same(
+    (doc.servers as { url: string }[]).map((s) => s.url),
+    [DEFAULT_URL],
+    "the CLI's default URL",
+  );
+  const pkg = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  t.equal((doc.info as { contact: { url: string } }).contact.url, pkg.bugs.url, "info.contact is package.json's bugs.url");
+  for (const [name, item] of Object.entries(doc.webhooks as Record<string, { post: { security?: unknown } }>)) {
+    t.same(item.post.security, [], `${name}: security []`);
+  }
+});
+
+t.test('required headers: X-RateLimit-* on each /v1 answer after the key is accepted, Retry-After on 429; the drift guard checks them', async (t) => {
+  const doc = buildOpenApi(ROUTES, EVENT_WIRE.webhookPayloads);
+  const components = doc.components as {
+    responses: Record<string, { headers?: Record<string, { $ref: string }> }>;
+    headers: Record<string, { required?: boolean }>;
+  };
+  const required = (response: { $ref?: string; headers?: Record<string, { $ref: string }> }) => {
+    const object = response.$ref ? components.responses[response.$ref.split('/').pop()!]! : response;
+    return Object.entries(object.headers ?? {})
+      .filter(([, h]) => components.headers[h.$ref.split('/').pop()!]!.required === true)
+      .map(([name]) => name);
+  };
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const headers = required(response as { $ref?: string });
+        const where = `${method.toUpperCase()} ${path} ${status}`;
+        // Before the request is counted: a 401, a 403, and a 400 of the request target.
+        if (path.startsWith('/v1/') && !['400', '401', '403'].includes(status))
+          t.ok(headers.includes('X-RateLimit-Limit') && headers.includes('X-RateLimit-Remaining'), where);
+        else t.notOk(headers.includes('X-RateLimit-Limit'), `${where}: not required`);
+        // A trigger passes on its step's 429 (its status and detail) without the step's headers.
+        if (status === '429')
+          t.equal(headers.includes('Retry-After'), path.startsWith('/v1/'), `${where}: Retry-After ${path.startsWith('/v1/') ? '' : 'not '}required`);
+      }
+    }
+  }
+  const error = JSON.stringify({ errors: [{ status: '404', title: 'Not Found', detail: 'No payment.' }] });
+  const headers = (present: Record<string, string>) => (name: string) => present[name] ?? null;
+  t.throws(
+    () => checkAgainstOpenApi('GET', '/v1/payments/x', 404, 'application/json', error, headers({})),
+    /answered 404 without X-RateLimit-Limit, X-RateLimit-Remaining/,
+  );
+  t.doesNotThrow(() =>
+    checkAgainstOpenApi('GET', '/v1/payments/x', 404, 'application/json', error, headers({ 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '59' })),
+  );
+  t.doesNotThrow(
+    () => checkAgainstOpenApi('GET', '/v1/payments/x', 401, 'application/json', error.replaceAll('404', '401'), headers({})),
+    'a 401 comes before the count',
+  );
+});
+
+t.test('405: components/responses/MethodNotAllowed, the envelope with Allow, is what a served path answers to its other methods', async (t) => {
+  const doc = buildOpenApi(ROUTES, EVENT_WIRE.webhookPayloads);
+  const components = doc.components as { responses: Record<string, object>; headers: Record<string, { required?: boolean }> };
+  t.match(components.responses.MethodNotAllowed, {
+    headers: { Allow: { $ref: '#/components/headers/Allow' } },
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/Errors' } } },
+  });
+  t.equal(components.headers.Allow!.required, true);
+  const e = await emulator(t);
+  const answer = await e.api.request('DELETE', '/v1/sessions');
+  t.equal(answer.status, 405);
+  t.equal(
+    answer.headers.get('allow'),
+    Object.keys(doc.paths['/v1/sessions']!)
+      .map((m) => m.toUpperCase())
+      .join(', '),
+    "Allow: the path's operations",
+  );
+  const error = JSON.stringify({ errors: [{ status: '405', title: 'Method Not Allowed', detail: 'No.' }] });
+  t.throws(() => checkAgainstOpenApi('DELETE', '/v1/sessions', 405, 'application/json', error, () => null), /answered 405 without Allow/);
+});
+
+t.test('sort and filter[...] enums are the values each list accepts: each one is answered, another is a 422', async (t) => {
+  const doc = buildOpenApi(ROUTES, EVENT_WIRE.webhookPayloads);
+  const e = await emulator(t);
+  let lists = 0;
+  for (const [path, item] of Object.entries(doc.paths)) {
+    const parameters = (item.get?.parameters ?? []) as {
+      name: string;
+      style?: string;
+      explode?: boolean;
+      schema: { enum?: string[]; items?: { enum?: string[] } };
+    }[];
+    for (const parameter of parameters) {
+      const values = parameter.schema.enum ?? parameter.schema.items?.enum;
+      if (!values || !/^(sort|filter\[.+\])$/.test(parameter.name)) continue;
+      if (parameter.name === 'sort') {
+        t.match(parameter, { style: 'form', explode: false }, `${path} sort: comma-separated`);
+        lists++;
+      }
+      const name = encodeURIComponent(parameter.name);
+      for (const value of values) t.equal((await e.api.get(`${path}?${name}=${encodeURIComponent(value)}`)).status, 200, `${path}?${parameter.name}=${value}`);
+      if (parameter.name === 'sort') t.equal((await e.api.get(`${path}?sort=${values.join(',')}`)).status, 200, `${path}: all of them at once`);
+      t.equal((await e.api.get(`${path}?${name}=not-a-value`)).status, 422, `${path}?${parameter.name}=not-a-value`);
+    }
+  }
+  t.equal(lists, ROUTES.filter((r) => r.parameters?.some((p) => p.name === 'sort')).length, 'every list with a sort');
+  t.ok(lists >= 4);
 });

@@ -69,6 +69,9 @@ export function buildOpenApi(routes: readonly Route[], webhookPayloads: WebhookP
     if (item[method]) throw new Error(`openapi: ${route.method} ${route.path} is declared twice`);
     item[method] = operation;
   }
+  // No operation lists it (a path's operations are the methods it is served with); the 405 every
+  // other method of a served path gets is this answer, which clients and the drift guard refer to.
+  components.shareResponse(405);
   const webhooks = Object.fromEntries(Object.entries(webhookPayloads).map(([name, payload]) => [name, { post: webhookOperation(name, payload, components) }]));
   return {
     openapi: '3.1.0',
@@ -78,7 +81,9 @@ export function buildOpenApi(routes: readonly Route[], webhookPayloads: WebhookP
       summary: 'A local, stateful sandbox emulator of a hosted payment API.',
       description: INFO,
       license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'payemu', url: ISSUES },
     },
+    servers: SERVERS,
     tags: [...tags].map((name) => ({ name })),
     paths,
     webhooks,
@@ -86,10 +91,25 @@ export function buildOpenApi(routes: readonly Route[], webhookPayloads: WebhookP
   };
 }
 
+/**
+ * Where `payemu start` listens unless told otherwise (its `--port` and `--host` defaults, which
+ * the CLI holds: this part may not import it; test/openapi.test.ts checks they agree). A library
+ * emulator listens where it is told, usually a port of its own: the paths are the same.
+ */
+const SERVERS = [
+  {
+    url: 'http://127.0.0.1:4242',
+    description: '`payemu start` with its default address; `--port`, `--host` or the library (`startEmulator`) serve the same paths elsewhere.',
+  },
+];
+
+/** Where to report a problem (package.json's `bugs.url`, which test/openapi.test.ts compares). */
+const ISSUES = 'https://github.com/payemu/payemu/issues';
+
 const INFO = [
   "The `/v1` API and payemu's own control plane (`/_payemu/`). Hosted HTML pages (checkout, 3-D Secure, payment link, invoice, card update, manage) are not described here.",
   '',
-  'Every error is `{"errors": [{"status", "title", "detail", "meta"?}]}`. Besides the answers each operation lists, a path payemu does not serve is a 404 and a served path asked with another method is a 405 (with `Allow`), in the same envelope. A fault set through `/_payemu/faults` may answer a `/v1` operation with any status from 400 to 599 (the envelope, or a body the fault gives), or close the connection unanswered.',
+  'Every error is `{"errors": [{"status", "title", "detail", "meta"?}]}`. Besides the answers each operation lists, a path payemu does not serve is a 404 and a served path asked with another method is a 405 with `Allow` (`components/responses/MethodNotAllowed`), in the same envelope. A fault set through `/_payemu/faults` may answer a `/v1` operation with any status from 400 to 599 (the envelope, or a body the fault gives), or close the connection unanswered.',
   '',
   'Amounts in answers are decimal strings with two decimals unless said otherwise; timestamps are ISO 8601 UTC with microseconds. Webhooks are listed under `webhooks`, each with its body.',
 ].join('\n');
@@ -107,13 +127,19 @@ const SHARED: Record<number, { name: string; description: string; headers?: stri
     description: "The `Host` header is not a name payemu answers to (DNS rebinding guard), or the Source's IP whitelist does not include the caller.",
   },
   404: { name: 'NotFound', description: 'No such object for this Source and mode (or no such route).' },
-  405: { name: 'MethodNotAllowed', description: 'The path is served, but not with this method.', headers: ['Allow'] },
+  405: {
+    name: 'MethodNotAllowed',
+    description:
+      "The answer of every path to the methods it is not served with (no operation lists it: a path's operations are its methods). `Allow` lists the path's methods.",
+    headers: ['Allow'],
+  },
   409: { name: 'Conflict', description: 'Conflict with the current state, or an `Idempotency-Key` reused with a different request.' },
   410: { name: 'Gone', description: 'The session has expired.' },
   413: { name: 'PayloadTooLarge', description: 'The body is larger than 1 MiB.' },
   415: { name: 'UnsupportedMediaType', description: 'A body sent with another `Content-Type` than `application/json`.' },
   422: { name: 'UnprocessableEntity', description: 'Validation failed (`meta.errors` maps each field to its messages), or the rules refuse the change.' },
-  429: { name: 'TooManyRequests', description: 'Rate limit exceeded.', headers: ['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining'] },
+  // Its headers come with the count (countedHeaders): a trigger passes on its step's 429 without them.
+  429: { name: 'TooManyRequests', description: 'Rate limit exceeded.' },
   500: { name: 'InternalServerError', description: 'A failure inside payemu; the request was not applied.' },
   503: {
     name: 'ServiceUnavailable',
@@ -122,14 +148,33 @@ const SHARED: Record<number, { name: string; description: string; headers?: stri
   },
 };
 
-const HEADERS: Record<string, { description: string; schema: Schema }> = {
+/**
+ * The headers answers carry; `required` where every answer that lists the header has it: the
+ * rate limit's are listed on the answers given once the request was counted (see `counted`),
+ * `Retry-After` on a /v1 429, `Allow` on the 405. test/helpers/openapi.ts checks each answer a
+ * test receives for the ones its listed answer requires.
+ */
+const HEADERS: Record<string, { description: string; required?: true; schema: Schema }> = {
   'WWW-Authenticate': { description: '`Bearer`.', schema: { type: 'string' } },
-  Allow: { description: 'The methods the path is served with.', schema: { type: 'string' } },
-  'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
-  'X-RateLimit-Limit': { description: 'Requests allowed per minute for the Source and mode.', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current minute.', schema: { type: 'integer' } },
+  Allow: { description: 'The methods the path is served with.', required: true, schema: { type: 'string' } },
+  'Retry-After': { description: 'Seconds to wait.', required: true, schema: { type: 'integer' } },
+  'X-RateLimit-Limit': { description: 'Requests allowed per minute for the Source and mode.', required: true, schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current minute.', required: true, schema: { type: 'integer' } },
   'Idempotent-Replayed': { description: '`true` on an answer replayed for a repeated `Idempotency-Key`.', schema: { type: 'string', enum: ['true'] } },
 };
+
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining'];
+
+/** The headers every answer with `status` carries once the rate limiter counted the request: its own, and on its 429 `Retry-After`. */
+const countedHeaders = (status: number) => (status === 429 ? ['Retry-After', ...RATE_LIMIT_HEADERS] : RATE_LIMIT_HEADERS);
+
+/**
+ * Whether a rate-limited route's answer with `status` always carries `X-RateLimit-*`: the request
+ * is counted once its key is accepted (http/server.ts), so every answer after that carries them,
+ * an error's or a fault's too. A 401 and a 403 come before; a 400 may (a request target whose
+ * percent-escapes are not UTF-8 is refused before routing).
+ */
+const counted = (route: Route, status: number) => route.auth === 'key' && route.rateLimited && ![400, 401, 403].includes(status);
 
 /** The statuses every route of this kind can answer, whatever it declares. */
 function commonStatuses(route: Route): number[] {
@@ -173,6 +218,7 @@ function operationOf(route: Route, components: Components): Operation {
       in: 'query',
       required: parameter.required ?? false,
       ...(parameter.description ? { description: parameter.description } : {}),
+      ...(parameter.explode === false ? { style: 'form', explode: false } : {}),
       schema: components.schema(parameter.schema),
     });
   }
@@ -198,15 +244,11 @@ function operationOf(route: Route, components: Components): Operation {
   for (const status of statuses) {
     const answer = declared[status];
     if (answer === undefined || answer === errors) {
-      components.shareResponse(status);
-      operation.responses[String(status)] = { $ref: `#/components/responses/${SHARED[status]!.name}` };
+      operation.responses[String(status)] = { $ref: `#/components/responses/${components.shareResponse(status, counted(route, status))}` };
       continue;
     }
     const headers: Record<string, unknown> = {};
-    if (route.auth === 'key' && route.rateLimited) {
-      headers['X-RateLimit-Limit'] = { $ref: '#/components/headers/X-RateLimit-Limit' };
-      headers['X-RateLimit-Remaining'] = { $ref: '#/components/headers/X-RateLimit-Remaining' };
-    }
+    if (counted(route, status)) for (const header of countedHeaders(status)) headers[header] = { $ref: `#/components/headers/${header}` };
     if (isIdempotent(route)) headers['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' };
     const media = isMedia(answer) ? answer : undefined;
     operation.responses[String(status)] = {
@@ -245,6 +287,8 @@ function webhookOperation(name: string, payload: object, components: Components)
       },
     ],
     requestBody: { required: true, content: { 'application/json': { schema: components.schema(payload) } } },
+    // payemu calls the receiver: no API key goes with it (the signature is the proof).
+    security: [],
     responses: { '2XX': { description: 'Received. Any other answer, or none within the timeout, is retried.' } },
   };
 }
@@ -269,27 +313,37 @@ const pascal = (name: string) =>
 /** The schemas, shared answers and headers the operations refer to. */
 class Components {
   private readonly schemas = new Map<string, { source: object; schema?: unknown }>();
-  private readonly responses = new Set<number>();
+  /** The shared answers referred to, by name: their status and headers. */
+  private readonly responses = new Map<string, { status: number; headers: string[] }>();
 
   /** `schema` as the document holds it: payemu's own keywords turned into standard ones or `x-payemu-*`, named schemas by reference. */
   schema(schema: object): unknown {
     return this.convert(schema);
   }
 
-  shareResponse(status: number): void {
-    if (!SHARED[status]) throw new Error(`openapi: no shared answer for status ${status}; declare its schema on the route`);
-    this.responses.add(status);
+  /**
+   * The name of the shared answer with `status`; `counted`: the variant a rate-limited route
+   * answers once it counted the request, with the rate limit's headers (`<Name>WithRateLimit`).
+   */
+  shareResponse(status: number, counted = false): string {
+    const shared = SHARED[status];
+    if (!shared) throw new Error(`openapi: no shared answer for status ${status}; declare its schema on the route`);
+    const own = shared.headers ?? [];
+    const headers = counted ? [...own, ...countedHeaders(status)] : own;
+    const name = counted ? `${shared.name}WithRateLimit` : shared.name;
+    this.responses.set(name, { status, headers });
+    return name;
   }
 
   toJSON() {
-    const usedHeaders = new Set(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Idempotent-Replayed']);
+    const usedHeaders = new Set([...RATE_LIMIT_HEADERS, 'Idempotent-Replayed']);
     const responses: Record<string, ResponseObject> = {};
-    for (const status of [...this.responses].sort((a, b) => a - b)) {
-      const shared = SHARED[status]!;
-      for (const header of shared.headers ?? []) usedHeaders.add(header);
-      responses[shared.name] = {
-        description: shared.description,
-        ...(shared.headers ? { headers: Object.fromEntries(shared.headers.map((h) => [h, { $ref: `#/components/headers/${h}` }])) } : {}),
+    const byStatus = [...this.responses.entries()].sort(([a, x], [b, y]) => x.status - y.status || a.localeCompare(b));
+    for (const [name, { status, headers }] of byStatus) {
+      for (const header of headers) usedHeaders.add(header);
+      responses[name] = {
+        description: SHARED[status]!.description,
+        ...(headers.length > 0 ? { headers: Object.fromEntries(headers.map((h) => [h, { $ref: `#/components/headers/${h}` }])) } : {}),
         content: { 'application/json': { schema: this.convert(errors) } },
       };
     }
@@ -355,7 +409,7 @@ class Components {
         out['x-payemu-format'] = 'url';
         if (!('pattern' in schema)) out.pattern = '^[Hh][Tt][Tt][Pp][Ss]?://[^/\\\\?#\\s]\\S*$';
         if (!('maxLength' in schema)) out.maxLength = 2048;
-      } else if ((key === 'patternMessage' || key === 'notMessage') && typeof value === 'string') {
+      } else if ((key === 'patternMessage' || key === 'notMessage' || key === 'requiredMessage') && typeof value === 'string') {
         // The refusal's message, as the field's description ("This field can only be set when ...").
         if (!('description' in schema)) out.description = value.replace('The {field} field', 'This field');
       } else {

@@ -103,8 +103,11 @@ function integerParam(raw: unknown, fallback: number, min: number, max: number, 
   return fallback;
 }
 
+/** The order of a list given no `sort`: the newest first. */
+const DEFAULT_SORT = '-created_at';
+
 function parseSort<T>(raw: unknown, spec: ListSpec<T>, fail: (param: string, message: string) => void): ListQuery<T>['sort'] {
-  const text = raw === undefined ? '-created_at' : Array.isArray(raw) ? '' : String(raw);
+  const text = raw === undefined ? DEFAULT_SORT : Array.isArray(raw) ? '' : String(raw);
   const keys = text.split(',').map((k) => k.trim());
   const sort: ListQuery<T>['sort'] = [];
   for (const key of keys) {
@@ -170,18 +173,20 @@ export function listParameters<T>(spec: ListSpec<T>): QueryParameterDoc[] {
   const filters: QueryParameterDoc[] = Object.entries(spec.filters).map(([name, filter]) => ({
     name: `filter[${name}]`,
     ...(filter.kind === 'enum'
-      ? { description: `One of ${filter.values.join(', ')} (any letter case).`, schema: { type: 'string' } }
+      ? { description: 'Any letter case.', schema: { type: 'string', enum: filter.values } }
       : filter.kind === 'text'
         ? { description: 'An exact match.', schema: { type: 'string' } }
         : { description: `Created ${filter.kind} this ISO 8601 date or timestamp (exclusive).`, schema: { type: 'string' } }),
   }));
-  const sorts = Object.keys(spec.sorts);
+  // The keys parseSort takes: each sort's name, ascending or with `-` descending.
+  const sorts = Object.keys(spec.sorts).flatMap((name) => [name, `-${name}`]);
   return [
     ...filters,
     {
       name: 'sort',
-      description: `Comma-separated keys among ${sorts.join(', ')}, each optionally prefixed with \`-\` (descending). Default \`-created_at\`.`,
-      schema: { type: 'string' },
+      description: `Comma-separated keys, each ascending or with \`-\` descending (ties: by id, in the first key's direction). Default \`${DEFAULT_SORT}\`.`,
+      schema: { type: 'array', minItems: 1, items: { type: 'string', enum: sorts }, default: [DEFAULT_SORT] },
+      explode: false,
     },
     { name: 'page[size]', description: 'Results per page, 1 to 100 (default 15).', schema: { type: 'integer', minimum: 1, maximum: 100 } },
     { name: 'page[number]', description: 'The page, from 1.', schema: { type: 'integer', minimum: 1 } },

@@ -70,6 +70,8 @@ export interface QueryParameterDoc {
   description?: string;
   schema: object;
   required?: boolean;
+  /** An array's schema with `explode: false`: its items comma-separated in one value (`sort=-amount,created_at`). */
+  explode?: false;
 }
 
 /** A route of the key-authenticated API (/v1 and the control plane). */

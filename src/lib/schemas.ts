@@ -119,7 +119,7 @@ function describe(error: ErrorObject, field: string, schema: Record<string, unkn
   const p = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'required':
-      return `The ${name} field is required.`;
+      return (schema?.requiredMessage as string | undefined)?.replace('{field}', name) ?? `The ${name} field is required.`;
     case 'type': {
       const wanted = String(p.type).split(',')[0];
       const noun =
@@ -182,7 +182,11 @@ export function toFieldErrors(validate: ValidateFunction): Record<string, string
   // No prototype: a field named `constructor` or `toString` (an unknown field a closed schema
   // refuses) must get a list of its own, not Object's method.
   const errors: Record<string, string[]> = Object.create(null);
-  for (const error of validate.errors ?? []) {
+  // A rule between fields (the `then` or `else` of an `if`, which ajv reports before the fields'
+  // own refusals) after them: the first message (an answer's `detail`) is a field's own.
+  const all = validate.errors ?? [];
+  const conditional = (error: ErrorObject) => /\/(then|else)\//.test(error.schemaPath);
+  for (const error of [...all.filter((e) => !conditional(e)), ...all.filter(conditional)]) {
     // anyOf/oneOf report each branch too; the branch errors already say what is wrong.
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf' || error.keyword === 'if') continue;
     const field = fieldOf(error);

@@ -210,4 +210,8 @@ export const invoicePaid = named('InvoicePayResult', object({ invoice: invoiceAt
 export const linkPaid = named('PaymentLinkPayResult', object({ session_id: string, payment: paymentSummary, payment_link: linkAttributes }));
 
 /** `GET /_payemu/openapi.json`: this document. */
-export const openApiDocument = { type: 'object', required: ['openapi', 'info', 'paths'], properties: { openapi: { const: '3.1.0' } } };
+export const openApiDocument = {
+  type: 'object',
+  required: ['openapi', 'info', 'paths'],
+  properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
+};

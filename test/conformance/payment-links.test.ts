@@ -90,6 +90,34 @@ t.test('Request rules: each broken one is a 422 naming the field', async (t) => 
   t.equal((await link({ title: 'x', amount: 1, metadata: Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, i])) })).status, 201, '50 keys');
 });
 
+t.test('Either amount or products: a 422 naming amount, in the same words whoever refuses it (the request schema expresses the rule)', async (t) => {
+  const required = 'The amount field is required when products is not present.';
+  const both = 'Pass either amount or products, not both.';
+  const cases: [Record<string, unknown>, string][] = [
+    [{ title: 'x' }, required],
+    [{ title: 'x', amount: null }, required],
+    [{ title: 'x', amount: 1, products: [{ id: 1 }] }, both],
+    [{ title: 'x', amount: 0.01, products: [{ id: 1, quantity: 2 }] }, both],
+  ];
+  for (const [body, message] of cases) {
+    const res = await link(body);
+    assertError(t, res, 422);
+    t.same(res.body.errors, [{ status: '422', title: 'Unprocessable Entity', detail: message, meta: { errors: { amount: [message] } } }], JSON.stringify(body));
+  }
+  t.equal((await link({ title: 'x', amount: null, products: [{ id: 1 }] })).status, 201, 'products, amount null');
+  t.equal((await link({ title: 'x', products: [{ id: 1 }] })).status, 201, 'products');
+  t.equal((await link({ title: 'x', amount: 1 })).status, 201, 'amount');
+  // The other rules of the schema first: a body they refuse is refused for them.
+  const res = await link({ title: 'x', amount: 'one', products: [{ id: 1 }] });
+  assertError(t, res, 422);
+  t.same(Object.keys(res.body.errors[0].meta.errors), ['amount']);
+  t.notOk(res.body.errors[0].meta.errors.amount.includes(both), 'a string amount: its type, not both');
+  // With another field's refusal, the rule's comes after it: the detail is the field's own.
+  const untitled = await link({ amount: 1, products: [{ id: 1 }] });
+  t.equal(untitled.body.errors[0].detail, 'The title field is required. (and 1 more error)');
+  t.same(untitled.body.errors[0].meta.errors, { title: ['The title field is required.'], amount: [both] });
+});
+
 t.test('A products link costs the catalogue sum; products in another currency than the link are a 422', async (t) => {
   const res = await link({ title: 'Bundle', products: [{ id: 1, quantity: 2 }, { id: 3 }] });
   t.equal(res.body.data.attributes.amount, '54.99');

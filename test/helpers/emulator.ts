@@ -20,7 +20,7 @@ export function client(url: string, key: string | undefined): Client {
   const payemu = createClient({ url, key: key || undefined });
   const request = async <T>(method: string, path: string, body?: unknown, headers?: Record<string, string>) => {
     const answer = await payemu.request<T>(method, path, body, headers);
-    checkAgainstOpenApi(method, path, answer.status, answer.headers.get('content-type'), answer.text);
+    checkAgainstOpenApi(method, path, answer.status, answer.headers.get('content-type'), answer.text, (name) => answer.headers.get(name));
     return answer;
   };
   return {

@@ -10,11 +10,21 @@ import { buildOpenApi, isDocumented, openApiPath, type OpenApiDocument, type Res
  * received it. The document is built once per test process; each answer's schema is compiled
  * (ajv, JSON Schema 2020-12) the first time an answer needs it.
  *
+ * With `header` (the answer's headers by name), the headers the listed answer marks `required`
+ * must be there too.
+ *
  * Requests the document does not describe: the hosted pages (not checked), paths under /v1 and
  * /_payemu/ that payemu does not serve (their 404, or a served path's 405, must be the error
  * envelope), and other paths (an error must be the envelope).
  */
-export function checkAgainstOpenApi(method: string, target: string, status: number, contentType: string | null, text: string): void {
+export function checkAgainstOpenApi(
+  method: string,
+  target: string,
+  status: number,
+  contentType: string | null,
+  text: string,
+  header?: (name: string) => string | null,
+): void {
   const guard = (state ??= load());
   const path = pathOf(target);
   const operation = guard.match(method, path);
@@ -30,6 +40,8 @@ export function checkAgainstOpenApi(method: string, target: string, status: numb
     const allowed = guard.methodsOf(path);
     const expected = allowed ? [400, 403, 405] : [400, 403, 404];
     if (!expected.includes(status)) fail(`${where} answered ${status}; a request no operation serves must answer ${expected.join(' or ')}`);
+    // The 405 is components/responses/MethodNotAllowed, with the headers it requires (`Allow`).
+    if (status === 405 && header) checkHeaders(where, status, guard.sharedResponse('MethodNotAllowed').required, header);
     guard.validate(where, status, guard.errorSchemaPointer(), contentType, text);
     return;
   }
@@ -38,7 +50,8 @@ export function checkAgainstOpenApi(method: string, target: string, status: numb
     const listed = Object.keys(guard.doc.paths[operation.path]![operation.method]!.responses).join(', ');
     fail(`${where} answered ${status}, which the document does not list for ${method} ${operation.path} (listed: ${listed}). Body: ${text.slice(0, 300)}`);
   }
-  const { pointer, media } = response;
+  const { pointer, media, required } = response;
+  if (header) checkHeaders(where, status, required, header);
   if (media === undefined) {
     if (text !== '') fail(`${where} answered ${status} with a body, where the document lists none`);
     return;
@@ -46,6 +59,11 @@ export function checkAgainstOpenApi(method: string, target: string, status: numb
   const essence = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   if (essence !== media) fail(`${where} answered ${status} as ${contentType ?? 'no content type'}, where the document says ${media}`);
   if (media === 'application/json') guard.validate(where, status, pointer!, contentType, text);
+}
+
+function checkHeaders(where: string, status: number, required: readonly string[], header: (name: string) => string | null): void {
+  const missing = required.filter((name) => header(name) === null);
+  if (missing.length > 0) fail(`${where} answered ${status} without ${missing.join(', ')}, which the document says it always carries`);
 }
 
 function fail(message: string): never {
@@ -57,6 +75,13 @@ function pathOf(target: string): string {
   return target.split(/[?#]/)[0]!;
 }
 
+/** A response the document lists: where its body's schema is (none: no body), and the headers it requires. */
+interface ListedResponse {
+  pointer?: string;
+  media?: string;
+  required: string[];
+}
+
 interface OperationRef {
   path: string;
   method: string;
@@ -66,7 +91,9 @@ interface Guard {
   doc: OpenApiDocument;
   match(method: string, path: string): OperationRef | 'page' | undefined;
   methodsOf(path: string): string[] | undefined;
-  response(operation: OperationRef, status: number): { pointer?: string; media?: string } | undefined;
+  response(operation: OperationRef, status: number): ListedResponse | undefined;
+  /** A response of components/responses, by name. */
+  sharedResponse(name: string): ListedResponse;
   errorSchemaPointer(): string;
   validate(where: string, status: number, pointer: string, contentType: string | null, text: string): void;
 }
@@ -90,6 +117,18 @@ function load(): Guard {
   const pages = ROUTES.filter((route) => !isDocumented(route)).map((route) => templateRegex(openApiPath(route.path)));
 
   const find = (path: string) => templates.find((t) => t.regex.test(path));
+  const components = doc.components as { headers: Record<string, { required?: boolean }>; responses: Record<string, ResponseObject> };
+  const headerObject = (header: unknown) => {
+    const ref = (header as { $ref?: string }).$ref;
+    return ref === undefined ? (header as { required?: boolean }) : components.headers[ref.split('/').pop()!]!;
+  };
+  const listed = (response: ResponseObject, base: string): ListedResponse => {
+    const media = Object.keys(response.content ?? {})[0];
+    const required = Object.entries(response.headers ?? {})
+      .filter(([, h]) => headerObject(h).required === true)
+      .map(([name]) => name);
+    return media === undefined ? { required } : { media, pointer: `${base}/content/${escapePointer(media)}/schema`, required };
+  };
 
   return {
     doc,
@@ -104,16 +143,13 @@ function load(): Guard {
       return template ? Object.keys(doc.paths[template.path]!) : undefined;
     },
     response({ path, method }, status) {
-      let base = `/paths/${escapePointer(path)}/${method}/responses/${status}`;
-      let response = doc.paths[path]![method]!.responses[String(status)];
+      const response = doc.paths[path]![method]!.responses[String(status)];
       if (!response) return undefined;
-      if ('$ref' in response) {
-        const name = (response.$ref as string).split('/').pop()!;
-        base = `/components/responses/${escapePointer(name)}`;
-        response = (doc.components as { responses: Record<string, ResponseObject> }).responses[name]!;
-      }
-      const media = Object.keys(response.content ?? {})[0];
-      return media === undefined ? {} : { media, pointer: `${base}/content/${escapePointer(media)}/schema` };
+      if ('$ref' in response) return this.sharedResponse((response.$ref as string).split('/').pop()!);
+      return listed(response, `/paths/${escapePointer(path)}/${method}/responses/${status}`);
+    },
+    sharedResponse(name) {
+      return listed(components.responses[name]!, `/components/responses/${escapePointer(name)}`);
     },
     errorSchemaPointer: () => '/components/schemas/Errors',
     validate(where, status, pointer, contentType, text) {

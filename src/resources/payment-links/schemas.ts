@@ -26,9 +26,29 @@ const shared = {
   metadata: { ...metadataInput, maxProperties: 50 },
 } as const;
 
+const amountRequired = 'The amount field is required when products is not present.';
+
+/**
+ * A link sells an amount or products, not both: with `products` (a list), no amount (or null);
+ * without, an amount. Said as refusals of `amount`, in the words the rule has always had: the messages
+ * of `not` and `required` (lib/schemas.ts).
+ */
+const amountOrProducts = {
+  // (`items: {}`: any list will do here; the products' own rules are in createLinkBody's properties.)
+  if: { required: ['products'], properties: { products: { type: 'array', items: {} } } },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else, never awaited
+  then: { properties: { amount: { not: { type: 'number' }, notMessage: 'Pass either amount or products, not both.' } } },
+  else: {
+    required: ['amount'],
+    requiredMessage: amountRequired,
+    properties: { amount: { not: { type: 'null' }, notMessage: amountRequired } },
+  },
+} as const;
+
 export const createLinkBody = {
   type: 'object',
   required: ['title'],
+  ...amountOrProducts,
   properties: {
     ...shared,
     currency: nullable({ type: 'string', minLength: 3, maxLength: 3, currency: true }),
