@@ -154,6 +154,7 @@ t.test("path parameters have the API's types: a payment link's id is an integer"
     t.same(idOf(p, m), { $ref: '#/components/schemas/PaymentLinkId' }, `${m} ${p}`);
   }
   t.match((doc.components as { schemas: Record<string, object> }).schemas.PaymentLinkId, { type: 'integer', minimum: 1 });
+});
 
 t.test("servers names `payemu start`'s default address; each webhook says it carries no API key", async (t) => {
   const doc = buildOpenApi(ROUTES, EVENT_WIRE.webhookPayloads);

@@ -213,5 +213,10 @@ export const linkPaid = named('PaymentLinkPayResult', object({ session_id: strin
 export const openApiDocument = {
   type: 'object',
   required: ['openapi', 'info', 'paths'],
-  properties: { openapi: { const: '3.1.0' }, info: { type: 'object' }, paths: { type: 'object' } },
+  properties: {
+    openapi: { const: '3.1.0' },
+    info: { type: 'object', additionalProperties: true },
+    paths: { type: 'object', additionalProperties: true },
+  },
+  additionalProperties: true,
 };
