@@ -2,6 +2,7 @@ import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { CURRENCIES } from './currencies.js';
+import { writtenLiteral } from './written-numbers.js';
 
 // ajv and ajv-formats (CommonJS) are loaded by the first createAjv(), not when payemu starts:
 // loading them takes longer than the rest of start-up, and nothing is validated before the
@@ -21,9 +22,13 @@ function loadAjv(): { Ajv: typeof Ajv; addFormats: (ajv: Ajv, formats: string[])
 /** The formats of payemu's schemas (ajv-formats' `email`, `uri`, `date`, `date-time`, and `url`). */
 export const FORMAT_NAMES = ['email', 'uri', 'date', 'date-time'] as const;
 
-/** The test behind each of payemu's keywords (the keyword's value is `true`). */
+/**
+ * The test behind each of payemu's keywords (the keyword's value is `true`). `money` is also
+ * handed the number's parent and key, to judge it as the body's text wrote it (a request body:
+ * lib/written-numbers.ts); the float test stays for data that had no text (the library's calls).
+ */
 export const KEYWORD_TESTS = {
-  money: (value: number) => hasAtMostTwoDecimals(value),
+  money: (value: number, parent?: unknown, key?: unknown) => hasAtMostTwoDecimals(value) && writtenLiteral(parent, key) === undefined,
   currency: (value: string) => CURRENCIES.has(value.toUpperCase()),
   ipOrCidr: (value: string) => isIpOrCidr(value),
 } as const;
@@ -31,7 +36,8 @@ const KEYWORD_TYPES = { money: 'number', currency: 'string', ipOrCidr: 'string' 
 
 /**
  * The ajv instances, with payemu's keywords:
- *   money: true       a number with at most two decimals (amounts are held in minor units)
+ *   money: true       a number with at most two decimals (amounts are held in minor units),
+ *                     in a request body as its text writes it
  *   currency: true    an ISO 4217 code, any letter case
  *   ipOrCidr: true    an IP address or an IPv4/IPv6 CIDR block
  * and the format `url`: a URL a user gives payemu (see isSafeUrl), which the hosted pages redirect
@@ -64,7 +70,9 @@ export function createAjv(options: { coerceTypes?: boolean; source?: boolean } =
       code(cxt) {
         if (cxt.schema !== true) return;
         const fn = cxt.gen.scopeValue('keyword', { ref: test, code: _`keywords${getProperty(keyword)}` });
-        cxt.fail(_`!${fn}(${cxt.data})`);
+        // ajv's names of the value's parent and its key there (undefined at the top).
+        const args = keyword === 'money' ? _`${cxt.data}, ${cxt.it.parentData}, ${cxt.it.parentDataProperty}` : cxt.data;
+        cxt.fail(_`!${fn}(${args})`);
       },
     });
   }

@@ -1,0 +1,147 @@
+/**
+ * Amounts are judged on the number as the JSON text writes it, not on the double JSON.parse
+ * makes of it: `0.3000000000000000001` parses to 0.3, and `1.005` to a double a float test can
+ * only judge with a tolerance. The exact value a literal denotes must have at most two decimal
+ * places (trailing zeros add none: `12.500` is 12.5; `1.0e-2` is 0.01).
+ *
+ * `noteWrittenNumbers(value, text)` (the request body, once parsed) finds the literals of `text`
+ * whose exact value has more than two decimals and remembers each by the object or array that
+ * holds it and its key there; the `money` keyword asks `writtenLiteral(parent, key)` (see
+ * lib/schemas.ts). Nothing is copied or marked on the body itself, and a body without such a
+ * literal costs one regular-expression pass over its text.
+ */
+
+type Key = string | number;
+
+/** The literals with more than two decimals, by the object or array that holds them and their key. */
+const written = new WeakMap<object, Map<Key, string>>();
+
+/**
+ * A number literal that may have more than two decimals: three fraction digits or more, or a
+ * negative exponent, between the delimiters a value sits between. A timestamp's `00:00.000Z`
+ * inside a string does not match (no delimiter after it); a rare string that does only costs the
+ * scan, which decides.
+ */
+const MAYBE = /[:,[]\s*-?\d+(?:\.\d{3,}(?:[eE][-+]?\d+)?|(?:\.\d+)?[eE]-\d+)\s*[,}\]]/;
+
+/** The decimal places of the exact value a JSON number literal denotes (trailing zeros are not places). */
+export function decimalPlaces(literal: string): number {
+  const e = literal.search(/[eE]/);
+  let mantissa = e < 0 ? literal : literal.slice(0, e);
+  if (mantissa.charCodeAt(0) === 0x2d) mantissa = mantissa.slice(1);
+  const exponent = e < 0 ? 0 : Number(literal.slice(e + 1));
+  const dot = mantissa.indexOf('.');
+  const digits = dot < 0 ? mantissa : mantissa.slice(0, dot) + mantissa.slice(dot + 1);
+  if (!/[1-9]/.test(digits)) return 0; // a zero, however written
+  const fraction = dot < 0 ? 0 : mantissa.length - dot - 1;
+  let end = digits.length;
+  while (digits.charCodeAt(end - 1) === 0x30) end--;
+  // An exponent of hundreds of digits is an infinity here: places without end, or none.
+  return Math.max(0, fraction - (digits.length - end) - exponent);
+}
+
+/** A number literal of the text with more than two decimals: where it is, and how it is written. */
+export interface LooseLiteral {
+  /** Keys and array indexes from the top, decoded as JSON.parse decodes them. */
+  path: Key[];
+  literal: string;
+}
+
+/**
+ * The number literals of `text`, valid JSON, whose exact value has more than two decimals. A
+ * key given twice is its last value's, as JSON.parse keeps it: a later literal at the same path
+ * replaces the verdict of an earlier one. One pass over the text.
+ */
+export function looseLiterals(text: string): LooseLiteral[] {
+  const path: Key[] = [];
+  const inArray: boolean[] = [];
+  let expectKey = false;
+  // By the path's JSON (so that "0" and 0, or "a.b" and a, b, stay apart).
+  let verdicts: Map<string, LooseLiteral | null> | undefined;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // A string: up to its closing quote, the first not escaped by an odd run of backslashes.
+      let end = text.indexOf('"', i + 1);
+      while (end > 0 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+      if (end < 0) break; // not JSON: never, once JSON.parse took it
+      if (expectKey) {
+        const raw = text.slice(i + 1, end);
+        path[path.length - 1] = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
+        expectKey = false;
+      }
+      i = end + 1;
+    } else if (c === 0x7b || c === 0x5b) {
+      const array = c === 0x5b;
+      inArray.push(array);
+      path.push(array ? 0 : '');
+      expectKey = !array;
+      i++;
+    } else if (c === 0x7d || c === 0x5d) {
+      inArray.pop();
+      path.pop();
+      expectKey = false;
+      i++;
+    } else if (c === 0x2c) {
+      const array = inArray[inArray.length - 1] === true;
+      if (array) (path[path.length - 1] as number)++;
+      expectKey = !array;
+      i++;
+    } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
+      let end = i + 1;
+      while (end < n && isNumberChar(text.charCodeAt(end))) end++;
+      const literal = text.slice(i, end);
+      const loose = decimalPlaces(literal) > 2;
+      // Before any loose literal, a fine one has no verdict to replace.
+      if (loose || verdicts) (verdicts ??= new Map()).set(JSON.stringify(path), loose ? { path: path.slice(), literal } : null);
+      i = end;
+    } else {
+      i++; // whitespace, `:`, and the letters of true, false and null
+    }
+  }
+  return verdicts ? [...verdicts.values()].filter((found): found is LooseLiteral => found !== null) : [];
+}
+
+/**
+ * Remembers the literals of the body `value`, parsed from `text`, that have more than two
+ * decimals (see looseLiterals): each by its parent in `value`, if the value there is a number
+ * still (a later duplicate of a key on its path may have put something else there).
+ */
+export function noteWrittenNumbers(value: unknown, text: string): void {
+  if (!MAYBE.test(text)) return;
+  for (const { path, literal } of looseLiterals(text)) {
+    let parent: unknown = value;
+    for (let k = 0; k < path.length - 1 && parent !== undefined; k++) parent = child(parent, path[k]!);
+    const key = path[path.length - 1];
+    if (key === undefined || parent === undefined || typeof child(parent, key) !== 'number') continue;
+    const holder = parent as object;
+    let literals = written.get(holder);
+    if (!literals) written.set(holder, (literals = new Map()));
+    literals.set(key, literal);
+  }
+}
+
+/** The text of the number at `parent[key]`, if the body's text wrote it with more than two decimals. */
+export function writtenLiteral(parent: unknown, key: unknown): string | undefined {
+  if (parent === null || typeof parent !== 'object') return undefined;
+  return written.get(parent)?.get(key as Key);
+}
+
+/** `parent[key]`, if `parent` is the container the key is for (an index for an array, a name for an object). */
+function child(parent: unknown, key: Key): unknown {
+  if (parent === null || typeof parent !== 'object') return undefined;
+  if (Array.isArray(parent) !== (typeof key === 'number')) return undefined;
+  return Object.hasOwn(parent, key) ? (parent as Record<Key, unknown>)[key] : undefined;
+}
+
+function isEscaped(text: string, quote: number): boolean {
+  let backslashes = 0;
+  while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+  return backslashes % 2 === 1;
+}
+
+function isNumberChar(c: number): boolean {
+  return (c >= 0x30 && c <= 0x39) || c === 0x2e || c === 0x65 || c === 0x45 || c === 0x2b || c === 0x2d;
+}
