@@ -36,6 +36,10 @@ t.test('POST /v1/sessions: the exact value decides, so trailing zeros and expone
   // A key given twice is its last value's, as JSON.parse keeps it.
   t.equal((await e.api.post('/v1/sessions', '{"amount": 1.005, "amount": 2.50}')).status, 201, 'the last duplicate is fine');
   assertError(t, await e.api.post('/v1/sessions', '{"amount": 2.50, "amount": 1.005}'), 422);
+  // Large amounts: 558157399.69 * 100 is off by more than the float test's tolerance.
+  const large = await e.api.post('/v1/tax/calculate', '{"amount": 558157399.69, "rate": 0}');
+  t.equal(large.status, 200, `a large two-decimal amount: ${large.text.slice(0, 200)}`);
+  t.equal(large.body.data?.attributes.subtotal, '558157399.69');
   // -0 is a zero: where an amount may be 0 it is accepted.
   const tax = await e.api.post('/v1/tax/calculate', '{"amount": -0, "rate": 10}');
   t.equal(tax.status, 200, `-0: ${tax.text.slice(0, 200)}`);

@@ -2,7 +2,7 @@ import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { CURRENCIES } from './currencies.js';
-import { writtenLiteral } from './written-numbers.js';
+import { decimalPlaces, writtenLiteral } from './written-numbers.js';
 
 // ajv and ajv-formats (CommonJS) are loaded by the first createAjv(), not when payemu starts:
 // loading them takes longer than the rest of start-up, and nothing is validated before the
@@ -26,6 +26,8 @@ export const FORMAT_NAMES = ['email', 'uri', 'date', 'date-time'] as const;
  * The test behind each of payemu's keywords (the keyword's value is `true`). `money` is also
  * handed the number's parent and key, to judge it as the body's text wrote it (a request body:
  * lib/written-numbers.ts); the float test stays for data that had no text (the library's calls).
+ * A literal with at most two decimals passes the float test too: the double it parses to is
+ * written back (String) with no more decimals than it had.
  */
 export const KEYWORD_TESTS = {
   money: (value: number, parent?: unknown, key?: unknown) => hasAtMostTwoDecimals(value) && writtenLiteral(parent, key) === undefined,
@@ -79,9 +81,16 @@ export function createAjv(options: { coerceTypes?: boolean; source?: boolean } =
   return ajv;
 }
 
+/**
+ * The test of a number without its text (the library's calls; a request body's literals are
+ * judged on their text as well, see KEYWORD_TESTS): two decimals to within a millionth of a cent,
+ * or as JSON.stringify writes the number. The second is for large amounts, where `value * 100`
+ * is off by more than that (558157399.69 * 100 is 55815739968.99999).
+ */
 export function hasAtMostTwoDecimals(value: number): boolean {
   const cents = value * 100;
-  return Number.isFinite(cents) && Math.abs(cents - Math.round(cents)) < 1e-6;
+  if (!Number.isFinite(cents)) return false;
+  return Math.abs(cents - Math.round(cents)) < 1e-6 || decimalPlaces(String(value)) <= 2;
 }
 
 /**
