@@ -1,5 +1,5 @@
 import t from 'tap';
-import { decimalPlaces, looseLiterals, noteWrittenNumbers, writtenLiteral } from './written-numbers.js';
+import { decimalPlaces, looseLiterals, mayHaveLooseLiteral, noteWrittenNumbers, writtenLiteral } from './written-numbers.js';
 
 t.test('the decimal places of the exact value a literal writes', async (t) => {
   const cases: [string, number][] = [
@@ -28,6 +28,42 @@ t.test('the decimal places of the exact value a literal writes', async (t) => {
     [`1.005e${'9'.repeat(400)}`, 0],
   ];
   for (const [literal, places] of cases) t.equal(decimalPlaces(literal), places, literal);
+});
+
+t.test('the pre-check: no scan for a body without a candidate, never a loose literal missed', async (t) => {
+  for (const text of [
+    '{"amount": 12.5, "currency": "EUR"}',
+    '{"amount":25.50,"customer_email":"jenny.rosen@example.com","success_url":"https://example.com/ok?x=1.234"}',
+    '{"to": "2026-11-21T10:00:00.000000Z", "by": "1d"}',
+    '{"description": "one-time 3e-4x", "amount": 1e2, "fee": 1.5E+1}',
+    '[1.25, 2.5e1]',
+  ])
+    t.notOk(mayHaveLooseLiteral(text), text);
+  // Every literal written with three fraction digits or more, or a negative exponent, wherever it stands.
+  const literals = ['1.005', '-0.001', '12.500', '1e-3', '1E-3', '1.5e-1', '2.0000e0', '1.2345E+2', '0.30000001'];
+  for (const literal of literals) {
+    for (const text of [
+      `{"a":${literal}}`,
+      `[${literal}]`,
+      `{"a": [1, ${literal} ], "b": 2}`,
+      `{"a" :\n\t${literal}\r\n}`,
+      `{"s": "1.2345Z", "a": ${literal},"t":0}`,
+    ]) {
+      t.ok(mayHaveLooseLiteral(text), text);
+    }
+  }
+  // Random literals: each whose exact value has more than two decimals is a candidate.
+  const digits = (n: number) => Array.from({ length: n }, () => Math.floor(Math.random() * 10)).join('');
+  let loose = 0;
+  for (let i = 0; i < 5000; i++) {
+    const fraction = Math.random() < 0.7 ? `.${digits(1 + Math.floor(Math.random() * 5))}` : '';
+    const exponent = Math.random() < 0.5 ? `${Math.random() < 0.5 ? 'e' : 'E'}${['', '+', '-'][i % 3]}${digits(1)}` : '';
+    const literal = `${Math.random() < 0.2 ? '-' : ''}${1 + Math.floor(Math.random() * 999)}${fraction}${exponent}`;
+    if (decimalPlaces(literal) <= 2) continue;
+    loose++;
+    if (!mayHaveLooseLiteral(`{"a": ${literal}}`)) t.fail(literal);
+  }
+  t.ok(loose > 1000, `${loose} random loose literals, each a candidate`);
 });
 
 t.test('the scanner finds each loose literal by its path', async (t) => {
