@@ -40,7 +40,11 @@ t.test('POST /v1/sessions: the exact value decides, so trailing zeros and expone
   const large = await e.api.post('/v1/tax/calculate', '{"amount": 558157399.69, "rate": 0}');
   t.equal(large.status, 200, `a large two-decimal amount: ${large.text.slice(0, 200)}`);
   t.equal(large.body.data?.attributes.subtotal, '558157399.69');
-  // -0 is a zero: where an amount may be 0 it is accepted.
+  // -0 is a zero: where an amount may be 0 it is accepted; the session's amount must be 0.01 or more.
+  t.equal((await e.api.post('/v1/sessions', '{"amount": 10, "subtotal": -0, "shipping": 0.000}')).status, 201, '-0 and 0.000');
+  const zero = await e.api.post('/v1/sessions', '{"amount": -0}');
+  assertError(t, zero, 422);
+  t.same(zero.body.errors[0].meta.errors, { amount: ['The amount field must be at least 0.01.'] }, '-0: no decimals error');
   const tax = await e.api.post('/v1/tax/calculate', '{"amount": -0, "rate": 10}');
   t.equal(tax.status, 200, `-0: ${tax.text.slice(0, 200)}`);
 });
