@@ -10,12 +10,14 @@ import { decimalPlaces, writtenLiteral } from './written-numbers.js';
 // schemas it ships: `npm run build` writes their validators as code (see precompiled.ts).
 const require = createRequire(import.meta.url);
 type Codegen = typeof import('ajv/dist/compile/codegen/index.js');
-function loadAjv(): { Ajv: typeof Ajv; addFormats: (ajv: Ajv, formats: string[]) => Ajv; codegen: Codegen } {
+type Names = typeof import('ajv/dist/compile/names.js').default;
+function loadAjv(): { Ajv: typeof Ajv; addFormats: (ajv: Ajv, formats: string[]) => Ajv; codegen: Codegen; names: Names } {
   const formats = require('ajv-formats') as { default?: unknown };
   return {
     Ajv: (require('ajv') as typeof import('ajv')).Ajv,
     addFormats: (formats.default ?? formats) as (ajv: Ajv, formats: string[]) => Ajv,
     codegen: require('ajv/dist/compile/codegen') as Codegen,
+    names: (require('ajv/dist/compile/names') as { default: Names }).default,
   };
 }
 
@@ -24,13 +26,13 @@ export const FORMAT_NAMES = ['email', 'uri', 'date', 'date-time'] as const;
 
 /**
  * The test behind each of payemu's keywords (the keyword's value is `true`). `money` is also
- * handed the number's parent and key, to judge it as the body's text wrote it (a request body:
+ * handed the number's parent, key and body, to judge it as the body's text wrote it (a request body:
  * lib/written-numbers.ts); the float test stays for data that had no text (the library's calls).
  * A literal with at most two decimals passes the float test too: the double it parses to is
  * written back (String) with no more decimals than it had.
  */
 export const KEYWORD_TESTS = {
-  money: (value: number, parent?: unknown, key?: unknown) => hasAtMostTwoDecimals(value) && writtenLiteral(parent, key) === undefined,
+  money: (value: number, parent?: unknown, key?: unknown, root?: unknown) => hasAtMostTwoDecimals(value) && writtenLiteral(parent, key, root) === undefined,
   currency: (value: string) => CURRENCIES.has(value.toUpperCase()),
   ipOrCidr: (value: string) => isIpOrCidr(value),
 } as const;
@@ -48,7 +50,7 @@ const KEYWORD_TYPES = { money: 'number', currency: 'string', ipOrCidr: 'string' 
  * code), where formats and keyword tests are named `formats.<name>` and `keywords.<name>`.
  */
 export function createAjv(options: { coerceTypes?: boolean; source?: boolean } = {}): Ajv {
-  const { Ajv, addFormats, codegen } = loadAjv();
+  const { Ajv, addFormats, codegen, names } = loadAjv();
   const { _, getProperty } = codegen;
   // verbose: errors carry their parentSchema, which holds a `patternMessage` (see describe()).
   const ajv = new Ajv({
@@ -72,8 +74,8 @@ export function createAjv(options: { coerceTypes?: boolean; source?: boolean } =
       code(cxt) {
         if (cxt.schema !== true) return;
         const fn = cxt.gen.scopeValue('keyword', { ref: test, code: _`keywords${getProperty(keyword)}` });
-        // ajv's names of the value's parent and its key there (undefined at the top).
-        const args = keyword === 'money' ? _`${cxt.data}, ${cxt.it.parentData}, ${cxt.it.parentDataProperty}` : cxt.data;
+        // ajv's names of the value's parent, its key there (undefined at the top) and the whole data.
+        const args = keyword === 'money' ? _`${cxt.data}, ${cxt.it.parentData}, ${cxt.it.parentDataProperty}, ${names.rootData}` : cxt.data;
         cxt.fail(_`!${fn}(${args})`);
       },
     });

@@ -101,7 +101,7 @@ t.test('the scanner finds each loose literal by its path', async (t) => {
   t.same(paths(' { "x" : [ true , false , null , 1.111 ] } '), [[['x', 3], '1.111']], 'whitespace and literals');
 });
 
-t.test('noteWrittenNumbers: the loose literals of a parsed body, by their parent', async (t) => {
+t.test('noteWrittenNumbers and writtenLiteral: the loose literals of a parsed body, by their parent, once a question names the body', async (t) => {
   const note = (text: string) => {
     const value = JSON.parse(text);
     noteWrittenNumbers(value, text);
@@ -109,23 +109,24 @@ t.test('noteWrittenNumbers: the loose literals of a parsed body, by their parent
   };
   const body = note('{"amount": 0.3000000000000000001, "items": [{"unit_price": 1}, {"unit_price": 1.005}], "ok": 12.500}');
   t.equal(body.amount, 0.3, 'JSON.parse rounds it');
-  t.equal(writtenLiteral(body, 'amount'), '0.3000000000000000001');
-  t.equal(writtenLiteral(body.items[1], 'unit_price'), '1.005');
-  t.equal(writtenLiteral(body.items[0], 'unit_price'), undefined);
-  t.equal(writtenLiteral(body, 'ok'), undefined);
-  t.equal(writtenLiteral(body, 'items'), undefined);
+  t.equal(writtenLiteral(body, 'amount', undefined), undefined, 'not known before a question names the body (its scan)');
+  t.equal(writtenLiteral(body, 'amount', body), '0.3000000000000000001');
+  t.equal(writtenLiteral(body.items[1], 'unit_price', body), '1.005');
+  t.equal(writtenLiteral(body.items[0], 'unit_price', body), undefined);
+  t.equal(writtenLiteral(body, 'ok', body), undefined);
+  t.equal(writtenLiteral(body, 'items', body), undefined);
   const list = note('{"a": [1, 2.005]}');
-  t.equal(writtenLiteral(list.a, 1), '2.005', 'an array item by its index');
-  t.equal(writtenLiteral(list.a, '1'), undefined, 'not by a string');
+  t.equal(writtenLiteral(list.a, 1, list), '2.005', 'an array item by its index');
+  t.equal(writtenLiteral(list.a, '1', list), undefined, 'not by a string');
   const replaced = note('{"a": [1, 2.005], "a": {"1": 5}}');
-  t.equal(writtenLiteral(replaced.a, '1'), undefined, 'a duplicate that replaced the array');
-  t.equal(writtenLiteral(replaced.a, 1), undefined);
+  t.equal(writtenLiteral(replaced.a, '1', replaced), undefined, 'a duplicate that replaced the array');
+  t.equal(writtenLiteral(replaced.a, 1, replaced), undefined);
   const string = note('{"a": {"b": 1.005}, "a": {"b": "text"}}');
-  t.equal(writtenLiteral(string.a, 'b'), undefined, 'a duplicate that is no number');
+  t.equal(writtenLiteral(string.a, 'b', string), undefined, 'a duplicate that is no number');
   const stamps = note('{"to": "2026-11-21T10:00:00.000000Z", "amount": 12.5}');
-  t.equal(writtenLiteral(stamps, 'to'), undefined, 'a timestamp is text');
+  t.equal(writtenLiteral(stamps, 'to', stamps), undefined, 'a timestamp is text');
   const spaced = note('{\n  "amount" :\n    1E-3\n}');
-  t.equal(writtenLiteral(spaced, 'amount'), '1E-3', 'across lines');
-  t.equal(writtenLiteral(undefined, 'x'), undefined);
-  t.equal(writtenLiteral(5, 'x'), undefined);
+  t.equal(writtenLiteral(spaced, 'amount', spaced), '1E-3', 'across lines');
+  t.equal(writtenLiteral(undefined, 'x', undefined), undefined);
+  t.equal(writtenLiteral(5, 'x', undefined), undefined);
 });

@@ -4,19 +4,22 @@
  * only judge with a tolerance. The exact value a literal denotes must have at most two decimal
  * places (trailing zeros add none: `12.500` is 12.5; `1.0e-2` is 0.01).
  *
- * `noteWrittenNumbers(value, text)` (the request body, once parsed) finds the literals of `text`
- * whose exact value has more than two decimals and remembers each by the object or array that
- * holds it and its key there; the `money` keyword asks `writtenLiteral(parent, key)` (see
- * lib/schemas.ts). Nothing is copied or marked on the body itself, and a body without such a
- * literal costs a look at each `.` of its text (mayHaveLooseLiteral).
+ * `noteWrittenNumbers(value, text)` (the request body, once parsed) keeps the text of a body that
+ * may hold such a literal; the `money` keyword asks `writtenLiteral(parent, key, root)` (see
+ * lib/schemas.ts), whose first question about a body scans its text once for the literals whose
+ * exact value has more than two decimals, and remembers each by the object or array that holds
+ * it and its key there. Nothing is copied or marked on the body itself, and a body without such
+ * a literal costs a look at each `.` and `-` of its text (mayHaveLooseLiteral).
  */
 
 type Key = string | number;
 
 /** The literals with more than two decimals, by the object or array that holds them and their key. */
 const written = new WeakMap<object, Map<Key, string>>();
-/** Until a body has such a literal, the money keyword's question needs no look-up. */
-let anyWritten = false;
+/** The texts of the bodies that may hold such a literal, not scanned yet. */
+const texts = new WeakMap<object, string>();
+/** Until a body may have such a literal, the money keyword's question needs no look-up. */
+let anyText = false;
 
 /**
  * Whether `text` may hold a number literal with more than two decimals: three fraction digits or
@@ -82,52 +85,79 @@ export interface LooseLiteral {
 /**
  * The number literals of `text`, valid JSON, whose exact value has more than two decimals. A
  * key given twice is its last value's, as JSON.parse keeps it: a later literal at the same path
- * replaces the verdict of an earlier one. One pass over the text.
+ * replaces the verdict of an earlier one. One pass over the text; a key is decoded only for the
+ * path of such a literal, and of a later one under the same last key (for the duplicates).
  */
 export function looseLiterals(text: string): LooseLiteral[] {
-  const path: Key[] = [];
-  const inArray: boolean[] = [];
+  // One frame per open object or array: the position of the current key's opening quote (an
+  // object), or -1 and the current index (an array).
+  const keyAt: number[] = [];
+  const index: number[] = [];
+  // The frames' keys once decoded, and their paths as text up to them (each kept for all the
+  // literals under the frame, until its key or index moves on).
+  const keys: (string | undefined)[] = [];
+  const prefixes: (string | undefined)[] = [];
   let expectKey = false;
-  // By the path's JSON (so that "0" and 0, or "a.b" and a, b, stay apart).
+  const key = (k: number): Key => (keyAt[k]! < 0 ? index[k]! : (keys[k] ??= keyText(text, keyAt[k]!)));
+  const pathHere = (): Key[] => keyAt.map((_, k) => key(k));
+  // Keys as JSON strings, indexes as digits: "0" and 0, or "a.b" and a, b, stay apart.
+  const prefix = (k: number): string => (prefixes[k] ??= `${k > 0 ? prefix(k - 1) : ''},${JSON.stringify(key(k))}`);
+  // By the path's text; and the last keys of the loose literals' paths so far.
   let verdicts: Map<string, LooseLiteral | null> | undefined;
+  let lastKeys: Set<Key> | undefined;
   const n = text.length;
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      // A string: up to its closing quote, the first not escaped by an odd run of backslashes.
-      let end = text.indexOf('"', i + 1);
-      while (end > 0 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
-      if (end < 0) break; // not JSON: never, once JSON.parse took it
       if (expectKey) {
-        const raw = text.slice(i + 1, end);
-        path[path.length - 1] = raw.includes('\\') ? (JSON.parse(text.slice(i, end + 1)) as string) : raw;
+        keyAt[keyAt.length - 1] = i;
+        keys[keys.length - 1] = undefined;
+        prefixes[prefixes.length - 1] = undefined;
         expectKey = false;
       }
+      const end = closingQuote(text, i);
+      if (end < 0) break; // not JSON: never, once JSON.parse took it
       i = end + 1;
     } else if (c === 0x7b || c === 0x5b) {
       const array = c === 0x5b;
-      inArray.push(array);
-      path.push(array ? 0 : '');
+      keyAt.push(array ? -1 : 0);
+      index.push(0);
+      keys.push(undefined);
+      prefixes.push(undefined);
       expectKey = !array;
       i++;
     } else if (c === 0x7d || c === 0x5d) {
-      inArray.pop();
-      path.pop();
+      keyAt.pop();
+      index.pop();
+      keys.pop();
+      prefixes.pop();
       expectKey = false;
       i++;
     } else if (c === 0x2c) {
-      const array = inArray[inArray.length - 1] === true;
-      if (array) (path[path.length - 1] as number)++;
+      const array = keyAt[keyAt.length - 1]! < 0;
+      if (array) {
+        index[index.length - 1]!++;
+        prefixes[prefixes.length - 1] = undefined;
+      }
       expectKey = !array;
       i++;
     } else if (c === 0x2d || (c >= 0x30 && c <= 0x39)) {
       let end = i + 1;
-      while (end < n && isNumberChar(text.charCodeAt(end))) end++;
-      const literal = text.slice(i, end);
-      const loose = decimalPlaces(literal) > 2;
-      // Before any loose literal, a fine one has no verdict to replace.
-      if (loose || verdicts) (verdicts ??= new Map()).set(JSON.stringify(path), loose ? { path: path.slice(), literal } : null);
+      let dot = -1;
+      let exponent = false;
+      for (let d = text.charCodeAt(end); end < n && isNumberChar(d); d = text.charCodeAt(++end)) {
+        if (d === 0x2e) dot = end;
+        else if (d === 0x65 || d === 0x45) exponent = true;
+      }
+      // Without an exponent, two fraction digits at most are two decimals at most.
+      const loose = (exponent || (dot >= 0 && end - dot > 3)) && decimalPlaces(text.slice(i, end)) > 2;
+      // A fine literal can only replace the verdict of a loose one with the same last key.
+      const top = keyAt.length - 1;
+      if (loose || (lastKeys && top >= 0 && lastKeys.has(key(top)))) {
+        (verdicts ??= new Map()).set(top >= 0 ? prefix(top) : '', loose ? { path: pathHere(), literal: text.slice(i, end) } : null);
+        if (loose && top >= 0) (lastKeys ??= new Set()).add(key(top));
+      }
       i = end;
     } else {
       i++; // whitespace, `:`, and the letters of true, false and null
@@ -136,13 +166,54 @@ export function looseLiterals(text: string): LooseLiteral[] {
   return verdicts ? [...verdicts.values()].filter((found): found is LooseLiteral => found !== null) : [];
 }
 
+/** The position of the quote that closes the string opened at `open`: the first not escaped by an odd run of backslashes. */
+function closingQuote(text: string, open: number): number {
+  let end = text.indexOf('"', open + 1);
+  while (end > 0 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+  return end;
+}
+
+/** The key whose string opens at `open`, decoded as JSON.parse decodes it. */
+function keyText(text: string, open: number): string {
+  const end = closingQuote(text, open);
+  const raw = text.slice(open + 1, end);
+  return raw.includes('\\') ? (JSON.parse(text.slice(open, end + 1)) as string) : raw;
+}
+
 /**
- * Remembers the literals of the body `value`, parsed from `text`, that have more than two
- * decimals (see looseLiterals): each by its parent in `value`, if the value there is a number
- * still (a later duplicate of a key on its path may have put something else there).
+ * Keeps the text of the body `value` for `writtenLiteral`, if it may hold a number literal with
+ * more than two decimals (mayHaveLooseLiteral). The text is scanned only when a question about
+ * this body comes (a `money` field validated, a trigger's data), once: a body no such question
+ * is asked about (a snapshot import whose tax rates have three decimals) costs no scan.
  */
 export function noteWrittenNumbers(value: unknown, text: string): void {
-  if (!mayHaveLooseLiteral(text)) return;
+  if (value === null || typeof value !== 'object' || !mayHaveLooseLiteral(text)) return;
+  texts.set(value, text);
+  anyText = true;
+}
+
+/**
+ * The text of the number at `parent[key]`, inside the body `root`, if the body's text wrote it
+ * with more than two decimals; undefined otherwise, and for data that did not come from a text.
+ */
+export function writtenLiteral(parent: unknown, key: unknown, root: unknown): string | undefined {
+  if (!anyText || parent === null || typeof parent !== 'object') return undefined;
+  if (root !== null && typeof root === 'object') {
+    const text = texts.get(root);
+    if (text !== undefined) {
+      texts.delete(root);
+      remember(root, text);
+    }
+  }
+  return written.get(parent)?.get(key as Key);
+}
+
+/**
+ * Remembers the loose literals of `text` (looseLiterals) by their parent in `value`, the body
+ * parsed from it, if the value there is a number still (a later duplicate of a key on its path
+ * may have put something else there).
+ */
+function remember(value: object, text: string): void {
   for (const { path, literal } of looseLiterals(text)) {
     let parent: unknown = value;
     for (let k = 0; k < path.length - 1 && parent !== undefined; k++) parent = child(parent, path[k]!);
@@ -152,14 +223,7 @@ export function noteWrittenNumbers(value: unknown, text: string): void {
     let literals = written.get(holder);
     if (!literals) written.set(holder, (literals = new Map()));
     literals.set(key, literal);
-    anyWritten = true;
   }
-}
-
-/** The text of the number at `parent[key]`, if the body's text wrote it with more than two decimals. */
-export function writtenLiteral(parent: unknown, key: unknown): string | undefined {
-  if (!anyWritten || parent === null || typeof parent !== 'object') return undefined;
-  return written.get(parent)?.get(key as Key);
 }
 
 /** `parent[key]`, if `parent` is the container the key is for (an index for an array, a name for an object). */

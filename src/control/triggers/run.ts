@@ -6,7 +6,7 @@ import { HttpError, Unprocessable } from '../../http/errors.js';
 import { PaymentMethods } from '../../resources/payment-methods/records.js';
 import { loadFixtures, type EffectStep } from './fixtures.js';
 import { render } from './template.js';
-import { bodyText, keepWritten } from './written.js';
+import { bodyText } from './written.js';
 
 /**
  * The cards the fixtures pay with, `{{cards.approved}}` and so on, by the key's mode. Live mode
@@ -53,12 +53,10 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
   // As the merchant's own code would call, in process (app.inject): each step goes through
   // auth, validation, idempotency, faults and the request journal like any other request.
   const authorization = `Bearer ${scope.mode === 'test' ? scope.source.test_key : scope.source.live_key}`;
-  // A number the trigger's body wrote with more than two decimals reaches the steps as written.
-  const given = keepWritten(data);
   const vars: Record<string, unknown> = {
     ...defaults,
-    ...given,
-    metadata: { ...(defaults.metadata as object), ...(given.metadata as object | undefined) },
+    ...data,
+    metadata: { ...(defaults.metadata as object), ...(data.metadata as object | undefined) },
     today: formatDate(app.clock.now()),
     source_currency: scope.source.currency,
     cards: { ...TRIGGER_CARDS[scope.mode], ...cardOverrides(data.cards) },
@@ -79,6 +77,7 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
         continue;
       }
       const path = render(step.path, vars) as string;
+      // A WrittenNumber of `data` (written.ts) reaches the step's body as it was written.
       const body = step.body === undefined ? undefined : bodyText(render(step.body, vars));
       const res = await app.inject({ method: step.method, path, body, headers: { authorization } });
       // A later step reads an earlier answer's fields: one that is not JSON has none.

@@ -14,14 +14,17 @@ export class WrittenNumber {
   }
 }
 
-/** `data` with each number its text wrote with more than two decimals as a WrittenNumber (a copy where there is one). */
-export function keepWritten<T>(data: T): T {
+/**
+ * `data`, part of the request body `root`, with each number its text wrote with more than two
+ * decimals as a WrittenNumber (a copy where there is one).
+ */
+export function keepWritten<T>(data: T, root: unknown): T {
   if (data === null || typeof data !== 'object') return data;
   let copy: Record<string | number, unknown> | undefined;
   for (const [name, value] of Object.entries(data)) {
     const key = Array.isArray(data) ? Number(name) : name;
-    const literal = typeof value === 'number' ? writtenLiteral(data, key) : undefined;
-    const kept = literal !== undefined ? new WrittenNumber(literal) : keepWritten(value);
+    const literal = typeof value === 'number' ? writtenLiteral(data, key, root) : undefined;
+    const kept = literal !== undefined ? new WrittenNumber(literal) : keepWritten(value, root);
     if (kept === value) continue;
     copy ??= (Array.isArray(data) ? [...data] : { ...data }) as Record<string | number, unknown>;
     copy[key] = kept;
