@@ -44,8 +44,8 @@ export function readRaw(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buffe
  * JSON is a 415; bytes that are not UTF-8, JSON that does not parse, or JSON nested more than
  * MAX_DEPTH levels are a 400; `__proto__` keys are refused (422) so no code path can ever copy
  * one onto an object's prototype, and so are strings that are not well-formed Unicode (422
- * naming the field), which no record may hold. Its number literals with more than two
- * decimals are remembered for the `money` keyword, which judges amounts on their text.
+ * naming the field), which no record may hold. Its text is kept for the `money` keyword, which
+ * judges amounts as the text writes them, when it may hold a number with more than two decimals.
  */
 export async function readJson(req: IncomingMessage, limit = BODY_LIMIT): Promise<unknown> {
   const raw = await readRaw(req, limit);

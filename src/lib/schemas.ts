@@ -26,10 +26,10 @@ export const FORMAT_NAMES = ['email', 'uri', 'date', 'date-time'] as const;
 
 /**
  * The test behind each of payemu's keywords (the keyword's value is `true`). `money` is also
- * handed the number's parent, key and body, to judge it as the body's text wrote it (a request body:
- * lib/written-numbers.ts); the float test stays for data that had no text (the library's calls).
- * A literal with at most two decimals passes the float test too: the double it parses to is
- * written back (String) with no more decimals than it had.
+ * handed the number's parent, its key there and the whole data, to judge a request body's number
+ * as its text wrote it (lib/written-numbers.ts); the float test stays for data that had no text
+ * (a product's price in the config). A literal with at most two decimals passes the float test
+ * too: the double it parses to is written back (String) with no more decimals than it had.
  */
 export const KEYWORD_TESTS = {
   money: (value: number, parent?: unknown, key?: unknown, root?: unknown) => hasAtMostTwoDecimals(value) && writtenLiteral(parent, key, root) === undefined,
@@ -84,10 +84,10 @@ export function createAjv(options: { coerceTypes?: boolean; source?: boolean } =
 }
 
 /**
- * The test of a number without its text (the library's calls; a request body's literals are
- * judged on their text as well, see KEYWORD_TESTS): two decimals to within a millionth of a cent,
- * or as JSON.stringify writes the number. The second is for large amounts, where `value * 100`
- * is off by more than that (558157399.69 * 100 is 55815739968.99999).
+ * The test of a number without its text (a request body's literals are judged on their text as
+ * well, see KEYWORD_TESTS): two decimals to within a millionth of a cent, or as JSON.stringify
+ * writes the number. The second is for large amounts, where `value * 100` is off by more than
+ * that (558157399.69 * 100 is 55815739969.00001).
  */
 export function hasAtMostTwoDecimals(value: number): boolean {
   const cents = value * 100;
