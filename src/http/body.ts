@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { captureOf } from './body-capture.js';
 import { BadRequest, PayloadTooLarge, Unprocessable, UnsupportedMediaType } from './errors.js';
 import { checkJsonText } from './text.js';
+import { noteWrittenNumbers } from '../lib/written-numbers.js';
 import { nestedDeeperThan } from './json-depth.js';
 
 export const BODY_LIMIT = 1024 * 1024;
@@ -43,7 +44,8 @@ export function readRaw(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buffe
  * JSON is a 415; bytes that are not UTF-8, JSON that does not parse, or JSON nested more than
  * MAX_DEPTH levels are a 400; `__proto__` keys are refused (422) so no code path can ever copy
  * one onto an object's prototype, and so are strings that are not well-formed Unicode (422
- * naming the field), which no record may hold.
+ * naming the field), which no record may hold. Its text is kept for the `money` keyword, which
+ * judges amounts as the text writes them, when it may hold a number with more than two decimals.
  */
 export async function readJson(req: IncomingMessage, limit = BODY_LIMIT): Promise<unknown> {
   const raw = await readRaw(req, limit);
@@ -76,6 +78,8 @@ export async function readJson(req: IncomingMessage, limit = BODY_LIMIT): Promis
   const escapes = text.includes('\\u');
   if (escapes || text.includes('__proto__')) rejectProtoKeys(value, '');
   if (escapes) checkJsonText(value);
+  // Amounts are judged as the text writes them (`money`, lib/written-numbers.ts).
+  noteWrittenNumbers(value, text);
   return value;
 }
 

@@ -2,6 +2,7 @@ import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { CURRENCIES } from './currencies.js';
+import { decimalPlaces, writtenLiteral } from './written-numbers.js';
 
 // ajv and ajv-formats (CommonJS) are loaded by the first createAjv(), not when payemu starts:
 // loading them takes longer than the rest of start-up, and nothing is validated before the
@@ -9,21 +10,29 @@ import { CURRENCIES } from './currencies.js';
 // schemas it ships: `npm run build` writes their validators as code (see precompiled.ts).
 const require = createRequire(import.meta.url);
 type Codegen = typeof import('ajv/dist/compile/codegen/index.js');
-function loadAjv(): { Ajv: typeof Ajv; addFormats: (ajv: Ajv, formats: string[]) => Ajv; codegen: Codegen } {
+type Names = typeof import('ajv/dist/compile/names.js').default;
+function loadAjv(): { Ajv: typeof Ajv; addFormats: (ajv: Ajv, formats: string[]) => Ajv; codegen: Codegen; names: Names } {
   const formats = require('ajv-formats') as { default?: unknown };
   return {
     Ajv: (require('ajv') as typeof import('ajv')).Ajv,
     addFormats: (formats.default ?? formats) as (ajv: Ajv, formats: string[]) => Ajv,
     codegen: require('ajv/dist/compile/codegen') as Codegen,
+    names: (require('ajv/dist/compile/names') as { default: Names }).default,
   };
 }
 
 /** The formats of payemu's schemas (ajv-formats' `email`, `uri`, `date`, `date-time`, and `url`). */
 export const FORMAT_NAMES = ['email', 'uri', 'date', 'date-time'] as const;
 
-/** The test behind each of payemu's keywords (the keyword's value is `true`). */
+/**
+ * The test behind each of payemu's keywords (the keyword's value is `true`). `money` is also
+ * handed the number's parent, its key there and the whole data, to judge a request body's number
+ * as its text wrote it (lib/written-numbers.ts); the float test stays for data that had no text
+ * (a product's price in the config). A literal with at most two decimals passes the float test
+ * too: the double it parses to is written back (String) with no more decimals than it had.
+ */
 export const KEYWORD_TESTS = {
-  money: (value: number) => hasAtMostTwoDecimals(value),
+  money: (value: number, parent?: unknown, key?: unknown, root?: unknown) => hasAtMostTwoDecimals(value) && writtenLiteral(parent, key, root) === undefined,
   currency: (value: string) => CURRENCIES.has(value.toUpperCase()),
   ipOrCidr: (value: string) => isIpOrCidr(value),
 } as const;
@@ -31,7 +40,8 @@ const KEYWORD_TYPES = { money: 'number', currency: 'string', ipOrCidr: 'string' 
 
 /**
  * The ajv instances, with payemu's keywords:
- *   money: true       a number with at most two decimals (amounts are held in minor units)
+ *   money: true       a number with at most two decimals (amounts are held in minor units),
+ *                     in a request body as its text writes it
  *   currency: true    an ISO 4217 code, any letter case
  *   ipOrCidr: true    an IP address or an IPv4/IPv6 CIDR block
  * and the format `url`: a URL a user gives payemu (see isSafeUrl), which the hosted pages redirect
@@ -40,7 +50,7 @@ const KEYWORD_TYPES = { money: 'number', currency: 'string', ipOrCidr: 'string' 
  * code), where formats and keyword tests are named `formats.<name>` and `keywords.<name>`.
  */
 export function createAjv(options: { coerceTypes?: boolean; source?: boolean } = {}): Ajv {
-  const { Ajv, addFormats, codegen } = loadAjv();
+  const { Ajv, addFormats, codegen, names } = loadAjv();
   const { _, getProperty } = codegen;
   // verbose: errors carry their parentSchema, which holds a `patternMessage` (see describe()).
   const ajv = new Ajv({
@@ -64,16 +74,25 @@ export function createAjv(options: { coerceTypes?: boolean; source?: boolean } =
       code(cxt) {
         if (cxt.schema !== true) return;
         const fn = cxt.gen.scopeValue('keyword', { ref: test, code: _`keywords${getProperty(keyword)}` });
-        cxt.fail(_`!${fn}(${cxt.data})`);
+        // ajv's names of the value's parent, its key there (undefined at the top) and the whole data.
+        const args = keyword === 'money' ? _`${cxt.data}, ${cxt.it.parentData}, ${cxt.it.parentDataProperty}, ${names.rootData}` : cxt.data;
+        cxt.fail(_`!${fn}(${args})`);
       },
     });
   }
   return ajv;
 }
 
+/**
+ * The test of a number without its text (a request body's literals are judged on their text as
+ * well, see KEYWORD_TESTS): two decimals to within a millionth of a cent, or as JSON.stringify
+ * writes the number. The second is for large amounts, where `value * 100` is off by more than
+ * that (558157399.69 * 100 is 55815739969.00001).
+ */
 export function hasAtMostTwoDecimals(value: number): boolean {
   const cents = value * 100;
-  return Number.isFinite(cents) && Math.abs(cents - Math.round(cents)) < 1e-6;
+  if (!Number.isFinite(cents)) return false;
+  return Math.abs(cents - Math.round(cents)) < 1e-6 || decimalPlaces(String(value)) <= 2;
 }
 
 /**

@@ -4,7 +4,8 @@ import { assertError, emulator, pay } from '../helpers/emulator.js';
 // payemu's modes, data and storage: test and live data isolated per Source and mode; references
 // unique across a merchant's Sources within a mode, with a 409 that reveals nothing; one virtual
 // clock; live mode's cards; a restart with the same directory continues; money in minor units
-// (more than two decimals is a 422). Each test is titled with the sentence it checks.
+// (more than two decimals, as the JSON text writes the number, is a 422). Each test is titled
+// with the sentence it checks.
 
 t.test('Test and live data are fully isolated per Source and per mode: a key sees only its own Source data in its own mode', async (t) => {
   const e = await emulator(t);
@@ -59,7 +60,7 @@ t.test('A restart with the same directory continues where it stopped: payments, 
   t.equal((await second.api.get('/v1/payments/durable-sub-0001')).body.data.attributes.status, 'PAID', 'and the schedule carries on');
 });
 
-t.test('Money is held in integer minor units inside; request amounts with more than two decimals are a 422', async (t) => {
+t.test('Money is held in integer minor units inside; request amounts with more than two decimals, as the JSON text writes them, are a 422', async (t) => {
   const e = await emulator(t);
   for (const [path, body] of [
     ['/v1/sessions', { amount: 10.001 }],
@@ -69,6 +70,24 @@ t.test('Money is held in integer minor units inside; request amounts with more t
     const res = await e.api.post(path, body);
     assertError(t, res, 422);
     t.ok(res.body.errors[0].meta.errors.amount, `${path}: names amount`);
+  }
+  // As written: 0.3000000000000000001 parses to 0.3, and is still a 422; trailing zeros and
+  // exponents are fine when the exact value has two decimals at most.
+  for (const literal of ['0.30000001', '1.005', '0.3000000000000000001']) {
+    const res = await e.api.post('/v1/sessions', `{"amount": ${literal}}`);
+    assertError(t, res, 422);
+    t.same(res.body.errors[0].meta.errors.amount, ['The amount field must have at most 2 decimal places.'], literal);
+  }
+  for (const [literal, amount] of [
+    ['12.50', 12.5],
+    ['12.5', 12.5],
+    ['12.500', 12.5],
+    ['1e2', 100],
+    ['1.0e-2', 0.01],
+  ] as const) {
+    const res = await e.api.post('/v1/sessions', `{"amount": ${literal}}`);
+    t.equal(res.status, 201, literal);
+    t.equal(res.body.data.attributes.amount, amount, `${literal} is ${amount}`);
   }
   await pay(e, { amount: 0.1, reference: 'cents' });
   await e.api.post('/v1/payments/cents/refunds', { amount: 0.07 });

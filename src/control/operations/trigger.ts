@@ -7,6 +7,7 @@ import { type Input, operation } from '../operation.js';
 import { loadFixtures } from '../triggers/fixtures.js';
 import { unknownKeys } from '../triggers/keys.js';
 import { runTrigger } from '../triggers/run.js';
+import { keepWritten } from '../triggers/written.js';
 
 export const triggerBody = {
   type: 'object',
@@ -50,7 +51,8 @@ export const trigger = operation({
       if (!source) throw Unprocessable.field('source', `Unknown Source "${body.source}". Sources: ${sources.map((s) => s.slug).join(', ')}.`);
       as = { source, mode: scope.mode };
     }
-    return runTrigger(app, as, body.event, body.data ?? {});
+    // A number the body's text wrote with more than two decimals reaches the steps as written.
+    return runTrigger(app, as, body.event, keepWritten(body.data ?? {}, body));
   },
   client: {
     name: 'trigger',

@@ -7,6 +7,7 @@ import { type InjectedAnswer, Unanswered } from '../../http/inject.js';
 import { PaymentMethods } from '../../resources/payment-methods/records.js';
 import { loadFixtures, type EffectStep } from './fixtures.js';
 import { render } from './template.js';
+import { bodyText } from './written.js';
 
 /**
  * The cards the fixtures pay with, `{{cards.approved}}` and so on, by the key's mode. Live mode
@@ -77,7 +78,8 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
         continue;
       }
       const path = render(step.path, vars) as string;
-      const body = step.body === undefined ? undefined : JSON.stringify(render(step.body, vars));
+      // A WrittenNumber of `data` (written.ts) reaches the step's body as it was written.
+      const body = step.body === undefined ? undefined : bodyText(render(step.body, vars));
       const made = steps.map((s) => s.created ?? s.id);
       const label = `The trigger's step "${step.id}" (${step.method} ${path})`;
       let res: InjectedAnswer;
