@@ -69,8 +69,13 @@ t.test('payemu outcome add / list / clear', async (t) => {
   const listed = await runPayemu(t, ['outcome', 'list', '--json'], { env });
   t.match(JSON.parse(listed.stdout), { outcomes: [{ payment_method: pm, sequence: ['approved', 'insufficient_funds'], remaining: 2 }] });
   const wrong = await runPayemu(t, ['outcome', 'add', '--reference', 'r', '--sequence', 'approved,stolen'], { env });
-  t.equal(wrong.code, 1);
-  t.match(wrong.stderr, /"stolen" is not an outcome/);
+  t.equal(wrong.code, 2, 'an outcome that is none is a usage error');
+  t.match(
+    wrong.stderr,
+    /^payemu: option '--sequence <list>' argument 'approved,stolen' is invalid\. must be outcomes separated by commas, each one of approved, insufficient_funds, .* \(not stolen\)\. See `payemu outcome add --help`\.\n$/,
+  );
+  const nobody = await runPayemu(t, ['outcome', 'add', '--url', 'http://127.0.0.1:9', '--reference', 'r', '--sequence', 'stolen']);
+  t.equal(nobody.code, 2, 'before any request: the same with nothing listening');
   const two = await runPayemu(t, ['outcome', 'add', '--reference', 'r', '--schedule', 's', '--sequence', 'approved'], { env });
   t.equal(two.code, 2);
   const cleared = await runPayemu(t, ['outcome', 'clear'], { env });

@@ -7,7 +7,7 @@ export interface EventsOptions {
   follow?: boolean;
   event?: string;
   reference?: string;
-  limit?: string;
+  limit?: number;
   url?: string;
   key?: string;
   json?: boolean;

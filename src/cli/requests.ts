@@ -9,7 +9,7 @@ export interface RequestsOptions {
   method?: string;
   path?: string;
   status?: string;
-  limit?: string;
+  limit?: number;
   follow?: boolean;
   url?: string;
   key?: string;
