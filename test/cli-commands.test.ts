@@ -91,6 +91,8 @@ t.test('a bad --url or PAYEMU_URL, a bad clock advance duration, events --limit 
       nobody,
       /option '--event <name>' argument 'payment\.exploded' is invalid\. Allowed choices are payment\.completed/,
     ],
+    [['events', '--follow', '--limit', '5'], nobody, /^payemu: events --follow streams what happens next: it takes --event, not --limit\./],
+    [['events', '--follow', '--reference', 'order-1'], nobody, /it takes --event, not --reference\./],
   ];
   for (const [args, env, line] of cases) {
     const res = await run(args, env);

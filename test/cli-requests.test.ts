@@ -53,6 +53,7 @@ t.test('payemu requests: a bad --method, --status or --limit is exit 2 naming th
     [['--status', '600'], /'--status <status>' argument '600' is invalid/],
     [['--limit', '1001'], /'--limit <n>' argument '1001' is invalid\. must be a whole number from 1 to 1000\./],
     [['--follow', '--limit', 'x'], /'--limit <n>' argument 'x' is invalid/],
+    [['--follow', '--limit', '5'], /^payemu: requests --follow prints every new request: it takes no --limit\./],
   ];
   for (const [args, line] of cases) {
     const res = await runPayemu(t, ['requests', '--url', 'http://127.0.0.1:9', ...args]);

@@ -58,6 +58,21 @@ t.test('payemu export --out, import, start --import and --export-on-exit carry t
   t.match(bad.stderr, /--import: .*format 2/);
 });
 
+t.test('export --out into a folder that is not there, import of a file that is not there or not JSON: exit 2, before any request', async (t) => {
+  const dir = t.testdir({ 'notes.txt': 'not json' });
+  const env = { PAYEMU_URL: 'http://127.0.0.1:9' };
+  const cases: [string[], RegExp][] = [
+    [['export', '--out', path.join(dir, 'missing', 'all.json')], /^payemu: cannot write .*all\.json: ENOENT/],
+    [['import', path.join(dir, 'missing.json')], /^payemu: cannot read .*missing\.json: ENOENT/],
+    [['import', path.join(dir, 'notes.txt')], /^payemu: .*notes\.txt is not a snapshot \(not JSON/],
+  ];
+  for (const [args, line] of cases) {
+    const res = await runPayemu(t, args, { env });
+    t.equal(res.code, 2, `${args[0]}: not 3, nothing was asked of the URL`);
+    t.match(res.stderr, line);
+  }
+});
+
 t.test('payemu outcome add / list / clear', async (t) => {
   const e = await emulator(t);
   const env = { PAYEMU_URL: e.url };
