@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { parseDuration } from '../clock/duration.js';
 import { FAULT_METHODS, MAX_FAULT_TIMES, MAX_LATENCY_MS } from '../lib/faults.js';
+import { REQUEST_METHOD, REQUEST_STATUS } from '../lib/request-filter.js';
 import { failureCode } from '../schemas/payments.js';
 import { parseChaosList } from '../webhooks/chaos.js';
 
@@ -72,13 +73,13 @@ export function faultMethod(value: string): (typeof FAULT_METHODS)[number] {
 
 /** `requests --method`: an HTTP method, as the request journal's filter takes it. */
 export function requestMethod(value: string): string {
-  if (!/^[A-Za-z]{1,16}$/.test(value)) throw new InvalidArgumentError('must be an HTTP method, such as POST.');
+  if (!REQUEST_METHOD.test(value)) throw new InvalidArgumentError('must be an HTTP method, such as POST.');
   return value;
 }
 
 /** `requests --status`: a status code or a class, as the request journal's filter takes it. */
 export function statusFilter(value: string): string {
-  if (!/^[1-5](\d\d|xx)$/i.test(value)) throw new InvalidArgumentError('must be a status code (422) or a class (4xx).');
+  if (!REQUEST_STATUS.test(value)) throw new InvalidArgumentError('must be a status code (422) or a class (4xx).');
   return value;
 }
 
