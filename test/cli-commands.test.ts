@@ -77,6 +77,31 @@ t.test('nothing listening: a clear message and exit code 3', async (t) => {
   }
 });
 
+t.test('a bad --url or PAYEMU_URL, a bad clock advance duration, events --limit or --event: exit 2 in one line, before any request', async (t) => {
+  const nobody = { PAYEMU_URL: 'http://127.0.0.1:9' };
+  const cases: [string[], Record<string, string>, RegExp][] = [
+    [['clock', 'advance', '5x'], nobody, /argument 'duration'\. must be a duration: 30d, 12h/],
+    [['clock', '--url', 'notaurl'], {}, /option '--url <url>' argument 'notaurl' is invalid\. must be an http:\/\/ or https:\/\/ URL/],
+    [['events', '--url', 'ftp://127.0.0.1:9'], {}, /option '--url <url>' argument 'ftp:\/\/127\.0\.0\.1:9' is invalid/],
+    [['trigger', 'payment.completed'], { PAYEMU_URL: 'localhost:4242' }, /^payemu: PAYEMU_URL: not an http:\/\/ or https:\/\/ URL: localhost:4242/],
+    [['events', '--limit', '0'], nobody, /option '--limit <n>' argument '0' is invalid\. must be a whole number from 1 to 1000\. See `payemu events --help`/],
+    [['events', '--limit', 'ten'], nobody, /option '--limit <n>' argument 'ten' is invalid/],
+    [
+      ['events', '--event', 'payment.exploded'],
+      nobody,
+      /option '--event <name>' argument 'payment\.exploded' is invalid\. Allowed choices are payment\.completed/,
+    ],
+    [['events', '--follow', '--limit', '5'], nobody, /^payemu: events --follow streams what happens next: it takes --event, not --limit\./],
+    [['events', '--follow', '--reference', 'order-1'], nobody, /it takes --event, not --reference\./],
+  ];
+  for (const [args, env, line] of cases) {
+    const res = await run(args, env);
+    t.equal(res.code, 2, args.join(' '));
+    t.equal(res.stderr.split('\n').filter(Boolean).length, 1, `${args.join(' ')}: one line`);
+    t.match(res.stderr, line);
+  }
+});
+
 t.test('a wrong key is a refusal with the envelope detail (exit 1)', async (t) => {
   const e = await emulator(t);
   const res = await run(['clock', '--key', 'sk_test_nope'], at(e));
@@ -92,7 +117,13 @@ t.test('clock show and advance', async (t) => {
   t.equal(advanced.code, 0);
   t.match(advanced.stdout, /clock now 2030-01-03T00:00:00\.000000Z\nran:\n {2}session\.expired: 1/);
   t.same(JSON.parse((await run(['clock', 'show', '--json'], at(e))).stdout).now, '2030-01-03T00:00:00.000000Z');
-  t.equal((await run(['clock', 'advance', 'soon'], at(e))).code, 1);
+  const soon = await run(['clock', 'advance', 'soon'], at(e));
+  t.equal(soon.code, 2, 'a duration that cannot be read is a usage error');
+  t.match(
+    soon.stderr,
+    /^payemu: command-argument value 'soon' is invalid for argument 'duration'\. must be a duration: 30d, .*See `payemu clock advance --help`\.\n$/,
+  );
+  t.equal(JSON.parse((await run(['clock', 'show', '--json'], at(e))).stdout).now, '2030-01-03T00:00:00.000000Z', 'and moved nothing');
 });
 
 t.test('pay: a session id, a checkout URL, an invoice URL, a payment link URL; declines exit 1', async (t) => {

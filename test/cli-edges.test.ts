@@ -75,6 +75,28 @@ t.test('trigger --help lists every event; a --set key the event does not take is
   t.equal(invoice.code, 0, invoice.stderr);
 });
 
+t.test('start and exec: a bad duration, number or timestamp is exit 2 in one line naming the option, before anything starts', async (t) => {
+  const cases: [string[], RegExp][] = [
+    [['start', '--webhook-backoff', '1s,5x,25s'], /--webhook-backoff takes three durations/],
+    [['start', '--webhook-timeout', '0'], /--webhook-timeout: not a duration: 0/],
+    [['start', '--port', '70000'], /'-p, --port <port>' argument '70000' is invalid/],
+    [['start', '--journal-size', '-1'], /'--journal-size <n>' argument '-1' is invalid/],
+    [['start', '--clock-start', 'tomorrow'], /--clock-start: not an ISO 8601 timestamp: tomorrow/],
+    [['start', '--webhook-chaos', 'delay=5x'], /'--webhook-chaos <list>' argument 'delay=5x' is invalid/],
+    [['exec', '--settle', '5x', '--', 'true'], /'--settle <duration>' argument '5x' is invalid\. must be a duration/],
+    [['exec', '--webhook-timeout', 'soon', '--', 'true'], /--webhook-timeout: not a duration: soon/],
+  ];
+  for (const [args, line] of cases) {
+    const cwd = t.testdir();
+    // A start that got past its options would serve (and exec would run `true`): each is refused first.
+    const res = await runPayemu(t, args[0] === 'start' ? ['start', '--no-ui', '--port', '0', ...args.slice(1)] : args, { cwd });
+    t.equal(res.code, 2, args.join(' '));
+    t.equal(res.stderr.split('\n').filter(Boolean).length, 1, `${args.join(' ')}: one line: ${res.stderr}`);
+    t.match(res.stderr, line);
+    t.same(fs.readdirSync(cwd), [], `${args.join(' ')}: nothing started`);
+  }
+});
+
 t.test('clock advance --to TIMESTAMP', async (t) => {
   const e = await emulator(t, { clockStart: '2030-01-01T00:00:00Z', freezeClock: true });
   await e.api.post('/v1/sessions', { amount: 1 });
@@ -87,13 +109,15 @@ t.test('clock advance --to TIMESTAMP', async (t) => {
   const past = await runPayemu(t, ['clock', 'advance', '--to', '2030-01-01'], at(e));
   t.equal(past.code, 1, 'the emulator refuses a time in the past');
   t.match(past.stderr, /422: .*must not be in the past/);
-  for (const args of [['--to', 'tomorrow'], ['1d', '--to', '2031-01-01'], []]) {
+  for (const args of [['--to', 'tomorrow'], ['1d', '--to', '2031-01-01'], [], ['5x']]) {
     const res = await runPayemu(t, ['clock', 'advance', ...args], at(e));
     t.equal(res.code, 2, args.join(' '));
     t.match(
       res.stderr,
-      /^payemu: (--to: not an ISO 8601 timestamp: tomorrow|clock advance takes a duration or --to TIMESTAMP, not both|clock advance needs a duration)/,
+      /^payemu: (--to: not an ISO 8601 timestamp: tomorrow|clock advance takes a duration or --to TIMESTAMP, not both|clock advance needs a duration|command-argument value '5x' is invalid for argument 'duration'\. must be a duration)/,
     );
+    // The same with nothing listening: judged before any request (else exit 3).
+    t.equal((await runPayemu(t, ['clock', 'advance', ...args], { env: { PAYEMU_URL: 'http://127.0.0.1:9' } })).code, 2, `${args.join(' ')}, nothing listening`);
   }
   t.equal(e.clock.now(), '2030-02-01T00:00:00.000000Z', 'refused advances moved nothing');
 });

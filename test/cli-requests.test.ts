@@ -34,13 +34,33 @@ t.test('payemu requests: a table by default, --json, filters, the journal size o
   t.match(JSON.parse(byPath.stdout), { total: 2, requests: [{ path: '/v1/me', query: {} }] });
 
   const bad = await runPayemu(t, ['requests', '--url', url, '--key', KEY, '--status', '4x'], { cwd });
-  t.equal(bad.code, 1);
-  t.match(bad.stderr, /^payemu: 422: .*status/);
+  t.equal(bad.code, 2, 'a status the command can judge: a usage error');
+  t.match(bad.stderr, /^payemu: option '--status <status>' argument '4x' is invalid/);
+  const refused = await runPayemu(t, ['requests', '--url', url, '--key', KEY, '--path', 'v1/me'], { cwd });
+  t.equal(refused.code, 1, 'what payemu refuses is exit 1');
+  t.match(refused.stderr, /^payemu: 422: .*path/);
 
   const cleared = await runPayemu(t, ['requests', 'clear', '--url', url, '--key', KEY], { cwd });
   t.equal(cleared.stdout, 'cleared 3 requests');
   const empty = await runPayemu(t, ['requests', '--url', url, '--key', KEY], { cwd });
   t.equal(empty.stdout, 'no requests yet');
+});
+
+t.test('payemu requests: a bad --method, --status or --limit is exit 2 naming the option, before any request', async (t) => {
+  const cases: [string[], RegExp][] = [
+    [['--method', 'P O'], /'--method <method>' argument 'P O' is invalid\. must be an HTTP method, such as POST\./],
+    [['--status', '2x'], /'--status <status>' argument '2x' is invalid\. must be a status code \(422\) or a class \(4xx\)\./],
+    [['--status', '600'], /'--status <status>' argument '600' is invalid/],
+    [['--limit', '1001'], /'--limit <n>' argument '1001' is invalid\. must be a whole number from 1 to 1000\./],
+    [['--follow', '--limit', 'x'], /'--limit <n>' argument 'x' is invalid/],
+    [['--follow', '--limit', '5'], /^payemu: requests --follow prints every new request: it takes no --limit\./],
+  ];
+  for (const [args, line] of cases) {
+    const res = await runPayemu(t, ['requests', '--url', 'http://127.0.0.1:9', ...args]);
+    t.equal(res.code, 2, args.join(' '));
+    t.equal(res.stderr.split('\n').filter(Boolean).length, 1, `${args.join(' ')}: one line`);
+    t.match(res.stderr, line);
+  }
 });
 
 t.test('payemu requests --follow prints each new request once, oldest first, on a frozen clock too', async (t) => {

@@ -54,12 +54,38 @@ t.test('payemu fault add refuses what is not a fault: usage errors exit 2, the 4
   t.match(noPath.stderr, /--path/);
   const latency = await runPayemu(t, ['fault', 'add', ...at, '--path', '/v1/me', '--latency', 'soon']);
   t.equal(latency.code, 2);
-  t.match(latency.stderr, /--latency: not a duration/);
+  t.match(latency.stderr, /'--latency <duration>' argument 'soon' is invalid\. must be a duration/);
   const nothing = await runPayemu(t, ['fault', 'add', ...at, '--path', '/v1/me']);
   t.equal(nothing.code, 1);
   t.match(nothing.stderr, /422: A fault must do something/);
   t.match(nothing.stderr, /status:/);
   t.same(await e.faults.list(), []);
+});
+
+t.test('payemu fault add: a value out of its range or unreadable is exit 2 naming the option, before any request', async (t) => {
+  const cases: [string[], RegExp][] = [
+    [['--status', '503', '--method', 'FETCH'], /'--method <method>' argument 'FETCH' is invalid\. must be one of GET, POST, PATCH, PUT, DELETE\./],
+    [['--status', 'abc'], /'--status <code>' argument 'abc' is invalid\. must be a status code from 400 to 599\./],
+    [['--status', '200'], /'--status <code>' argument '200' is invalid/],
+    [['--latency', '5x'], /'--latency <duration>' argument '5x' is invalid\. must be a duration of at most 60s/],
+    [['--latency', '2m'], /'--latency <duration>' argument '2m' is invalid/],
+    [['--status', '503', '--probability', '2'], /'--probability <p>' argument '2' is invalid\. must be a number from 0 to 1/],
+    [['--status', '503', '--times', '0'], /'--times <n>' argument '0' is invalid\. must be a whole number from 1 to 2147483647\./],
+    [['--status', '503', '--times', '1.5'], /'--times <n>' argument '1\.5' is invalid/],
+    [['--status', '503', '--seed', '-1'], /'--seed <n>' argument '-1' is invalid\. must be a whole number from 0 to 4294967295\./],
+  ];
+  // Nothing listens at the URL: a request would be exit 3.
+  for (const [args, line] of cases) {
+    const res = await runPayemu(t, ['fault', 'add', '--url', 'http://127.0.0.1:9', '--path', '/v1/me', ...args]);
+    t.equal(res.code, 2, args.join(' '));
+    t.equal(res.stderr.split('\n').filter(Boolean).length, 1, `${args.join(' ')}: one line`);
+    t.match(res.stderr, line);
+    t.match(res.stderr, /See `payemu fault add --help`\.$/m);
+  }
+  const e = await emulator(t);
+  const lower = await runPayemu(t, ['fault', 'add', '--url', e.url, '--path', '/v1/me', '--method', 'get', '--latency', '60s', '--probability', '0.5']);
+  t.equal(lower.code, 0, `the edges are taken, a method in any letter case: ${lower.stderr}`);
+  t.match(await e.faults.list(), [{ method: 'GET', latency_ms: 60_000, probability: 0.5 }]);
 });
 
 t.test('a config reload replaces the faults of a Source whose list changed and keeps the others as they stand', async (t) => {

@@ -58,6 +58,21 @@ t.test('payemu export --out, import, start --import and --export-on-exit carry t
   t.match(bad.stderr, /--import: .*format 2/);
 });
 
+t.test('export --out into a folder that is not there, import of a file that is not there or not JSON: exit 2, before any request', async (t) => {
+  const dir = t.testdir({ 'notes.txt': 'not json' });
+  const env = { PAYEMU_URL: 'http://127.0.0.1:9' };
+  const cases: [string[], RegExp][] = [
+    [['export', '--out', path.join(dir, 'missing', 'all.json')], /^payemu: cannot write .*all\.json: ENOENT/],
+    [['import', path.join(dir, 'missing.json')], /^payemu: cannot read .*missing\.json: ENOENT/],
+    [['import', path.join(dir, 'notes.txt')], /^payemu: .*notes\.txt is not a snapshot \(not JSON/],
+  ];
+  for (const [args, line] of cases) {
+    const res = await runPayemu(t, args, { env });
+    t.equal(res.code, 2, `${args[0]}: not 3, nothing was asked of the URL`);
+    t.match(res.stderr, line);
+  }
+});
+
 t.test('payemu outcome add / list / clear', async (t) => {
   const e = await emulator(t);
   const env = { PAYEMU_URL: e.url };
@@ -69,8 +84,13 @@ t.test('payemu outcome add / list / clear', async (t) => {
   const listed = await runPayemu(t, ['outcome', 'list', '--json'], { env });
   t.match(JSON.parse(listed.stdout), { outcomes: [{ payment_method: pm, sequence: ['approved', 'insufficient_funds'], remaining: 2 }] });
   const wrong = await runPayemu(t, ['outcome', 'add', '--reference', 'r', '--sequence', 'approved,stolen'], { env });
-  t.equal(wrong.code, 1);
-  t.match(wrong.stderr, /"stolen" is not an outcome/);
+  t.equal(wrong.code, 2, 'an outcome that is none is a usage error');
+  t.match(
+    wrong.stderr,
+    /^payemu: option '--sequence <list>' argument 'approved,stolen' is invalid\. must be outcomes separated by commas, each one of approved, insufficient_funds, .* \(not stolen\)\. See `payemu outcome add --help`\.\n$/,
+  );
+  const nobody = await runPayemu(t, ['outcome', 'add', '--url', 'http://127.0.0.1:9', '--reference', 'r', '--sequence', 'stolen']);
+  t.equal(nobody.code, 2, 'before any request: the same with nothing listening');
   const two = await runPayemu(t, ['outcome', 'add', '--reference', 'r', '--schedule', 's', '--sequence', 'approved'], { env });
   t.equal(two.code, 2);
   const cleared = await runPayemu(t, ['outcome', 'clear'], { env });

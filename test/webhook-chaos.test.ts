@@ -223,6 +223,15 @@ t.test('it survives a restart, and the webhookChaos option sets it for every Sou
   await t.rejects(startEmulator({ webhookChaos: { delay: 'later' } }), /--webhook-chaos: delay/);
 });
 
+t.test('payemu webhook-chaos set: a wrong item is exit 2 in one line naming it, before any request', async (t) => {
+  for (const list of ['delay=5x', 'duplicate=2', 'reorder=1']) {
+    const wrong = new PayemuProcess(t, ['webhook-chaos', 'set', list, '--url', 'http://127.0.0.1:9']);
+    t.equal((await wrong.exited).code, 2, `${list}: not 3, nothing was asked of the URL`);
+    t.equal(wrong.stderr.split('\n').filter(Boolean).length, 1, `${list}: one line`);
+    t.match(wrong.stderr, new RegExp(`^payemu: webhook-chaos set: ${list.split('=')[0]}.*[^.]\\. See \`payemu webhook-chaos set --help\`\\.\n$`));
+  }
+});
+
 t.test('payemu start --webhook-chaos: a wrong value is exit 2 naming it; a right one is in force', async (t) => {
   const bad = new PayemuProcess(t, ['start', '--in-memory', '--port', '0', '--no-ui', '--webhook-chaos', 'duplicate=0.2,delay=soon']);
   t.equal((await bad.exited).code, 2);

@@ -1,13 +1,14 @@
 import type { PayemuClient } from '../client/client.js';
 import type { EventView } from '../client/types.js';
 import { connect } from './client.js';
+import { CliError, EXIT } from './errors.js';
 import { output, type Output } from './output.js';
 
 export interface EventsOptions {
   follow?: boolean;
   event?: string;
   reference?: string;
-  limit?: string;
+  limit?: number;
   url?: string;
   key?: string;
   json?: boolean;
@@ -15,6 +16,11 @@ export interface EventsOptions {
 
 /** `payemu events`: the event log, newest first; `--follow` streams new events and attempts. */
 export async function list(options: EventsOptions): Promise<void> {
+  if (options.follow && (options.reference !== undefined || options.limit !== undefined))
+    throw new CliError(
+      `events --follow streams what happens next: it takes --event, not ${options.reference !== undefined ? '--reference' : '--limit'}. See \`payemu events --help\`.`,
+      EXIT.usage,
+    );
   const client = connect(options);
   const out = output(options);
   if (options.follow) return follow(client, out, options.event);

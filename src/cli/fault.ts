@@ -1,7 +1,5 @@
-import { parseDuration } from '../clock/duration.js';
 import type { FaultInput, FaultView } from '../client/types.js';
 import { connect } from './client.js';
-import { CliError, EXIT } from './errors.js';
 import { output } from './output.js';
 
 interface Options {
@@ -10,33 +8,31 @@ interface Options {
   json?: boolean;
 }
 
+/** As the command line read them: each value checked already (option-values.ts). */
 export interface AddOptions extends Options {
   path: string;
-  method?: string;
-  status?: string;
-  latency?: string;
+  method?: FaultInput['method'];
+  status?: number;
+  /** Milliseconds. */
+  latency?: number;
   drop?: boolean;
   apply?: boolean;
-  probability?: string;
-  times?: string;
-  seed?: string;
+  probability?: number;
+  times?: number;
+  seed?: number;
 }
 
 /** `payemu fault add --path P ...`: a fault on the key's Source and mode's /v1 requests. */
 export async function add(options: AddOptions): Promise<void> {
   const fault: FaultInput = { path: options.path };
-  if (options.method !== undefined) fault.method = options.method.toUpperCase() as FaultInput['method'];
-  if (options.status !== undefined) fault.status = number('--status', options.status);
-  if (options.latency !== undefined) {
-    const ms = parseDuration(options.latency);
-    if (ms === undefined) throw new CliError(`--latency: not a duration: ${options.latency} (e.g. 250ms, 2s)`, EXIT.usage);
-    fault.latency_ms = ms;
-  }
+  if (options.method !== undefined) fault.method = options.method;
+  if (options.status !== undefined) fault.status = options.status;
+  if (options.latency !== undefined) fault.latency_ms = options.latency;
   if (options.drop) fault.drop = true;
   if (options.apply) fault.apply = true;
-  if (options.probability !== undefined) fault.probability = number('--probability', options.probability);
-  if (options.times !== undefined) fault.times = number('--times', options.times);
-  if (options.seed !== undefined) fault.seed = number('--seed', options.seed);
+  if (options.probability !== undefined) fault.probability = options.probability;
+  if (options.times !== undefined) fault.times = options.times;
+  if (options.seed !== undefined) fault.seed = options.seed;
   const out = output(options);
   const added = await connect(options).addFault(fault);
   out.result(added, () => `added ${describe(added)}`);
@@ -63,12 +59,6 @@ export async function clear(options: Options): Promise<void> {
   const out = output(options);
   const result = await connect(options).clearFaults();
   out.result(result, () => `removed ${result.removed} fault${result.removed === 1 ? '' : 's'}`);
-}
-
-function number(flag: string, value: string): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n)) throw new CliError(`${flag}: not a number: ${value}`, EXIT.usage);
-  return n;
 }
 
 /** `flt_...  POST /v1/payments/*\/refunds  wait 2000 ms, 503, applied  hits 1/2  probability 1, seed 7`. */

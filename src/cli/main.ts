@@ -1,11 +1,27 @@
-import { Command, InvalidArgumentError, Option, type CommanderError } from 'commander';
+import { Command, Option, type CommanderError } from 'commander';
 import { EVENT_NAMES } from './event-names.js';
-import { parseDuration } from '../clock/duration.js';
 import { readFileSync } from 'node:fs';
-import { parseChaosList } from '../webhooks/chaos.js';
 import { packageVersion } from '../lib/version.js';
 import { onKeepCompiledCode } from './compiled-code.js';
 import { EXIT, toCliError } from './errors.js';
+import {
+  advanceBy,
+  chaosList,
+  count,
+  duration,
+  emulatorUrl,
+  faultMethod,
+  faultSeed,
+  faultStatus,
+  faultTimes,
+  latency,
+  limit,
+  outcomeSequence,
+  port,
+  probability,
+  requestMethod,
+  statusFilter,
+} from './option-values.js';
 
 /**
  * The `payemu` command line. Each command lives in its own file and is imported only when it
@@ -65,7 +81,7 @@ export function main(argv: string[], options: { keepCompiledCode?: () => void } 
   );
   client(clock.command('advance'))
     .description('Move the clock forward (30d, 12h, 90m, 45s, or --to a timestamp) and run everything that falls due.')
-    .argument('[duration]', 'how far: 30d, 12h, 90m, 45s, 250ms, 2w, or a number of seconds')
+    .argument('[duration]', 'how far: 30d, 12h, 90m, 45s, 250ms, 2w, or a number of seconds', advanceBy)
     .option('--to <timestamp>', 'move the clock to this ISO 8601 timestamp instead (not in the past)')
     .action(async (by: string | undefined, options) => (await import('./clock.js')).advance(by, options));
 
@@ -79,9 +95,9 @@ export function main(argv: string[], options: { keepCompiledCode?: () => void } 
   const events = client(program.command('events'))
     .description('List recent events and their deliveries; --follow streams them as they happen.')
     .option('-f, --follow', 'stream new events and delivery attempts')
-    .option('--event <name>', 'only this event')
+    .addOption(new Option('--event <name>', 'only this event').choices([...EVENT_NAMES]))
     .option('--reference <reference>', 'only events about this reference')
-    .option('--limit <n>', 'how many (default 100)')
+    .option('--limit <n>', 'how many, 1 to 1000 (default 100)', limit)
     .action(async (options) => (await import('./events.js')).list(options));
   client(events.command('resend'))
     .description('Deliver an event again, with the same event id.')
@@ -97,6 +113,7 @@ export function main(argv: string[], options: { keepCompiledCode?: () => void } 
     .requiredOption(
       '--sequence <list>',
       'comma-separated: approved, insufficient_funds, card_declined, expired_card, incorrect_cvc, authentication_failed, card_not_supported',
+      outcomeSequence,
     )
     .action(async (options) => (await import('./outcome.js')).add(options));
   client(outcome.command('list'))
@@ -144,10 +161,10 @@ export function main(argv: string[], options: { keepCompiledCode?: () => void } 
 
   const requests = client(program.command('requests'))
     .description("List the /v1 requests the emulator received (the key's Source and mode), newest first; --follow prints new ones as they come.")
-    .option('--method <method>', 'only this method (GET, POST, ...)')
+    .option('--method <method>', 'only this method (GET, POST, ...)', requestMethod)
     .option('--path <path>', 'only this path; * stands for one segment, ** for the rest: /v1/payments/*/refunds')
-    .option('--status <status>', 'only this status (422) or class (4xx)')
-    .option('--limit <n>', 'how many (default 100)')
+    .option('--status <status>', 'only this status (422) or class (4xx)', statusFilter)
+    .option('--limit <n>', 'how many, 1 to 1000 (default 100)', limit)
     .option('-f, --follow', 'print new requests as they come (Ctrl+C to stop)')
     .action(async (options) => (await import('./requests.js')).list(options));
   client(requests.command('clear'))
@@ -157,14 +174,14 @@ export function main(argv: string[], options: { keepCompiledCode?: () => void } 
   client(fault.command('add'))
     .description('Add a fault: matching requests wait --latency, then get --status (or --drop) instead of being run (with --apply: after being run).')
     .requiredOption('--path <glob>', 'the /v1 paths it acts on: * one segment, ** the rest (/v1/payments/*/refunds)')
-    .option('--method <method>', 'only this method (GET, POST, PATCH, PUT, DELETE)')
-    .option('--status <code>', 'answer this status (400 to 599) in the error envelope')
-    .option('--latency <duration>', 'wait this long first (250ms, 2s; at most 60s)')
+    .option('--method <method>', 'only this method (GET, POST, PATCH, PUT, DELETE)', faultMethod)
+    .option('--status <code>', 'answer this status (400 to 599) in the error envelope', faultStatus)
+    .option('--latency <duration>', 'wait this long first (250ms, 2s; at most 60s)', latency)
     .option('--drop', 'close the connection unanswered')
     .option('--apply', 'run the request for real, then replace its answer (the lost response)')
-    .option('--probability <p>', 'the chance (0 to 1) that it acts on a matching request (default 1)')
-    .option('--times <n>', 'act this many times, then retire')
-    .option('--seed <n>', 'the seed of its --probability draws (default 1)')
+    .option('--probability <p>', 'the chance (0 to 1) that it acts on a matching request (default 1)', probability)
+    .option('--times <n>', 'act this many times, then retire', faultTimes)
+    .option('--seed <n>', 'the seed of its --probability draws, 0 to 4294967295 (default 1)', faultSeed)
     .action(async (options) => (await import('./fault.js')).add(options));
   client(fault.command('list'))
     .description('List the faults, in the order they are tried (the first that acts wins).')
@@ -293,38 +310,11 @@ function startOptions(command: Command, defaults: { port: number; data: string |
 /** The options of commands that talk to a running emulator. */
 function client(command: Command): Command {
   return command
-    .option('--url <url>', 'where the emulator is (default: $PAYEMU_URL or http://127.0.0.1:4242)')
+    .option('--url <url>', 'where the emulator is (default: $PAYEMU_URL or http://127.0.0.1:4242)', emulatorUrl)
     .option('--key <key>', 'API key (default: $PAYEMU_API_KEY or sk_test_payemu_acme)')
     .option('--json', 'print JSON');
 }
 
-/** `--webhook-chaos`: checked here, so a wrong item is a usage error naming it; passed on as given. */
-function chaosList(value: string): string {
-  try {
-    parseChaosList(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-  return value;
-}
-
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
-}
-
-function duration(value: string): string {
-  if (parseDuration(value) === undefined) throw new InvalidArgumentError('must be a duration: 10s, 500ms, 2m.');
-  return value;
-}
-
-function count(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(n)) throw new InvalidArgumentError('must be a whole number, 0 or more.');
-  return n;
-}
-
-function port(value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('must be a port number from 0 to 65535.');
-  return n;
 }

@@ -3,13 +3,14 @@ import type { RequestFilter, RequestView } from '../client/types.js';
 import { formatTimestamp, parseTimestamp } from '../clock/format.js';
 import { Timers } from '../clock/timers.js';
 import { connect } from './client.js';
+import { CliError, EXIT } from './errors.js';
 import { output, type Output } from './output.js';
 
 export interface RequestsOptions {
   method?: string;
   path?: string;
   status?: string;
-  limit?: string;
+  limit?: number;
   follow?: boolean;
   url?: string;
   key?: string;
@@ -21,6 +22,8 @@ const POLL_MS = 250;
 
 /** `payemu requests`: the request journal, newest first; `--follow` prints new requests as they come. */
 export async function list(options: RequestsOptions): Promise<void> {
+  if (options.follow && options.limit !== undefined)
+    throw new CliError('requests --follow prints every new request: it takes no --limit. See `payemu requests --help`.', EXIT.usage);
   const client = connect(options);
   const out = output(options);
   const filter: RequestFilter = { method: options.method, path: options.path, status: options.status };

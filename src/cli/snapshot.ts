@@ -12,6 +12,11 @@ interface Options {
 
 /** `payemu export [--all] [--out FILE]`: the snapshot as JSON on stdout, or written to FILE. */
 export async function exportState(options: Options & { all?: boolean; out?: string }): Promise<void> {
+  // A folder that is not there is known before asking for the snapshot (a usage error either way).
+  if (options.out !== undefined) {
+    const file = path.resolve(options.out);
+    if (!isDirectory(path.dirname(file))) throw new CliError(`cannot write ${file}: ENOENT (no folder ${path.dirname(file)})`, EXIT.usage);
+  }
   const snapshot = await connect(options).exportSnapshot({ all: options.all === true });
   const text = JSON.stringify(snapshot);
   if (options.out === undefined) {
@@ -55,4 +60,12 @@ export async function importState(file: string, options: Options): Promise<void>
     const renumbered = moved.length > 0 ? `; ${moved.join(' and ')} renumbered, as another Source or mode uses their ids (--json: which)` : '';
     return `imported ${records} records into ${what} (${result.removed} removed first${renumbered}); clock ${result.now}`;
   });
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }

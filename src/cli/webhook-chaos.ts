@@ -16,7 +16,7 @@ export async function set(list: string, options: Options): Promise<void> {
   try {
     settings = parseChaosList(list);
   } catch (error) {
-    throw new CliError(`webhook-chaos set: ${(error as Error).message}. See \`payemu webhook-chaos set --help\`.`, EXIT.usage);
+    throw new CliError(`webhook-chaos set: ${(error as Error).message.replace(/\.$/, '')}. See \`payemu webhook-chaos set --help\`.`, EXIT.usage);
   }
   const out = output(options);
   const answer = await connect(options).setWebhookChaos(settings);

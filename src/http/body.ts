@@ -19,6 +19,9 @@ export const MAX_DEPTH = 64;
 export function readRaw(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buffer> {
   const declared = Number(req.headers['content-length']);
   if (declared > limit) return drainThen(req, new PayloadTooLarge(limit));
+  // A request whose connection closed before its body was read has none to give (its 'end' never
+  // comes): refused at once rather than waited on for ever.
+  if (req.destroyed && !req.readableEnded) return Promise.reject(closedUnread());
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -36,8 +39,11 @@ export function readRaw(req: IncomingMessage, limit = BODY_LIMIT): Promise<Buffe
     });
     req.on('end', () => failed || resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.on('error', (error) => failed || reject(new BadRequest(`The request body could not be read: ${error.message}`)));
+    req.on('close', () => failed || req.readableEnded || reject(closedUnread()));
   });
 }
+
+const closedUnread = () => new BadRequest('The request body could not be read: the connection was closed.');
 
 /**
  * Reads a JSON body. No body (or an empty one) is `undefined`; a body that is not declared as

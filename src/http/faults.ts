@@ -99,7 +99,7 @@ export function faultReply(fault: FaultRecord): Reply {
 }
 
 /**
- * Reads the body of a request a fault answers (or drops) without running it, for the request
+ * Reads the body of a faulted request whose route reads none (GET, DELETE), for the request
  * journal, which keeps what the client sent, faulted or not: only when the journal records the
  * request and nothing read the body yet. A body the route would refuse (not JSON, too deep, too
  * large) is kept as the journal keeps any refused body; the refusal is not the answer.

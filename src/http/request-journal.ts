@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { formatTimestamp, parseTimestamp } from '../clock/format.js';
 import type { Mode } from '../config/types.js';
 import { newId } from '../lib/ids.js';
+import { REQUEST_METHOD, REQUEST_STATUS } from '../lib/request-filter.js';
 import { scopeKey } from '../lib/scope-key.js';
 import { captureBodies, type BodyCapture } from './body-capture.js';
 import { Unprocessable } from './errors.js';
@@ -333,7 +334,7 @@ export function parseRequestFilter(input: RequestFilterInput, maxLimit = 1000): 
   };
   const method = text('method');
   if (method !== undefined) {
-    if (!/^[A-Za-z]{1,16}$/.test(method)) throw Unprocessable.field('method', 'The method parameter must be an HTTP method, such as POST.');
+    if (!REQUEST_METHOD.test(method)) throw Unprocessable.field('method', 'The method parameter must be an HTTP method, such as POST.');
     filter.method = method.toUpperCase();
   }
   const path = text('path');
@@ -343,7 +344,7 @@ export function parseRequestFilter(input: RequestFilterInput, maxLimit = 1000): 
   }
   const status = text('status');
   if (status !== undefined) {
-    const match = /^([1-5])(\d\d|xx)$/i.exec(status);
+    const match = REQUEST_STATUS.exec(status);
     if (!match) throw Unprocessable.field('status', 'The status parameter must be a status code (422) or a class (4xx).');
     filter.status = /^\d\d$/.test(match[2]!) ? { exact: Number(status) } : { class: Number(match[1]) };
   }

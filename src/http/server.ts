@@ -161,15 +161,25 @@ function apiHandler(app: RouteApp, route: Extract<Route, { auth: 'key' }>, valid
       () => app.clock.now(),
     );
   };
-  const answer = (req: Req, res: http.ServerResponse, scope: Scope): Reply | Promise<Reply> => {
+  const readsBody = route.method !== 'GET' && route.method !== 'DELETE';
+  // `sent`: the body, when it was read already (a fault reads it as it starts to act).
+  const answer = (req: Req, res: http.ServerResponse, scope: Scope, sent?: Promise<unknown>): Reply | Promise<Reply> => {
     const query = validateQuery ? check<Record<string, unknown>>(validateQuery(), { ...req.query }) : req.query;
-    if (req.method === 'GET' || req.method === 'DELETE') return run(req, res, scope, query, undefined);
-    return readJson(req, route.bodyLimit).then((raw) => run(req, res, scope, query, raw));
+    if (!readsBody) return run(req, res, scope, query, undefined);
+    return (sent ?? readJson(req, route.bodyLimit)).then((raw) => run(req, res, scope, query, raw));
   };
   const serve = (req: Req, res: http.ServerResponse, scope: Scope): void | Promise<void> => {
     if (route.rateLimited) setAnswerHeaders(res, app.rateLimiter.take(scope));
     const fault = v1 ? faultFor(app.store, scope, req.method ?? 'GET', req.path) : undefined;
-    if (fault !== undefined) return actOnFault(app, fault, req, res, async () => answer(req, res, scope));
+    if (fault !== undefined) {
+      // The body is read as the fault starts to act, not after its wait: a client that gives up
+      // during the wait closes the connection, and a body not read by then is gone, from the
+      // request (apply, latency) and from the journal. A refusal of it is the route's to answer,
+      // if the route runs.
+      const sent = readsBody ? readJson(req, route.bodyLimit) : readBodyForJournal(req);
+      sent.catch(() => {});
+      return actOnFault(app, fault, req, res, sent, async () => answer(req, res, scope, readsBody ? sent : undefined));
+    }
     const reply = answer(req, res, scope);
     if (reply instanceof Promise) return reply.then((settled) => send(res, settled));
     send(res, reply);
@@ -217,11 +227,31 @@ function settle(app: RouteApp, req: Req, res: http.ServerResponse, work: () => v
  * A fault acts: it waits its latency (real time), then answers its status without running the
  * request, or closes the connection unanswered, or (`apply`) runs the request for real and
  * replaces only its answer. A fault with neither status nor drop delays the real answer.
+ * A client that gives up during the wait changes none of that (the request runs when the fault
+ * says, as a slow provider's would), but its answer goes nowhere: none is written, and the
+ * journal records the request as closed unanswered.
  */
-async function actOnFault(app: RouteApp, fault: FaultRecord, req: Req, res: http.ServerResponse, answer: () => Promise<Reply>): Promise<void> {
+async function actOnFault(
+  app: RouteApp,
+  fault: FaultRecord,
+  req: Req,
+  res: http.ServerResponse,
+  sent: Promise<unknown>,
+  answer: () => Promise<Reply>,
+): Promise<void> {
   noteOf(req).fault = fault.id;
   if (fault.latency_ms > 0) await app.timers.track(wait(app, fault.latency_ms));
-  if (fault.status === null && !fault.drop) return send(res, await answer());
+  if (fault.status === null && !fault.drop) {
+    let reply: Reply;
+    try {
+      reply = await answer();
+    } catch (error) {
+      if (!res.destroyed) throw error;
+      if (!(error instanceof HttpError)) report(app, req, error);
+      return;
+    }
+    return sendUnlessGone(res, reply);
+  }
   if (fault.apply) {
     // The work is done (stored, webhooks sent, the Idempotency-Key's result saved); its answer is lost.
     try {
@@ -231,10 +261,15 @@ async function actOnFault(app: RouteApp, fault: FaultRecord, req: Req, res: http
       else report(app, req, error);
     }
   }
-  // The journal keeps what was sent, though nothing ran (or what ran did not read it).
-  await readBodyForJournal(req);
+  // The journal keeps what was sent, though nothing ran.
+  await sent.catch(() => undefined);
   if (fault.drop) return void req.socket.destroy();
-  send(res, faultReply(fault));
+  sendUnlessGone(res, faultReply(fault));
+}
+
+/** `send`, unless the client closed the connection (its answer would be counted as sent: `headersSent`). */
+function sendUnlessGone(res: http.ServerResponse, reply: Reply): void {
+  if (!res.destroyed) send(res, reply);
 }
 
 /** Resolves after `ms` real milliseconds, or at once when payemu stops. */

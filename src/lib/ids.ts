@@ -32,7 +32,7 @@ function prefixedBase62(prefix: string, length: number): string {
 
 export const base62 = (length: number): string => prefixedBase62('', length);
 
-/** Ids: `cs_`, `re_`, `pm_`, `ch_`, `inv_` + 24 base62; references `pay_` + 16. */
+/** Ids: `cs_`, `re_`, `pm_`, `ch_`, `inv_`, `tc_` + 24 base62; references `pay_` + 16. */
 export const newId = (prefix: string, length = 24): string => prefixedBase62(prefix, length);
 
 /** A random (version 4) UUID, `xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx`, from a CSPRNG. */

@@ -42,6 +42,16 @@ t.test('refund re_ + 24 base62; payment method pm_ + 24 base62; charge ch_ + 24 
   t.match((await e.api.post('/v1/charges', { payment_method: pm, amount: 1 })).body.data.id, new RegExp(`^ch_${BASE62}{24}$`));
 });
 
+t.test('tax calculation: tc_ + 24 random base62 characters, a new one per call', async (t) => {
+  const ids = new Set<string>();
+  for (let i = 0; i < 3; i++) {
+    const id = (await e.api.post('/v1/tax/calculate', { amount: 10 })).body.data.id;
+    t.match(id, new RegExp(`^tc_${BASE62}{24}$`));
+    ids.add(id);
+  }
+  t.equal(ids.size, 3);
+});
+
 t.test('payment link: integer shown as a string ("17"); the path takes the integer', async (t) => {
   const link = await e.api.post('/v1/payment-links', { title: 'x', amount: 1 });
   t.match(link.body.data.id, /^[1-9]\d*$/);

@@ -31,6 +31,21 @@ t.test(
   },
 );
 
+t.test('A tax calculation has an id, tc_ + 24 base62, fresh per call and not stored; an idempotent replay answers the same id', async (t) => {
+  const first = await calc({ amount: 100 });
+  const second = await calc({ amount: 100 });
+  t.match(first.id, /^tc_[0-9A-Za-z]{24}$/);
+  t.not(first.id, second.id, 'the same request again is a new calculation with a new id');
+  t.notOk('links' in first, 'no links: there is nothing to read back');
+  t.equal((await e.api.get(`/v1/tax/calculations/${first.id}`)).status, 404, 'not retrievable');
+  const key = { 'Idempotency-Key': 'tax-calc-replay' };
+  const original = await e.api.post('/v1/tax/calculate', { amount: 100 }, key);
+  const replay = await e.api.post('/v1/tax/calculate', { amount: 100 }, key);
+  t.equal(replay.headers.get('idempotent-replayed'), 'true');
+  t.equal(replay.text, original.text, 'the saved body, byte for byte');
+  t.equal(replay.body.data.id, original.body.data.id);
+});
+
 t.test('Exclusive: tax = round(net × r / 100), half-up to the minor unit', async (t) => {
   t.match((await calc({ amount: 2, rate: 7.25 })).attributes, { subtotal: '2.00', tax_amount: '0.15', total: '2.15' }, '0.145 -> 0.15');
   t.match((await calc({ amount: 0.99, rate: 7.25 })).attributes, { tax_amount: '0.07', total: '1.06' }, '0.071775 -> 0.07');

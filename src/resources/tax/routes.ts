@@ -1,6 +1,7 @@
 import { sparseResource, type ResourceShape } from '../../http/document-query.js';
 import { readRoute } from '../../http/resource-routes.js';
 import { v1 } from '../../http/route.js';
+import { newId } from '../../lib/ids.js';
 import { formatMinor, toMinor } from '../../lib/money.js';
 import { attributeNames } from '../../schemas/wire.js';
 import { calculateTax } from './calculate.js';
@@ -52,6 +53,8 @@ export const taxRoutes = [
         status: 200,
         json: {
           data: {
+            // Not stored and not retrievable: an idempotent replay answers the saved body, so the same id.
+            id: newId('tc_'),
             type: 'tax-calculations',
             attributes: {
               subtotal: formatMinor(result.net),
