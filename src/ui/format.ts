@@ -1,4 +1,5 @@
 import { formatTimestamp } from '../clock/format.js';
+import { formatAmount } from '../lib/money.js';
 import { attemptState, type Attempt } from '../webhooks/records.js';
 import type { EventRow, Target } from './state.js';
 
@@ -28,9 +29,9 @@ export function clockOffset(ms: number): string {
   return `real time ${seconds < 0 ? '-' : '+'}${days > 0 ? `${days}d ` : ''}${hms}`;
 }
 
+/** An event's amount as every output writes it (`25.00 USD`), or empty when it has none. */
 export function amountText(row: Pick<EventRow, 'amount' | 'currency'>): string {
-  if (row.amount === null) return '';
-  return `${row.amount.toFixed(2)}${row.currency ? ` ${row.currency}` : ''}`;
+  return row.amount === null ? '' : formatAmount(row.amount, row.currency);
 }
 
 /** An attempt's outcome in a few characters: the status, else the kind of failure (or `sending`). */
