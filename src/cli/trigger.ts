@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { TriggerResult } from '../client/types.js';
 import { EVENT_NAMES } from './event-names.js';
+import { createdKind } from '../control/triggers/created.js';
 import { loadFixtures, type TriggerFixture } from '../control/triggers/fixtures.js';
 import { unknownKeys } from '../control/triggers/keys.js';
 import { parseSet } from '../control/triggers/template.js';
@@ -51,30 +52,6 @@ function stepText(step: Step, out: Output): string {
   }
   const status = `${step.status}${STATUS_CODES[step.status] ? ` ${STATUS_CODES[step.status]}` : ''}`;
   return `${step.path}  ${out.c.green(status)}${step.created ? `  ${createdKind(step.created, step.path)} ${out.c.cyan(step.created)}` : ''}`;
-}
-
-/** The kinds of record whose ids say what they are. */
-const ID_PREFIXES: readonly [prefix: string, kind: string][] = [
-  ['cs_', 'session'],
-  ['inv_', 'invoice'],
-  ['re_', 'refund'],
-  ['pm_', 'payment method'],
-  ['ch_', 'charge'],
-  ['pay_', 'payment'],
-  ['rp_', 'recurring payment'],
-];
-
-/**
- * What a step's `created` id names: a payment's id is a number; most other ids say their kind in
- * their prefix; a reference a fixture chose (`--set reference=...`) is known by the path.
- */
-export function createdKind(created: string, path: string): string {
-  if (/^\d+$/.test(created)) return 'payment';
-  const prefixed = ID_PREFIXES.find(([prefix]) => created.startsWith(prefix));
-  if (prefixed) return prefixed[1];
-  if (path.startsWith('/v1/recurring-payments')) return 'recurring payment';
-  if (path.startsWith('/v1/payments')) return 'payment';
-  return 'id';
 }
 
 /** A `--set` key the event's fixture never reads is refused (exit 2), naming the keys it takes. */

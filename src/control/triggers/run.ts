@@ -4,6 +4,7 @@ import type { Mode } from '../../config/types.js';
 import type { Scope } from '../../http/auth.js';
 import { HttpError, Unprocessable } from '../../http/errors.js';
 import { PaymentMethods } from '../../resources/payment-methods/records.js';
+import { createdKind } from './created.js';
 import { loadFixtures, type EffectStep } from './fixtures.js';
 import { render } from './template.js';
 
@@ -89,7 +90,9 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
         // client retries a 5xx as if nothing ran): a 422 that says what ran.
         const ran = steps.slice(0, -1);
         if (res.status >= 500 && ran.length > 0)
-          throw new Unprocessable(`${refused}. The steps before it ran, and what they made stays: ${ran.map((s) => s.created ?? s.id).join(', ')}.`);
+          throw new Unprocessable(
+            `${refused}. The steps before it ran, and what they made stays: ${ran.map((s) => (s.created ? `${createdKind(s.created, s.path)} ${s.created}` : s.id)).join(', ')}.`,
+          );
         throw new HttpError(Math.min(res.status, 500), refused, error?.meta);
       }
       vars[step.id] = answer;

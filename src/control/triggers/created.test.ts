@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createdKind } from './trigger.js';
+import { createdKind } from './created.js';
 
 // `payemu trigger` names what each step made: `payment 3` rather than a bare `3`.
 
