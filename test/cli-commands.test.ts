@@ -46,8 +46,16 @@ t.test('trigger: prints what it created and the event id; --json; --set; unknown
   const human = await run(['trigger', 'payment.completed'], at(e));
   t.equal(human.code, 0, human.stderr);
   t.match(human.stdout, /payment\.completed triggered on acme\/test/);
-  t.match(human.stdout, /POST\s+\/v1\/sessions 201 cs_/);
+  // Every value named: the status with its reason, what each step made (a payment's id is a number).
+  t.match(human.stdout, /POST\s+\/v1\/sessions {2}201 Created {2}session cs_\w+\n/);
+  t.match(human.stdout, /POST\s+\/_payemu\/sessions\/cs_\w+\/complete {2}200 OK {2}payment \d+\n/);
   t.match(human.stdout, /event id [0-9a-f-]{36}/);
+  const recurring = await run(['trigger', 'recurring.charged', '--set', 'reference=sub-cli-1'], at(e));
+  t.equal(recurring.code, 0, recurring.stderr);
+  t.match(recurring.stdout, /POST\s+\/v1\/recurring-payments {2}201 Created {2}recurring payment sub-cli-1\n/, 'a chosen reference is named by its path');
+  t.match(recurring.stdout, /POST\s+\/_payemu\/clock\/advance {2}200 OK\n/, 'a step that makes nothing names nothing');
+  const refund = await run(['trigger', 'payment.refunded'], at(e));
+  t.match(refund.stdout, /POST\s+\/v1\/payments\/pay_\w+\/refunds {2}201 Created {2}refund re_\w+\n/);
 
   const json = await run(['trigger', 'payment.refunded', '--json', '--set', 'amount=5', '--set', 'reference=cli-1', '--set', 'metadata.order=9'], at(e));
   t.equal(json.code, 0, json.stderr);
@@ -165,7 +173,7 @@ t.test('events: list, filter, --json, resend, --follow', async (t) => {
   const { event_id } = await e.trigger('payment.completed', { data: { reference: 'ev-1' } });
   await e.trigger('payment.failed');
   const listed = await run(['events'], at(e));
-  t.match(listed.stdout, /payment\.failed[\s\S]*payment\.completed\s+ev-1\s+25 USD\s+no_endpoint/);
+  t.match(listed.stdout, /payment\.failed[\s\S]*payment\.completed\s+ev-1\s+25\.00 USD\s+no_endpoint/);
   const json = JSON.parse((await run(['events', '--json', '--event', 'payment.completed'], at(e))).stdout);
   t.same(
     json.map((x: { id: string }) => x.id),
@@ -184,7 +192,8 @@ t.test('events: list, filter, --json, resend, --follow', async (t) => {
         triggered = true;
         void e.trigger('payment.voided');
       }
-      if (/payment\.voided/.test(text) && /attempt/.test(text)) child.kill('SIGINT');
+      // The voided event's own attempt (the authorized event's may come first, in the same write).
+      if (/attempt payment\.voided/.test(text)) child.kill('SIGINT');
     },
   });
   t.match(followed.stdout, /payment\.voided[\s\S]*attempt payment\.voided no endpoint -> no_endpoint/);

@@ -141,7 +141,9 @@ t.test('payemu events: the columns line up', async (t) => {
   t.equal(new Set(lines.map((line) => starts(line)[0])).size, 1, 'the events line up');
   const amounts = lines.filter((line) => /\d USD/.test(line)).map((line) => line.search(/ USD /));
   t.equal(new Set(amounts).size, 1, 'amounts are right-aligned against their currency');
-  t.match(res.stdout, /payment\.refunded +a-much-longer-reference-42 +1234\.5 USD +no_endpoint/);
+  t.match(res.stdout, /payment\.refunded +a-much-longer-reference-42 +1234\.50 USD +no_endpoint/, 'two decimals, as the terminal UI writes them');
+  t.match(res.stdout, /payment\.completed +a +5\.00 USD +no_endpoint/);
+  t.match(res.stdout, /invoice\.created +inv_\w+ +25\.00 USD +no_endpoint/, "an invoice's total, not a currency alone");
 });
 
 t.test("plain log lines carry the date and time; the banner says where each Source's webhooks go", async (t) => {
@@ -154,6 +156,22 @@ t.test("plain log lines carry the date and time; the banner says where each Sour
   t.equal(await proc.nextLine(), '          webhooks -> http://127.0.0.1:9/globex-hooks');
   t.equal((await fetch(`${url}/_payemu/health`)).status, 200);
   t.match(await proc.waitForLine(/GET \/_payemu\/health/), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d 200 GET \/_payemu\/health /);
+  // Amounts as every output writes them; an invoice's line shows its total.
+  const api = client(url, 'sk_test_payemu_acme');
+  t.equal((await api.post('/_payemu/trigger', { event: 'payment.completed', data: { reference: 'log-1', amount: 12.5 } })).status, 200);
+  t.match(await proc.waitForLine(/ payment\.completed /), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d payment\.completed acme\/test log-1 12\.50 USD PAID$/);
+  t.equal((await api.post('/_payemu/trigger', { event: 'invoice.created' })).status, 200);
+  t.match(await proc.waitForLine(/ invoice\.created /), /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d invoice\.created acme\/test inv_\w+ 25\.00 USD draft$/);
+  // Once the virtual clock moves off the real day, each line's date says so (it is the virtual clock's).
+  const advanced = await api.post<{ now: string }>('/_payemu/clock/advance', { by: '30d' });
+  const day = advanced.body.now.slice(0, 10);
+  await proc.waitForLine(/clock advanced to/);
+  t.equal((await fetch(`${url}/_payemu/health`)).status, 200);
+  t.match(
+    await proc.waitForLine(/GET \/_payemu\/health/),
+    new RegExp(`^${day} \\d\\d:\\d\\d:\\d\\d 200 GET /_payemu/health `),
+    'the date of the advanced clock',
+  );
   t.same(await proc.stop(), { code: 0, signal: null });
 
   // --webhook-url: for every Source whose config names no webhook_url.

@@ -68,7 +68,7 @@ t.test('a step that fails with a 5xx after earlier steps ran is a 422 saying wha
   t.equal(fault.status, 201);
   // The session and its payment were made; the refund step met the fault.
   const refused = await e.api.post('/_payemu/trigger', { event: 'payment.refunded' });
-  assertError(t, refused, 422, /step "refund" .* was refused: .*The steps before it ran, and what they made stays: cs_\w+/);
+  assertError(t, refused, 422, /step "refund" .* was refused: .*The steps before it ran, and what they made stays: session cs_\w+, payment \d+\./);
   t.equal((await e.api.get('/v1/payments')).body.meta.total, 1, 'the payment the earlier steps made is there');
   // A retry with the same key is answered the same, and makes no second payment.
   const key = { 'Idempotency-Key': 'refund-trigger' };

@@ -31,9 +31,9 @@ function tmuxServer(t: Test) {
     fs.rmSync(dir, { recursive: true, force: true });
   });
   return {
-    /** Runs `command` in a new 120×40 window named `name`. */
-    async open(name: string, command: string) {
-      await tmux('new-session', '-d', '-s', name, '-x', '120', '-y', '40', command);
+    /** Runs `command` in a new window named `name`, 120×40 unless `size` says otherwise. */
+    async open(name: string, command: string, size = { columns: 120, rows: 40 }) {
+      await tmux('new-session', '-d', '-s', name, '-x', String(size.columns), '-y', String(size.rows), command);
       const screen = () => tmux('capture-pane', '-p', '-t', name);
       return {
         screen,
@@ -150,3 +150,74 @@ t.test(
     );
   },
 );
+
+// What a new user found, at the sizes people use: after a 30-day advance, times show their day;
+// the hint of a Source without a webhook URL fits 80 columns; the panes share the height by what
+// they hold; r on an event with no destination says so.
+for (const size of [
+  { columns: 80, rows: 24 },
+  { columns: 120, rows: 40 },
+]) {
+  t.test(
+    `${size.columns}×${size.rows}: days after a clock advance, hints that fit, panes by content, r without a destination`,
+    { skip: hasTmux ? false : 'tmux is not installed' },
+    async (t) => {
+      const pane = await tmuxServer(t).open('ui', payemu([], ['TERM=xterm-256color']), size);
+      let screen = await pane.waitFor(/payemu ● running on http:\/\/\S+/, 'the header');
+      const url = /payemu ● running on (http:\/\/\S+)/.exec(screen)![1]!;
+      const api = client(url, TEST_KEY);
+      const lines = (text: string) => text.split('\n');
+
+      // The hint of a Source without a webhook URL, whole.
+      t.match(screen, /\n {11}webhooks → none \(not sent\): set webhook_url or --webhook-url\n/, 'the webhook hint fits');
+      for (const line of lines(screen)) t.ok(line.length <= size.columns && !line.endsWith('…'), `nothing cut: ${line}`);
+
+      const pay = async (reference: string) => {
+        const session = await api.post('/v1/sessions', { amount: 10, reference });
+        t.equal((await api.post(`/_payemu/sessions/${session.body.data.id}/complete`, { card_number: '4242424242424242' })).status, 200);
+      };
+      await pay('tmux-day-1');
+      screen = await pane.waitFor(/tmux-day-1/, 'the first event');
+      t.match(screen, /\n {2}\d\d:\d\d:\d\d {2}payment\.completed/, 'on the real day, the time alone');
+
+      // A 30-day advance, then another payment: the two events are a month apart, and say so.
+      t.equal((await api.post('/_payemu/clock/advance', { by: '30d' })).status, 200);
+      await pay('tmux-day-31');
+      screen = await pane.waitFor(/[A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d {2}payment\.completed\s+(acme\/test\s+)?tmux-day-31/, 'the day of the new event');
+      const day = (reference: string) =>
+        new RegExp(`([A-Z][a-z]{2} \\d\\d) \\d\\d:\\d\\d:\\d\\d {2}payment\\.completed\\s+(acme/test\\s+)?${reference}`).exec(screen)?.[1];
+      t.ok(day('tmux-day-1'), 'the first event shows its day too');
+      t.not(day('tmux-day-1'), day('tmux-day-31'), 'a month apart');
+
+      // Many requests, few events: the requests take the lines the events leave, no blank line
+      // between while some are hidden. The lists have the height less the header (6 lines), the
+      // titles and the blank line (4), the notices and the key line (4) and the line kept free.
+      for (let i = 0; i < 30; i++) t.equal((await fetch(`${url}/_payemu/health`)).status, 200);
+      screen = await pane.waitFor(/Requests \((3[5-9]|\d{3})/, 'the requests');
+      const listRows = size.rows - 16;
+      const shown = lines(screen);
+      const events = shown.filter((l) => /payment\.completed/.test(l)).length;
+      const requests = shown.filter((l) => /^ {2}\d{3} {2}/.test(l)).length;
+      t.equal(events, 2, 'every event');
+      t.equal(requests, listRows - events, 'the requests fill the rest of the lines');
+      const title = shown.findIndex((l) => l.startsWith('Events ('));
+      t.same(
+        shown.slice(title, title + 2 + events + 1 + 1 + requests).filter((l) => l.trim() === ''),
+        [''],
+        'one blank line: the one between the panes',
+      );
+
+      // r on an event whose Source has no webhook URL: it has no destination, and how to set one.
+      await pane.keys('Down');
+      await pane.waitFor(/› [A-Z][a-z]{2} \d\d \d\d:\d\d:\d\d {2}payment\.completed/, 'the selected event');
+      await pane.keys('r');
+      screen = await pane.waitFor(/no destination/, 'the notice');
+      t.match(screen, /\n✗ not resent: the event has no destination \(set webhook_url or --webhook-url\)\n/, 'whole, on its line');
+      t.notMatch(screen, /resent payment/);
+
+      await pane.keys('q');
+      t.match(await pane.waitFor(/payemu exited with code \d+/, 'the exit'), /payemu exited with code 0/);
+      await waitUntilRefused(Number(new URL(url).port));
+    },
+  );
+}

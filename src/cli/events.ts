@@ -1,5 +1,6 @@
 import type { PayemuClient } from '../client/client.js';
 import type { EventView } from '../client/types.js';
+import { formatAmount, payloadAmount } from '../lib/money.js';
 import { connect } from './client.js';
 import { CliError, EXIT } from './errors.js';
 import { output, type Output } from './output.js';
@@ -43,20 +44,20 @@ interface Cells {
   time: string;
   event: string;
   reference: string;
+  /** `25.00 USD`, as every output writes amounts; empty for an event without one. */
   amount: string;
-  currency: string;
   state: string;
   tone: 'good' | 'bad' | 'waiting';
   id: string;
 }
 
-type Widths = Record<'event' | 'reference' | 'amount' | 'currency' | 'state', number>;
+type Widths = Record<'event' | 'reference' | 'amount' | 'state', number>;
 
 /**
  * The widths a followed stream starts with (it cannot measure rows to come): the longest event
- * name, a generated reference, an amount up to 999999.99, a currency code, `retrying, sending`.
+ * name, a generated reference, an amount up to `999999.99 USD`, `retrying, sending`.
  */
-const FOLLOW_WIDTHS: Widths = { event: 32, reference: 24, amount: 9, currency: 3, state: 17 };
+const FOLLOW_WIDTHS: Widths = { event: 32, reference: 24, amount: 13, state: 17 };
 
 function cells(e: EventView): Cells {
   const last = e.attempts.at(-1);
@@ -67,9 +68,7 @@ function cells(e: EventView): Cells {
     time: e.created_at.slice(0, 19).replace('T', ' '),
     event: e.event,
     reference: e.reference ?? '-',
-    // Invoice events have totals, not an amount.
-    amount: 'amount' in e.payload.data ? String(e.payload.data.amount) : '',
-    currency: e.payload.data.currency,
+    amount: amountCell(e.payload.data),
     state: delivered ? `delivered ${last?.status}` : `${e.delivery_status}${e.delivery_status === 'failed' ? '' : sending}`,
     tone: delivered ? 'good' : e.delivery_status === 'failed' ? 'bad' : 'waiting',
     id: e.id,
@@ -79,10 +78,16 @@ function cells(e: EventView): Cells {
 /** Each column as wide as its widest cell: the columns line up whatever the references. */
 function columnWidths(rows: Cells[], floor: Partial<Widths> = {}): Widths {
   const widest = (key: keyof Widths) => Math.max(floor[key] ?? 0, ...rows.map((row) => row[key].length));
-  return { event: widest('event'), reference: widest('reference'), amount: widest('amount'), currency: widest('currency'), state: widest('state') };
+  return { event: widest('event'), reference: widest('reference'), amount: widest('amount'), state: widest('state') };
 }
 
-/** One event a line, in fixed columns: time, event, reference, amount (right-aligned), currency, delivery, id. Padded before colouring. */
+/** The event's amount (an invoice's total), as every output writes it. */
+function amountCell(data: object): string {
+  const worth = payloadAmount(data as Record<string, unknown>);
+  return worth ? formatAmount(worth.amount, worth.currency) : '';
+}
+
+/** One event a line, in fixed columns: time, event, reference, amount and currency (right-aligned), delivery, id. Padded before colouring. */
 function describe(row: Cells, widths: Widths, out: Output): string {
   const state = row.state.padEnd(widths.state);
   const tone = row.tone === 'good' ? out.c.green : row.tone === 'bad' ? out.c.red : out.c.yellow;
@@ -90,7 +95,7 @@ function describe(row: Cells, widths: Widths, out: Output): string {
     out.c.dim(row.time),
     out.c.cyan(row.event.padEnd(widths.event)),
     row.reference.padEnd(widths.reference),
-    `${row.amount.padStart(widths.amount)} ${row.currency.padEnd(widths.currency)}`,
+    row.amount.padStart(widths.amount),
     tone(state),
     out.c.dim(row.id),
   ].join('  ');

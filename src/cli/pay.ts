@@ -1,5 +1,6 @@
 import type { PayemuClient } from '../client/client.js';
 import type { Card, PaymentSummary } from '../client/types.js';
+import { formatAmount } from '../lib/money.js';
 import { connect } from './client.js';
 import { CliError, EXIT } from './errors.js';
 import { output } from './output.js';
@@ -38,7 +39,7 @@ export async function pay(target: string, options: PayOptions): Promise<void> {
       const p = result.payment;
       const ok = p.status === 'PAID' || p.status === 'AUTHORIZED';
       const status = ok ? out.c.green(p.status) : out.c.red(p.status);
-      return `${status} ${p.amount} ${p.currency} reference ${p.reference} (payment ${p.id})${p.failure_message ? `\n  ${p.failure_code}: ${p.failure_message}` : ''}`;
+      return `${status} ${formatAmount(p.amount, p.currency)} reference ${p.reference} (payment ${p.id})${p.failure_message ? `\n  ${p.failure_code}: ${p.failure_message}` : ''}`;
     }
     return result.updated
       ? `${out.c.green('card updated')}: ${result.payment_method?.card_brand} ending ${result.payment_method?.card_last}`

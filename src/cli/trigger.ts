@@ -1,10 +1,13 @@
+import { STATUS_CODES } from 'node:http';
+import type { TriggerResult } from '../client/types.js';
 import { EVENT_NAMES } from './event-names.js';
+import { createdKind } from '../control/triggers/created.js';
 import { loadFixtures, type TriggerFixture } from '../control/triggers/fixtures.js';
 import { unknownKeys } from '../control/triggers/keys.js';
 import { parseSet } from '../control/triggers/template.js';
 import { connect } from './client.js';
 import { CliError, EXIT } from './errors.js';
-import { output } from './output.js';
+import { output, type Output } from './output.js';
 
 export interface TriggerOptions {
   set?: string[];
@@ -30,11 +33,25 @@ export async function trigger(event: string, options: TriggerOptions): Promise<v
   const out = output(options);
   const result = await connect(options).trigger(event, data, options.source ? { source: options.source } : {});
   out.result(result, () => {
-    const steps = result.steps
-      .map((s) => `  ${out.c.dim(s.method.padEnd(6))} ${s.path} ${out.c.green(String(s.status))}${s.created ? ` ${out.c.cyan(s.created)}` : ''}`)
-      .join('\n');
+    const steps = result.steps.map((s) => `  ${out.c.dim(s.method.padEnd(6))} ${stepText(s, out)}`).join('\n');
     return `${out.c.bold(event)} triggered on ${result.source}/${result.mode}\n${steps}\n  event id ${out.c.cyan(result.event_id ?? '(none)')}`;
   });
+}
+
+type Step = TriggerResult['steps'][number];
+
+/**
+ * A step's line after its method, every value named: the path, the status with its reason
+ * (`201 Created`), then what the step made or acted on (`payment 3`, `session cs_...`). An effect
+ * step (`EFFECT`) has no path: its effect, then the card it marked.
+ */
+function stepText(step: Step, out: Output): string {
+  if (step.method === 'EFFECT') {
+    const [effect, id] = step.path.split(' ');
+    return `${effect}${id ? ` on payment method ${out.c.cyan(id)}` : ''}`;
+  }
+  const status = `${step.status}${STATUS_CODES[step.status] ? ` ${STATUS_CODES[step.status]}` : ''}`;
+  return `${step.path}  ${out.c.green(status)}${step.created ? `  ${createdKind(step.created, step.path)} ${out.c.cyan(step.created)}` : ''}`;
 }
 
 /** A `--set` key the event's fixture never reads is refused (exit 2), naming the keys it takes. */

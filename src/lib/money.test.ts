@@ -1,5 +1,5 @@
 import t from 'tap';
-import { formatMinor, minorToNumber, toMinor } from './money.js';
+import { formatAmount, formatMinor, minorToNumber, payloadAmount, toMinor } from './money.js';
 
 t.test('major units to minor units without float drift', async (t) => {
   t.equal(toMinor(0.29), 29);
@@ -25,4 +25,22 @@ t.test('an amount as a number is the number its text reads as', async (t) => {
   for (let minor = -100_000; minor <= 10_000_000; minor += minor > 200_000 ? 97 : 1) if (minorToNumber(minor) !== Number(formatMinor(minor))) differ++;
   t.equal(differ, 0);
   t.equal(minorToNumber(99999999), 999999.99);
+});
+
+t.test('amounts for people: two decimals and the currency, from a number or the API text', async (t) => {
+  t.equal(formatAmount(25, 'USD'), '25.00 USD');
+  t.equal(formatAmount(25.5, 'EUR'), '25.50 EUR');
+  t.equal(formatAmount('25.00', 'USD'), '25.00 USD', 'the API text');
+  t.equal(formatAmount(0.29, 'USD'), '0.29 USD', 'no float noise');
+  t.equal(formatAmount(123_456_789_012.34, 'USD'), '123456789012.34 USD');
+  t.equal(formatAmount(-5, 'USD'), '-5.00 USD');
+  t.equal(formatAmount(12, null), '12.00', 'no currency: the number alone');
+  t.equal(formatAmount('n/a', 'USD'), 'n/a USD', 'text that is no number stays as it is');
+});
+
+t.test("an event's amount: its amount, else the invoice's total", async (t) => {
+  t.same(payloadAmount({ amount: 25, currency: 'USD', total: 1 }), { amount: 25, currency: 'USD' });
+  t.same(payloadAmount({ subtotal: 100, tax_amount: 7.25, total: 107.25, currency: 'USD' }), { amount: 107.25, currency: 'USD' });
+  t.same(payloadAmount({ amount: 3 }), { amount: 3, currency: null });
+  t.equal(payloadAmount({ currency: 'USD' }), null, 'no amount, no total');
 });

@@ -4,7 +4,7 @@ import t, { type Test } from 'tap';
 import { Bus } from '../bus/bus.js';
 import { Timers } from '../clock/timers.js';
 import type { Attempt, EventRecord } from '../webhooks/records.js';
-import { App, type AppProps } from './app.js';
+import { App, NO_DESTINATION, type AppProps } from './app.js';
 import type { Control } from './control.js';
 import { driver } from './driver.test-support.js';
 import { EVENT_NAMES } from '../catalogue.js';
@@ -23,7 +23,11 @@ const SOURCES = [
 ];
 const HOOK = 'http://127.0.0.1:3000/webhooks';
 
-function setup(t: Test, options: { failing?: boolean } = {}) {
+/**
+ * The App at 100×30 (or `size`), its virtual clock on the real day unless `offsetMs` says
+ * otherwise (`setClock` moves it, as an advance does).
+ */
+function setup(t: Test, options: { failing?: boolean; offsetMs?: number; size?: { columns: number; rows: number } } = {}) {
   const bus = new Bus();
   const urls: Record<string, string | null> = { acme: HOOK, globex: null };
   const timers = new Timers();
@@ -39,15 +43,16 @@ function setup(t: Test, options: { failing?: boolean } = {}) {
     trigger: (name) => answer(`trigger ${name}`, `triggered ${name}`),
   };
   let quits = 0;
+  let clock = { now: AT, offsetMs: options.offsetMs ?? 0, frozen: false };
   const props: AppProps = {
     store,
     control,
     url: 'http://127.0.0.1:4242',
     sources: SOURCES,
-    clock: () => ({ now: AT, offsetMs: 86_400_000, frozen: false }),
+    clock: () => clock,
     onQuit: () => quits++,
-    rows: 30,
-    columns: 100,
+    rows: options.size?.rows ?? 30,
+    columns: options.size?.columns ?? 100,
     tickMs: 0,
     timers,
   };
@@ -59,11 +64,20 @@ function setup(t: Test, options: { failing?: boolean } = {}) {
   });
   const frame = () => ui.lastFrame() ?? '';
   const { until, press } = driver(ui, frame);
-  return { bus, urls, store, calls, frame, until, press, quits: () => quits };
+  const setClock = (now: number, offsetMs: number) => {
+    clock = { now, offsetMs, frozen: false };
+  };
+  return { bus, urls, store, calls, frame, until, press, setClock, quits: () => quits };
 }
 
-function raise(bus: Bus, id: string, name = 'payment.completed', data: Record<string, unknown> = { reference: `order-${id}`, amount: 25.5, currency: 'USD' }) {
-  bus.emit('domain', { id, name, source: 'acme', mode: 'test', data, at: AT });
+function raise(
+  bus: Bus,
+  id: string,
+  name = 'payment.completed',
+  data: Record<string, unknown> = { reference: `order-${id}`, amount: 25.5, currency: 'USD' },
+  options: { at?: number; source?: string } = {},
+) {
+  bus.emit('domain', { id, name, source: options.source ?? 'acme', mode: 'test', data, at: options.at ?? AT });
 }
 
 function attempted(bus: Bus, id: string, status: EventRecord['delivery_status'], attempts: Attempt[]) {
@@ -93,14 +107,17 @@ const refused = (): Attempt => ({
 });
 
 t.test('header: where it runs, keys, webhook targets, clock and offset', async (t) => {
-  const ui = setup(t);
+  const ui = setup(t, { offsetMs: 86_400_000 });
   const frame = await ui.until((f) => f.includes('payemu'), 'the header');
   t.match(frame, /payemu ● running on http:\/\/127\.0\.0\.1:4242/);
   t.match(
     frame,
     /\n {2}acme {5}test key sk_test_payemu_acme {4}webhook secret whsec_payemu_acme\n {11}webhooks → http:\/\/127\.0\.0\.1:3000\/webhooks {2}not tried yet\n/,
   );
-  t.match(frame, /\n {2}globex {3}test key sk_test_payemu_globex {2}webhook secret whsec_payemu_globex\n {11}webhooks → none \(events are recorded, not sent/);
+  t.match(
+    frame,
+    /\n {2}globex {3}test key sk_test_payemu_globex {2}webhook secret whsec_payemu_globex\n {11}webhooks → none \(not sent\): set webhook_url or --webhook-url\n/,
+  );
   t.match(frame, /\n {2}clock {4}2026-11-21 10:00:05 UTC {2}real time \+1d 00:00:00\n/);
   t.match(frame, /Events \(none yet: trigger one with t\)/);
   t.match(frame, /Requests \(none yet\)/);
@@ -318,4 +335,112 @@ t.test('q and Ctrl+C stop payemu, once', async (t) => {
   const other = setup(t);
   await other.press(KEYS.ctrlC);
   t.equal(other.quits(), 1, 'Ctrl+C (a key in raw mode) stops too');
+});
+
+const DAY = 86_400_000;
+
+t.test('times show their day once the virtual clock is off the real day', async (t) => {
+  const ui = setup(t);
+  raise(ui.bus, 'e1');
+  let frame = await ui.until((f) => f.includes('order-e1'), 'the event');
+  t.match(frame, /\n {2}time {6}event/, 'on the real day: the time alone');
+  t.match(frame, /\n {2}10:00:05 {2}payment\.completed\s+acme\/test\s+order-e1/);
+
+  // A 30-day advance: the events a month apart say so.
+  ui.setClock(AT + 30 * DAY, 30 * DAY);
+  raise(ui.bus, 'e2', 'payment.completed', undefined, { at: AT + 30 * DAY });
+  attempted(ui.bus, 'e1', 'delivered', [ok()]);
+  frame = await ui.until((f) => f.includes('order-e2'), 'the event after the advance');
+  t.match(frame, /\n {2}time {13}event/, 'the time column is as wide as a day and a time');
+  t.match(frame, /\n {2}Dec 21 10:00:05 {2}payment\.completed\s+acme\/test\s+order-e2/);
+  t.match(frame, /\n {2}Nov 21 10:00:05 {2}payment\.completed\s+acme\/test\s+order-e1/);
+  await ui.press(KEYS.down);
+  await ui.press(KEYS.down);
+  await ui.press(KEYS.enter);
+  frame = await ui.until((f) => f.includes('Payload'), 'the detail view');
+  t.match(frame, /payment\.completed acme\/test at Nov 21 10:00:05 id e1/, 'the detail too');
+  t.match(frame, /\n {2}1 {3}Nov 21 10:00:05 {2}200\s+12 ms/, 'and its attempts');
+
+  // An event of another day still shows its day when the clock is back on the real day (a reset).
+  ui.setClock(AT, 0);
+  await ui.press(KEYS.escape);
+  frame = await ui.until((f) => f.includes('Events (2)') && !f.includes('Payload'), 'the list');
+  t.match(frame, /\n {2}Dec 21 10:00:05 {2}payment\.completed/);
+});
+
+t.test('the panes share the height by what they hold: no blank line while rows are hidden', async (t) => {
+  // 100×30: 14 lines for the two lists, 9 of them the events' share.
+  const ui = setup(t);
+  raise(ui.bus, 'e1');
+  raise(ui.bus, 'e2');
+  for (let i = 1; i <= 12; i++) ui.bus.emit('request', { method: 'GET', path: `/v1/payments/p${i}`, status: 200, ms: 1, source: 'acme', mode: 'test' });
+  let frame = await ui.until((f) => f.includes('Requests (12)'), 'the requests');
+  for (let i = 1; i <= 12; i++) t.match(frame, new RegExp(`/v1/payments/p${i}\\s`), `request ${i} in view: the events need 2 lines of their 9`);
+  t.match(frame, /order-e1 [^\n]*\n\nRequests \(12\)/, 'the requests right under the events');
+
+  // Many of both: the events get their 60 %, the requests the rest, every line used.
+  for (let i = 3; i <= 20; i++) raise(ui.bus, `e${i}`);
+  frame = await ui.until((f) => f.includes('Events (20)'), 'more events');
+  const lines = frame.split('\n');
+  const events = lines.filter((l) => /order-e\d+/.test(l));
+  const requests = lines.filter((l) => /\/v1\/payments\/p\d+/.test(l));
+  t.equal(events.length, 9, 'the events: their share');
+  t.equal(requests.length, 5, 'the requests: the rest');
+  const body = lines.slice(
+    lines.findIndex((l) => l.startsWith('Events (')),
+    lines.findIndex((l) => l.startsWith('↑↓')),
+  );
+  t.equal(body.filter((l) => l.trim() === '').length, 1 + 3, 'blank: the line between the panes, and the notices (none yet)');
+
+  // Few requests, many events: the events take the lines the requests do not need.
+  const few = setup(t);
+  for (let i = 1; i <= 20; i++) raise(few.bus, `e${i}`);
+  few.bus.emit('request', { method: 'GET', path: '/v1/payments/only', status: 200, ms: 1, source: 'acme', mode: 'test' });
+  frame = await few.until((f) => f.includes('Requests (1)'), 'one request');
+  t.equal(frame.split('\n').filter((l) => /order-e\d+/.test(l)).length, 13, 'the events: every line but the request');
+});
+
+t.test('r on an event whose Source has no webhook URL says it has no destination, and how to set one', async (t) => {
+  const ui = setup(t);
+  raise(ui.bus, 'g1', 'payment.completed', undefined, { source: 'globex' });
+  await ui.until((f) => f.includes('order-g1'), 'the event');
+  await ui.press(KEYS.down);
+  await ui.press('r');
+  const frame = await ui.until((f) => f.includes('no destination'), 'the notice');
+  t.match(frame, /\n✗ not resent: the event has no destination \(set webhook_url or --webhook-url\)\n/);
+  t.notMatch(frame, /resent payment/, 'not said to be resent');
+  t.same(ui.calls, [], 'nothing asked of payemu');
+
+  // Once a config reload gives globex a URL, r resends it.
+  ui.urls.globex = 'http://127.0.0.1:3001/hooks';
+  ui.bus.emit('config.reloaded', { path: '/app/payemu.config.json' });
+  await ui.until((f) => f.includes('config reloaded'), 'the reload');
+  await ui.press('r');
+  await ui.until((f) => f.includes('• resent payment.completed'), 'the resend');
+  t.same(ui.calls, ['resend g1 globex/test']);
+});
+
+t.test('every hint fits 80 columns', async (t) => {
+  const ui = setup(t, { size: { columns: 80, rows: 24 } });
+  let frame = await ui.until((f) => f.includes('Events ('), 'the list');
+  t.match(frame, /\n {11}webhooks → none \(not sent\): set webhook_url or --webhook-url\n/, 'the webhook hint, whole');
+  t.match(frame, /\n↑↓ select {2}Enter open {2}r resend {2}c \+1 day {2}t trigger {2}d dashboard {2}q quit\n?$/, 'the keys, in their short words');
+  t.match(frame, /Events \(none yet: trigger one with t\)/);
+  raise(ui.bus, 'g1', 'recurring.payment_method_updated', undefined, { source: 'globex' });
+  await ui.until((f) => f.includes('order-g1'), 'the event');
+  await ui.press(KEYS.down);
+  await ui.press('r');
+  frame = await ui.until((f) => f.includes('no destination'), 'the notice');
+  t.ok(frame.includes(`✗ ${NO_DESTINATION}\n`), 'the no-destination notice, whole');
+  for (const line of frame.split('\n')) t.notMatch(line, /…$/, 'nothing cut in the list');
+  await ui.press(KEYS.enter);
+  frame = await ui.until((f) => f.includes('Payload'), 'the detail view');
+  for (const line of frame.split('\n').filter((l) => !l.includes('more lines'))) t.notMatch(line, /…$/, 'nothing cut in the detail');
+  t.match(frame, /\nEsc back {2}↑↓ prev\/next {2}PgUp\/PgDn scroll {2}r resend {2}c \+1 day {2}t trigger {2}q quit\n?$/, "the detail's keys (d is the list's)");
+  await ui.press(KEYS.escape);
+  await ui.press('t');
+  frame = await ui.until((f) => f.includes('Trigger an event'), 'the menu');
+  t.match(frame, /Trigger an event \(as acme in test mode; Enter triggers, Esc closes\)/);
+  t.match(frame, /\n↑↓ choose {2}Enter trigger {2}Esc close {2}q quit\n?$/);
+  for (const line of frame.split('\n')) t.notMatch(line, /…$/, 'nothing cut');
 });

@@ -2,6 +2,8 @@ import { Box, useInput, useStdout } from 'ink';
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Control } from './control.js';
 import type { UiTimers } from './host.js';
+import { showsDays } from './format.js';
+import { shareRows } from './panes.js';
 import { LIMITS, selectedEvent } from './state.js';
 import type { UiStore } from './store.js';
 import { detailLayout, EventDetail } from './views/detail.js';
@@ -49,12 +51,16 @@ export function App(props: AppProps) {
   const compact = room - (2 + 2 * props.sources.length) < 8;
   const header = compact ? 2 : 2 + 2 * props.sources.length;
   const body = Math.max(4, room - header);
-  // Events get 60 % of the lines left by the titles; a terminal too short for both lists shows
-  // the events only.
+  // The lines left by the titles go to the two lists by what they hold (panes.ts); a terminal
+  // too short for both lists shows the events only.
   const listRows = body - 4; // two panel titles, the column names, the blank line between
   const bothLists = listRows >= 4;
-  const eventRows = bothLists ? Math.ceil(listRows * 0.6) : body - 2;
-  const requestRows = bothLists ? listRows - eventRows : 0;
+  const shared = shareRows(listRows, { events: state.events.length, requests: state.requests.length });
+  const eventRows = bothLists ? shared.events : body - 2;
+  const requestRows = bothLists ? shared.requests : 0;
+  const clock = props.clock();
+  // Times show their day once the virtual clock (or an event kept) is off the real day.
+  const days = showsDays(clock, eventTimes(state.events));
 
   // A key's action finishes later; its result (or failure) lands in the notice bar.
   const run = (work: () => Promise<string | undefined>) => {
@@ -92,23 +98,25 @@ export function App(props: AppProps) {
     else if (input === 't') store.dispatch({ type: 'menu' });
     else if (input === 'r') {
       const event = selectedEvent(now);
-      if (event) run(() => control.resend(event));
+      // Resending an event whose Source has no webhook URL would record it again, sent nowhere.
+      if (event && now.targets[event.source]?.url === null) store.dispatch({ type: 'notice', tone: 'error', text: NO_DESTINATION });
+      else if (event) run(() => control.resend(event));
       else store.dispatch({ type: 'notice', tone: 'error', text: 'select an event first (↑↓), then r resends it' });
     }
   });
 
   return (
     <Box flexDirection="column" width={width}>
-      <Header url={props.url} sources={compact ? [] : props.sources} targets={state.targets} clock={props.clock()} width={width} />
+      <Header url={props.url} sources={compact ? [] : props.sources} targets={state.targets} clock={clock} width={width} />
       <Box marginTop={1} flexDirection="column" height={body}>
         {state.screen === 'detail' ? (
-          <EventDetail event={selectedEvent(state)} scroll={state.scroll} height={body} width={width} />
+          <EventDetail event={selectedEvent(state)} scroll={state.scroll} height={body} width={width} days={days} />
         ) : state.screen === 'trigger' ? (
           <TriggerMenu events={state.triggers} index={state.menuIndex} height={body} width={width} source={props.sources[0]?.slug ?? ''} />
         ) : (
           <>
             <Box height={eventRows + 2} flexDirection="column">
-              <EventList events={state.events} seen={state.seen.events} selected={state.selected} height={eventRows} width={width} />
+              <EventList events={state.events} seen={state.seen.events} selected={state.selected} height={eventRows} width={width} days={days} />
             </Box>
             {bothLists && (
               <Box marginTop={1}>
@@ -125,6 +133,11 @@ export function App(props: AppProps) {
     </Box>
   );
 }
+
+/** What `r` says for an event whose Source has no webhook URL (it fits an 80-column line). */
+export const NO_DESTINATION = 'not resent: the event has no destination (set webhook_url or --webhook-url)';
+
+const eventTimes = (events: readonly { at: number }[]) => events.map((e) => e.at);
 
 /** The output's size, redrawn when the terminal is resized. */
 function useTerminalSize(): { rows: number; columns: number } {

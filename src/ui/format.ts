@@ -1,4 +1,5 @@
 import { formatTimestamp } from '../clock/format.js';
+import { formatAmount } from '../lib/money.js';
 import { attemptState, type Attempt } from '../webhooks/records.js';
 import type { EventRow, Target } from './state.js';
 
@@ -9,6 +10,31 @@ export type Tone = 'ok' | 'warn' | 'bad' | 'dim' | 'plain';
 /** `HH:MM:SS` of a virtual time. */
 export function clockTime(ms: number): string {
   return formatTimestamp(ms).slice(11, 19);
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
+
+/** `Dec 28 10:00:00`: a virtual time with its day (the header shows the year). */
+export function clockDayTime(ms: number): string {
+  const iso = formatTimestamp(ms);
+  return `${MONTHS[Number(iso.slice(5, 7)) - 1]} ${iso.slice(8, 10)} ${iso.slice(11, 19)}`;
+}
+
+/**
+ * Whether the UI's times show their day: once the virtual clock is on another day (UTC) than the
+ * real one, or an event kept is (raised before a reset, or the day before): after a 30-day
+ * advance, events a month apart would otherwise look seconds apart.
+ */
+export function showsDays(clock: { now: number; offsetMs: number }, times: readonly number[]): boolean {
+  const today = dayOf(clock.now - clock.offsetMs);
+  return dayOf(clock.now) !== today || times.some((at) => dayOf(at) !== today);
+}
+
+const dayOf = (ms: number) => Math.floor(ms / 86_400_000);
+
+/** A time of the events and attempts tables: `10:00:00`, or `Dec 28 10:00:00` when days show. */
+export function timeText(ms: number, days: boolean): string {
+  return days ? clockDayTime(ms) : clockTime(ms);
 }
 
 /** `2026-11-21 10:00:00 UTC` */
@@ -28,9 +54,9 @@ export function clockOffset(ms: number): string {
   return `real time ${seconds < 0 ? '-' : '+'}${days > 0 ? `${days}d ` : ''}${hms}`;
 }
 
+/** An event's amount as every output writes it (`25.00 USD`), or empty when it has none. */
 export function amountText(row: Pick<EventRow, 'amount' | 'currency'>): string {
-  if (row.amount === null) return '';
-  return `${row.amount.toFixed(2)}${row.currency ? ` ${row.currency}` : ''}`;
+  return row.amount === null ? '' : formatAmount(row.amount, row.currency);
 }
 
 /** An attempt's outcome in a few characters: the status, else the kind of failure (or `sending`). */
@@ -97,7 +123,8 @@ function deliveryState(row: Pick<EventRow, 'delivery' | 'cycleAttempts'>, last: 
  * long URL, never the state).
  */
 export function targetText(target: Target | undefined): { text: string; tone: Tone; url?: string; state?: string } {
-  if (!target?.url) return { text: 'none (events are recorded, not sent; set webhook_url or --webhook-url)', tone: 'dim' };
+  // Short enough for an 80-column terminal after the header's indent and a long slug.
+  if (!target?.url) return { text: 'none (not sent): set webhook_url or --webhook-url', tone: 'dim' };
   const last = target.last;
   const [state, tone]: [string, Tone] = !last
     ? ['not tried yet', 'plain']

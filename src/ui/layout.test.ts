@@ -39,8 +39,18 @@ const SIZES = [
   { columns: 50, rows: 16 },
 ];
 
+/**
+ * Where the virtual clock is: an hour ahead of real time, on the real day (times alone), or 400
+ * days ahead (times show their day, `Nov 21 10:00:05`, in a wider column).
+ */
+const CLOCKS = [
+  { name: 'on the real day', offsetMs: 3_600_000, days: false },
+  { name: '400 days ahead', offsetMs: 400 * 86_400_000 + 3_600_000, days: true },
+] as const;
+type Clock = (typeof CLOCKS)[number];
+
 /** The App on a fake terminal of the given size (Ink and the App both read it from stdout, as on a real one). */
-function mount(t: Test, size: { columns: number; rows: number }) {
+function mount(t: Test, size: { columns: number; rows: number }, clock: Clock = CLOCKS[1]) {
   const bus = new Bus();
   const timers = new Timers();
   const store = createUiStore(bus, {
@@ -56,7 +66,7 @@ function mount(t: Test, size: { columns: number; rows: number }) {
       control: { resend: async () => 'resent', advanceClock: async () => undefined, trigger: async (name) => `triggered ${name}` },
       url: 'http://127.0.0.1:4242',
       sources: SOURCES,
-      clock: () => ({ now: AT, offsetMs: 400 * 86_400_000 + 3_600_000, frozen: true }),
+      clock: () => ({ now: AT, offsetMs: clock.offsetMs, frozen: true }),
       onQuit: () => {},
       tickMs: 0,
       timers,
@@ -179,109 +189,117 @@ function aligned(t: Test, rows: string[], columnStarts: number[], what: string) 
 }
 
 for (const size of SIZES) {
-  t.test(`${size.columns}×${size.rows}: the list`, async (t) => {
-    const ui = mount(t, size);
-    traffic(ui.bus);
-    const frame = await ui.until((f) => f.includes('config edit rejected') && f.split('\n').length === size.rows - 1 && /retrying ×12/.test(f), 'the traffic');
-    fits(t, frame, size, 'list');
-    const lines = frame.split('\n');
-
-    // The events table: the column names line, then the rows up to the blank line.
-    const head = lines.findIndex((l) => /^\s+(time\s+)?event\s/.test(l));
-    t.ok(head > 0, 'the column names');
-    const rows = lines.slice(head + 1, lines.indexOf('', head + 1) < 0 ? undefined : lines.indexOf('', head + 1)).filter((l) => l.trim() !== '');
-    const titles = lines[head]!.trim().split(/\s+/);
-    const columnStarts = starts(lines[head]!, titles);
-    aligned(t, rows, columnStarts, 'events');
-
-    // What a narrower terminal drops, in docs/terminal-ui.md's order: source, time, amount, reference.
-    const expected =
-      size.columns >= 100
-        ? ['time', 'event', 'source', 'reference', 'amount', 'delivery']
-        : size.columns >= 80
-          ? ['event', 'reference', 'amount', 'delivery']
-          : ['event', 'delivery'];
-    t.same(titles, expected, 'the columns kept');
-
-    // Each column holds its own value, from its start.
-    const at = (row: string, title: string) => cells(row).slice(columnStarts[titles.indexOf(title)]!).join('');
-    const newest = rows[0]!;
-    t.match(at(newest, 'event'), /^recurring\.payment_/, 'the longest event name');
-    t.match(at(newest, 'delivery'), /^retrying ×12 503/, 'the delivery state is never cut at these widths');
-    if (titles.includes('amount')) {
-      t.match(at(newest, 'amount'), /^999999999999\.99 EUR /, 'a 12-digit amount in full');
-      t.ok(
-        rows.some((r) => /^123456789012\.34 USD /.test(at(r, 'amount'))),
-        'every 12-digit amount in full',
+  for (const clock of CLOCKS)
+    t.test(`${size.columns}×${size.rows}, the clock ${clock.name}: the list`, async (t) => {
+      const ui = mount(t, size, clock);
+      traffic(ui.bus);
+      const frame = await ui.until(
+        (f) => f.includes('config edit rejected') && f.split('\n').length === size.rows - 1 && /retrying ×12/.test(f),
+        'the traffic',
       );
-    }
-    if (titles.includes('reference')) t.match(at(newest, 'reference'), /^order-2026-\S*… /, 'a long reference cut with …');
-    if (titles.includes('time'))
-      t.ok(
-        rows.every((r) => /^10:00:05 /.test(at(r, 'time'))),
-        'times line up',
+      fits(t, frame, size, 'list');
+      const lines = frame.split('\n');
+
+      // The events table: the column names line, then the rows up to the blank line.
+      const head = lines.findIndex((l) => /^\s+(time\s+)?event\s/.test(l));
+      t.ok(head > 0, 'the column names');
+      const rows = lines.slice(head + 1, lines.indexOf('', head + 1) < 0 ? undefined : lines.indexOf('', head + 1)).filter((l) => l.trim() !== '');
+      const titles = lines[head]!.trim().split(/\s+/);
+      const columnStarts = starts(lines[head]!, titles);
+      aligned(t, rows, columnStarts, 'events');
+
+      // What a narrower terminal drops, in docs/terminal-ui.md's order: source, time, amount, reference.
+      // (With these long values, the day in the time column costs 100 columns the source.)
+      const expected =
+        size.columns >= 100 && !(clock.days && size.columns < 120)
+          ? ['time', 'event', 'source', 'reference', 'amount', 'delivery']
+          : size.columns >= 100
+            ? ['time', 'event', 'reference', 'amount', 'delivery']
+            : size.columns >= 80
+              ? ['event', 'reference', 'amount', 'delivery']
+              : ['event', 'delivery'];
+      t.same(titles, expected, 'the columns kept');
+
+      // Each column holds its own value, from its start.
+      const at = (row: string, title: string) => cells(row).slice(columnStarts[titles.indexOf(title)]!).join('');
+      const newest = rows[0]!;
+      t.match(at(newest, 'event'), /^recurring\.payment_/, 'the longest event name');
+      t.match(at(newest, 'delivery'), /^retrying ×12 503/, 'the delivery state is never cut at these widths');
+      if (titles.includes('amount')) {
+        t.match(at(newest, 'amount'), /^999999999999\.99 EUR /, 'a 12-digit amount in full');
+        t.ok(
+          rows.some((r) => /^123456789012\.34 USD /.test(at(r, 'amount'))),
+          'every 12-digit amount in full',
+        );
+      }
+      if (titles.includes('reference')) t.match(at(newest, 'reference'), /^order-2026-\S*… /, 'a long reference cut with …');
+      if (titles.includes('time'))
+        t.ok(
+          rows.every((r) => (clock.days ? /^Nov 21 10:00:05 / : /^10:00:05 /).test(at(r, 'time'))),
+          'times line up',
+        );
+
+      // The requests.
+      const title = lines.findIndex((l) => l.startsWith('Requests ('));
+      const requests = lines.slice(title + 1).filter((l) => /^\s+\d{3}\s/.test(l));
+      t.ok(requests.length > 0, 'request rows');
+      // No column names here: find each cell by its value; each must start at the same column on every row.
+      const find = (row: string, pattern: RegExp) => {
+        const c = cells(row);
+        for (let i = 0; i < c.length; i++) if ((i === 0 || c[i - 1] === ' ') && pattern.test(c.slice(i).join(''))) return i;
+        return -1;
+      };
+      const patterns = { status: /^\d{3} /, method: /^(GET|POST|DELETE) /, path: /^\/v1\//, ms: /^\d+\.\dms/, source: /^(acme|globex)/ };
+      const kept = size.columns >= 80 ? ['status', 'method', 'path', 'ms', 'source'] : ['status', 'method', 'path', 'ms'];
+      for (const [name, pattern] of Object.entries(patterns)) {
+        const at = new Set(requests.map((r) => find(r, pattern)));
+        if (kept.includes(name)) t.same([...at].length === 1 && !at.has(-1), true, `the ${name} column starts at one place on every row`);
+      }
+      aligned(
+        t,
+        requests,
+        kept.map((name) => find(requests[0]!, patterns[name as keyof typeof patterns])),
+        'requests',
       );
+      t.match(frame, /\/v1\/recurring-payments\/\S*… /, 'a long path cut with …');
+      if (size.columns >= 160) t.match(frame, / 12345\.3ms +globex-international\/live\n/, 'a wide terminal has room for a long Source');
+      if (size.columns < 80) t.notMatch(frame, /acme\/test|globex-international\/live/, 'a narrow terminal drops the Source first');
 
-    // The requests.
-    const title = lines.findIndex((l) => l.startsWith('Requests ('));
-    const requests = lines.slice(title + 1).filter((l) => /^\s+\d{3}\s/.test(l));
-    t.ok(requests.length > 0, 'request rows');
-    // No column names here: find each cell by its value; each must start at the same column on every row.
-    const find = (row: string, pattern: RegExp) => {
-      const c = cells(row);
-      for (let i = 0; i < c.length; i++) if ((i === 0 || c[i - 1] === ' ') && pattern.test(c.slice(i).join(''))) return i;
-      return -1;
-    };
-    const patterns = { status: /^\d{3} /, method: /^(GET|POST|DELETE) /, path: /^\/v1\//, ms: /^\d+\.\dms/, source: /^(acme|globex)/ };
-    const kept = size.columns >= 80 ? ['status', 'method', 'path', 'ms', 'source'] : ['status', 'method', 'path', 'ms'];
-    for (const [name, pattern] of Object.entries(patterns)) {
-      const at = new Set(requests.map((r) => find(r, pattern)));
-      if (kept.includes(name)) t.same([...at].length === 1 && !at.has(-1), true, `the ${name} column starts at one place on every row`);
-    }
-    aligned(
-      t,
-      requests,
-      kept.map((name) => find(requests[0]!, patterns[name as keyof typeof patterns])),
-      'requests',
-    );
-    t.match(frame, /\/v1\/recurring-payments\/\S*… /, 'a long path cut with …');
-    if (size.columns >= 160) t.match(frame, / 12345\.3ms +globex-international\/live\n/, 'a wide terminal has room for a long Source');
-    if (size.columns < 80) t.notMatch(frame, /acme\/test|globex-international\/live/, 'a narrow terminal drops the Source first');
+      if (size.rows < 24) {
+        t.notMatch(frame, /sk_test_payemu/, 'a short terminal: the header keeps its first two lines, for more rows of events');
+        t.match(frame, /^payemu ● running on http:\/\/127\.0\.0\.1:4242\n {2}clock /);
+      } else {
+        t.match(frame, /sk_test_payemu_acme/);
+        // The state of the webhook endpoint stays in view; the long URL gives way.
+        t.match(frame, /webhooks → https:\/\/hook\S+ {2}answered 503/);
+      }
+      t.match(frame, /\n✗ config edit rejected[^\n]*\n↑↓ select/, 'a notice with a line break stays on its line');
+    });
 
-    if (size.rows < 24) {
-      t.notMatch(frame, /sk_test_payemu/, 'a short terminal: the header keeps its first two lines, for more rows of events');
-      t.match(frame, /^payemu ● running on http:\/\/127\.0\.0\.1:4242\n {2}clock /);
-    } else {
-      t.match(frame, /sk_test_payemu_acme/);
-      // The state of the webhook endpoint stays in view; the long URL gives way.
-      t.match(frame, /webhooks → https:\/\/hook\S+ {2}answered 503/);
-    }
-    t.match(frame, /\n✗ config edit rejected[^\n]*\n↑↓ select/, 'a notice with a line break stays on its line');
-  });
-
-  t.test(`${size.columns}×${size.rows}: an event's detail`, async (t) => {
-    const ui = mount(t, size);
-    traffic(ui.bus);
-    await ui.until((f) => /retrying ×12/.test(f) && f.split('\n').length === size.rows - 1, 'the traffic');
-    await ui.press(KEYS.down);
-    await ui.press(KEYS.enter);
-    const frame = await ui.until((f) => f.includes('Payload') && f.split('\n').length === size.rows - 1, 'the detail view');
-    fits(t, frame, size, 'detail');
-    t.match(frame, /^recurring\.payment_method_updated acme\/test at 10:/m);
-    const lines = frame.split('\n');
-    const head = lines.findIndex((l) => /^\s+#\s/.test(l));
-    t.ok(head > 0, 'the attempts table');
-    const titles = lines[head]!.trim().split(/\s+/);
-    const columnStarts = starts(lines[head]!, titles);
-    const rows = lines.slice(head + 1).filter((l) => /^\s+\d+\s/.test(l));
-    t.equal(rows.length, 2, 'both attempts');
-    aligned(t, rows, columnStarts, 'attempts');
-    const at = (row: string, title: string) => cells(row).slice(columnStarts[titles.indexOf(title)]!).join('');
-    t.match(at(rows[0]!, 'status'), /^ECONNREFUSED /);
-    t.match(at(rows[1]!, 'status'), /^503 /);
-    t.match(at(rows[1]!, 'response'), /^<html> <body>Servic/, 'the body on one line');
-    if (titles.includes('duration')) t.match(at(rows[1]!, 'duration'), /^123456 ms/);
-  });
+  for (const clock of CLOCKS)
+    t.test(`${size.columns}×${size.rows}, the clock ${clock.name}: an event's detail`, async (t) => {
+      const ui = mount(t, size, clock);
+      traffic(ui.bus);
+      await ui.until((f) => /retrying ×12/.test(f) && f.split('\n').length === size.rows - 1, 'the traffic');
+      await ui.press(KEYS.down);
+      await ui.press(KEYS.enter);
+      const frame = await ui.until((f) => f.includes('Payload') && f.split('\n').length === size.rows - 1, 'the detail view');
+      fits(t, frame, size, 'detail');
+      t.match(frame, clock.days ? /^recurring\.payment_method_updated acme\/test at Nov/m : /^recurring\.payment_method_updated acme\/test at 10:/m);
+      const lines = frame.split('\n');
+      const head = lines.findIndex((l) => /^\s+#\s/.test(l));
+      t.ok(head > 0, 'the attempts table');
+      const titles = lines[head]!.trim().split(/\s+/);
+      const columnStarts = starts(lines[head]!, titles);
+      const rows = lines.slice(head + 1).filter((l) => /^\s+\d+\s/.test(l));
+      t.equal(rows.length, 2, 'both attempts');
+      aligned(t, rows, columnStarts, 'attempts');
+      const at = (row: string, title: string) => cells(row).slice(columnStarts[titles.indexOf(title)]!).join('');
+      t.match(at(rows[0]!, 'status'), /^ECONNREFUSED /);
+      t.match(at(rows[1]!, 'status'), /^503 /);
+      t.match(at(rows[1]!, 'response'), /^<html> <body>Servic/, 'the body on one line');
+      if (titles.includes('duration')) t.match(at(rows[1]!, 'duration'), /^123456 ms/);
+    });
 
   t.test(`${size.columns}×${size.rows}: the trigger menu`, async (t) => {
     const ui = mount(t, size);

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { BusEvents } from '../bus/bus.js';
 import { formatTimestamp } from '../clock/format.js';
+import { formatAmount, payloadAmount } from '../lib/money.js';
 import type { UiHost, UiTimers } from './host.js';
 import { plainPalette, type Palette } from './palette.js';
 
@@ -233,9 +234,8 @@ function jsonOf(event: object): Record<string, unknown> {
       : e;
 }
 
+/** An event's reference, amount (`25.00 USD`; an invoice's total) and status, as far as it has them. */
 function summary(data: Record<string, unknown>): string {
-  return ['reference', 'amount', 'currency', 'status']
-    .map((k) => data[k])
-    .filter((v) => v !== undefined)
-    .join(' ');
+  const worth = payloadAmount(data);
+  return [data.reference, worth ? formatAmount(worth.amount, worth.currency) : undefined, data.status].filter((v) => v !== undefined).join(' ');
 }

@@ -76,7 +76,7 @@ t.test('attempts update the row and the Source’s target; an unseen event is ad
 
   s = reduce(s, { type: 'attempt', event: record('a', { delivery_status: 'no_endpoint' }), attempt: null });
   t.same(s.targets.acme, { url: null, last: null }, 'no endpoint: nothing to answer');
-  t.match(targetText(s.targets.acme).text, /^none \(events are recorded, not sent/);
+  t.match(targetText(s.targets.acme).text, /^none \(not sent\): set webhook_url or --webhook-url$/);
 });
 
 t.test('an attempt in progress is not shown as a failure; an interrupted one is shown as such', async (t) => {

@@ -1,4 +1,5 @@
 import type { BusEvents } from '../bus/bus.js';
+import { payloadAmount } from '../lib/money.js';
 import { attemptState, attemptsOf, cycleAttempts, eventBody, referenceOf, type Attempt, type DeliveryStatus, type EventRecord } from '../webhooks/records.js';
 
 /**
@@ -172,11 +173,11 @@ function rowOfDomain(event: BusEvents['domain']): EventRow {
 
 function summaryOf(data: Record<string, unknown>): Pick<EventRow, 'reference' | 'amount' | 'currency'> {
   // Invoices carry `total` rather than `amount`.
-  const amount = typeof data.amount === 'number' ? data.amount : typeof data.total === 'number' ? data.total : null;
+  const worth = payloadAmount(data);
   return {
     reference: referenceOf(data),
-    amount,
-    currency: typeof data.currency === 'string' ? data.currency : null,
+    amount: worth?.amount ?? null,
+    currency: worth ? worth.currency : typeof data.currency === 'string' ? data.currency : null,
   };
 }
 

@@ -5,6 +5,7 @@ import type { Scope } from '../../http/auth.js';
 import { HttpError, Unprocessable } from '../../http/errors.js';
 import { type InjectedAnswer, Unanswered } from '../../http/inject.js';
 import { PaymentMethods } from '../../resources/payment-methods/records.js';
+import { createdKind } from './created.js';
 import { loadFixtures, type EffectStep } from './fixtures.js';
 import { render } from './template.js';
 import { bodyText } from './written.js';
@@ -80,7 +81,8 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
       const path = render(step.path, vars) as string;
       // A WrittenNumber of `data` (written.ts) reaches the step's body as it was written.
       const body = step.body === undefined ? undefined : bodyText(render(step.body, vars));
-      const made = steps.map((s) => s.created ?? s.id);
+      // What the steps before this one made, each named with its kind (`session cs_...`, `payment 3`).
+      const made = steps.map((s) => (s.created ? `${createdKind(s.created, s.path)} ${s.created}` : s.id));
       const label = `The trigger's step "${step.id}" (${step.method} ${path})`;
       let res: InjectedAnswer;
       try {

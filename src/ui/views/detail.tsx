@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { attemptTone, cell, chaosTag, clockTime, deliveryText, durationText, fitColumns, oneLine, outcome, type ColumnSpec } from '../format.js';
+import { attemptTone, cell, chaosTag, deliveryText, durationText, fitColumns, oneLine, outcome, timeText, type ColumnSpec } from '../format.js';
 import type { EventRow } from '../state.js';
 import { Line, type Span } from './line.js';
 
@@ -9,17 +9,18 @@ const TITLES: Record<Column, string> = { indent: '', number: '#', time: 'time', 
 
 /**
  * The attempts table's columns for a terminal `width` wide: the number, the status and the
- * response always stay (the response takes the rest of the line); on a narrow terminal the
- * duration goes first, then the time.
+ * response always stay (the response takes the rest of the line, at least 20 columns); on a
+ * narrow terminal the duration goes first, then the time.
  */
-export function attemptColumns(width: number): { key: Column; width: number }[] {
+export function attemptColumns(width: number, days: boolean): { key: Column; width: number }[] {
   const specs: ColumnSpec<Column>[] = [
     { key: 'indent', width: 2 },
     { key: 'number', width: 4 },
-    { key: 'time', width: 10, drop: 2 },
+    { key: 'time', width: days ? 17 : 10, drop: 2 },
     { key: 'status', width: 14 },
     { key: 'duration', width: 10, drop: 1 },
-    { key: 'response', width: 12 },
+    // Room for the start of a body: on a narrow terminal, a time with its day goes first.
+    { key: 'response', width: 20 },
   ];
   return fitColumns(width, specs);
 }
@@ -37,22 +38,22 @@ export function detailLayout(event: EventRow, height: number) {
 }
 
 /** One event: its payload and every delivery attempt (status, response body, duration). */
-export function EventDetail(props: { event: EventRow | undefined; scroll: number; height: number; width: number }) {
-  const { event, height, width } = props;
+export function EventDetail(props: { event: EventRow | undefined; scroll: number; height: number; width: number; days: boolean }) {
+  const { event, height, width, days } = props;
   if (!event) return <Line width={width} spans={[{ text: 'This event is no longer kept (the list holds the latest ones). Esc goes back.', style: 'dim' }]} />;
   const delivery = deliveryText(event);
   const attempts = event.attempts;
   const { payload, payloadRows, attemptRows } = detailLayout(event, height);
   const shown = scrolled(payload, props.scroll, payloadRows);
   const firstShown = attempts.length - attemptRows;
-  const columns = attemptColumns(width);
+  const columns = attemptColumns(width, days);
   return (
     <Box flexDirection="column">
       <Line
         width={width}
         spans={[
           { text: event.name, style: 'bold' },
-          { text: ` ${event.source}/${event.mode} at ${clockTime(event.at)} ` },
+          { text: ` ${event.source}/${event.mode} at ${timeText(event.at, days)} ` },
           { text: `id ${event.id}`, style: 'dim' },
         ]}
       />
@@ -75,7 +76,7 @@ export function EventDetail(props: { event: EventRow | undefined; scroll: number
         const text: Record<Column, string> = {
           indent: '',
           number: String(firstShown + i + 1),
-          time: clockTime(a.at),
+          time: timeText(a.at, days),
           status: outcome(a),
           duration: durationText(a),
           response: oneLine(`${chaosTag(a) ? `${chaosTag(a)} ` : ''}${a.response_body ?? a.error ?? ''}`, width),

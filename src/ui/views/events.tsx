@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { amountText, cell, clockTime, deliveryText, fitColumns, textWidth, type ColumnSpec } from '../format.js';
+import { amountText, cell, deliveryText, fitColumns, textWidth, timeText, type ColumnSpec } from '../format.js';
 import type { EventRow } from '../state.js';
 import { Line, type Span, Title } from './line.js';
 
@@ -21,7 +21,7 @@ const TITLES: Record<Column, string> = {
  * one, and the detail view shows it), then the time (rows are newest first; the detail has it),
  * then the amount, then the reference. The reference takes what a wide terminal has to spare.
  */
-export function eventColumns(width: number, rows: readonly EventRow[]): { key: Column; width: number }[] {
+export function eventColumns(width: number, rows: readonly EventRow[], days: boolean): { key: Column; width: number }[] {
   // Wide enough for every event name when the terminal allows; all but one are under 20 characters.
   const event = width >= 120 ? 33 : width >= 100 ? 25 : 21;
   // The source, the amount and the delivery state are as wide as the widest in view (and two
@@ -40,7 +40,8 @@ export function eventColumns(width: number, rows: readonly EventRow[]): { key: C
   );
   const specs: ColumnSpec<Column>[] = [
     { key: 'mark', width: 2 },
-    { key: 'time', width: 10, drop: 2 },
+    // `10:00:00`, or `Dec 28 10:00:00` once times show their day.
+    { key: 'time', width: days ? 17 : 10, drop: 2 },
     { key: 'event', width: event },
     { key: 'source', width: source, drop: 1 },
     { key: 'reference', width: 14, min: 12, max: 40, flex: true, drop: 4 },
@@ -51,12 +52,12 @@ export function eventColumns(width: number, rows: readonly EventRow[]): { key: C
 }
 
 /** The live list of events, newest first; the selected one is highlighted and kept in view. */
-export function EventList(props: { events: readonly EventRow[]; seen: number; selected: string | null; height: number; width: number }) {
+export function EventList(props: { events: readonly EventRow[]; seen: number; selected: string | null; height: number; width: number; days: boolean }) {
   const { events, height, width } = props;
   const index = events.findIndex((e) => e.id === props.selected);
   const start = index < height ? 0 : index - height + 1;
   const visible = events.slice(start, start + height);
-  const columns = eventColumns(width, visible);
+  const columns = eventColumns(width, visible, props.days);
   const kept = props.seen > events.length ? `, latest ${events.length} of ${props.seen}` : '';
   return (
     <Box flexDirection="column">
@@ -67,7 +68,7 @@ export function EventList(props: { events: readonly EventRow[]; seen: number; se
         const delivery = deliveryText(row);
         const text: Record<Column, string> = {
           mark: selected ? '›' : '',
-          time: clockTime(row.at),
+          time: timeText(row.at, props.days),
           event: row.name,
           source: `${row.source}/${row.mode}`,
           reference: row.reference ?? '',

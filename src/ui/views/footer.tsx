@@ -18,8 +18,11 @@ export function Notices(props: { notices: readonly Notice[]; width: number }) {
   );
 }
 
-/** Each screen's keys: the key, what it does, and a shorter word for a narrow terminal. */
-type Key = [key: string, does: string, short?: string];
+/**
+ * Each screen's keys: the key, what it does, a shorter word for a narrow terminal, and whether
+ * the line may leave it out when even the short words do not fit (a key the list's line names).
+ */
+type Key = [key: string, does: string, short?: string, spare?: boolean];
 
 /** The keys of an event, in the list as in its detail: resend it, move the clock, trigger, the dashboard, quit. */
 const EVENT_KEYS: Key[] = [
@@ -32,7 +35,8 @@ const EVENT_KEYS: Key[] = [
 
 const KEYS: Record<Screen, Key[]> = {
   list: [['↑↓', 'select'], ['Enter', 'open'], ...EVENT_KEYS],
-  detail: [['Esc', 'back'], ['↑↓', 'previous/next', 'prev/next'], ['PgUp/PgDn', 'scroll'], ...EVENT_KEYS],
+  // Its own keys first: on 80 columns the dashboard's is left out (the list's line names it).
+  detail: [['Esc', 'back'], ['↑↓', 'previous/next', 'prev/next'], ['PgUp/PgDn', 'scroll'], ...EVENT_KEYS.map(spareKey('t', 'd'))],
   trigger: [
     ['↑↓', 'choose'],
     ['Enter', 'trigger'],
@@ -41,11 +45,22 @@ const KEYS: Record<Screen, Key[]> = {
   ],
 };
 
-/** The key line: in full when it fits, else with shorter words, else cut at its end. */
+/** The key line: in full when it fits, else with shorter words, else without its spare keys (last first), else cut at its end. */
 export function keyHints(screen: Screen, width: number): string {
   const full = KEYS[screen].map(([key, does]) => `${key} ${does}`).join('  ');
   if (textWidth(full) <= width) return full;
-  return KEYS[screen].map(([key, does, short]) => `${key} ${short ?? does}`).join('  ');
+  const short = (keys: Key[]) => keys.map(([key, does, word]) => `${key} ${word ?? does}`).join('  ');
+  let keys = KEYS[screen];
+  while (textWidth(short(keys)) > width && keys.some((k) => k[3])) {
+    const last = keys.findLastIndex((k) => k[3]);
+    keys = keys.filter((_, i) => i !== last);
+  }
+  return short(keys);
+}
+
+/** The keys named `names` marked spare. */
+function spareKey(...names: string[]): (key: Key) => Key {
+  return (key) => (names.includes(key[0]) ? [key[0], key[1], key[2], true] : key);
 }
 
 export function KeyHints(props: { screen: Screen; width: number }) {
