@@ -1,0 +1,36 @@
+import type { App } from '../../app.js';
+import { Payments } from '../../resources/common/payment-records.js';
+import { referenceKey } from '../../resources/common/references.js';
+import { Invoices } from '../../resources/invoices/records.js';
+import { Recurring, recurringId } from '../../resources/recurring/records.js';
+import { html, type Raw } from '../html.js';
+import { type DashScope, href } from './scope.js';
+
+/** A payment's dashboard page. */
+export const paymentHref = (scope: DashScope, id: string) => href(scope, `/payments/${encodeURIComponent(id)}`);
+
+/** A schedule's dashboard page (by its reference, unique in a Source and mode). */
+export const scheduleHref = (scope: DashScope, reference: string) => href(scope, `/schedules/${encodeURIComponent(reference)}`);
+
+/** An invoice's page: the hosted one, which shows it whole. */
+export const invoiceHref = (id: string) => `/invoices/${encodeURIComponent(id)}`;
+
+/**
+ * Where a reference leads: an event names a payment's reference, a schedule's, or an invoice's
+ * id (docs/webhooks.md), looked up in that order within the Source and mode.
+ */
+export function referenceHref(app: App, scope: DashScope, reference: string): string | undefined {
+  const payment = app.store.find(Payments, 'reference', referenceKey(scope.mode, reference)).find((p) => p.source === scope.source.slug);
+  if (payment) return paymentHref(scope, payment.id);
+  if (app.store.get(Recurring, recurringId(scope.source.slug, scope.mode, reference))) return scheduleHref(scope, reference);
+  const invoice = app.store.get(Invoices, reference);
+  if (invoice && invoice.source === scope.source.slug && invoice.mode === scope.mode) return invoiceHref(invoice.id);
+  return undefined;
+}
+
+/** A reference as a link to its page, or as text when nothing of this Source and mode has it (a dash for none). */
+export function referenceLink(app: App, scope: DashScope, reference: string | null | undefined): Raw {
+  if (!reference) return html`<span class="muted">—</span>`;
+  const to = referenceHref(app, scope, reference);
+  return to ? html`<a class="id" href="${to}">${reference}</a>` : html`<span class="id">${reference}</span>`;
+}
