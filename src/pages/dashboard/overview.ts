@@ -59,7 +59,7 @@ export function overview(ctx: OpenContext) {
     <h2 class="visually-hidden">${scope.source.name}, ${scope.mode} mode</h2>
     <dl class="tiles" data-testid="counts">${counts.map(([label, n, path]) => html`<div><dt><a href="${href(scope, path)}">${label}</a></dt><dd>${n}</dd></div>`)}</dl>
     <h2>Over virtual time</h2>
-    <div class="grid">
+    <div class="grid charts">
       ${stackedChart(
         'payments-chart',
         'Payments by status',

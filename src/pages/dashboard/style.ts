@@ -27,7 +27,7 @@ h1{font-size:22px;line-height:1.3;margin:6px 0 16px;overflow-wrap:anywhere} h2{f
 .heading{display:flex;flex-wrap:wrap;align-items:center;gap:6px 12px;margin:6px 0 16px} .heading h1{margin:0}
 .card,dl,.scroll,form.filters,pre{background:var(--card);border:1px solid var(--line);border-radius:10px}
 .card{padding:16px}
-.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,400px),1fr));gap:16px;margin-bottom:8px} .grid>section>h2{margin-top:0}
+.grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,400px),1fr));gap:16px;margin-bottom:8px} .grid.charts{grid-template-columns:repeat(auto-fit,minmax(min(100%,320px),1fr))} .grid>section>h2{margin-top:0}
 dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:8px 20px;padding:14px 16px;margin:0}
 dt{color:var(--muted)} dd{margin:0;min-width:0;overflow-wrap:anywhere} dd code{overflow-wrap:anywhere}
 dl.tiles{grid-template-columns:repeat(auto-fill,minmax(150px,1fr));gap:12px;padding:0;background:none;border:0}
@@ -59,7 +59,7 @@ input:not([type=checkbox]),select{height:34px;padding:0 10px;border:1px solid #c
 input:focus,select:focus{outline:2px solid #7c9cff;outline-offset:0;border-color:var(--brand)}
 button{height:34px;padding:0 14px;border:0;border-radius:6px;background:var(--brand);color:#fff;font-weight:600;cursor:pointer} button:hover{background:#2f4ac0}
 button.danger{background:#c62828} button.danger:hover{background:#a51d1d}
-td form{margin:0} td button{height:28px;padding:0 10px;font-size:12.5px}
+main>form:not(.filters),section>form{margin:12px 0 4px} td form{margin:0} td button{height:28px;padding:0 10px;font-size:12.5px}
 .muted{color:var(--muted)} .notice{margin:0;padding:8px 16px;background:#fff4d6;color:#5c3b00;text-align:center}
 .alert{padding:10px 14px;border-radius:8px;background:#fdecea;color:#8e1c1c;border:1px solid #f6c9c4} .alert.ok{background:#e6f4ea;color:#1e6b34;border-color:#bfe3c9}
 .pager{display:flex;gap:16px;align-items:center;margin:10px 0}
