@@ -217,6 +217,14 @@ t.test('links: every reference, payment id, schedule and invoice leads to its pa
   await page.goto(`${e.url}${D}/invoices`);
   await Promise.all([page.waitForURL(/\/invoices\/inv_/), page.getByRole('link', { name: 'INV-000001' }).click()]);
   t.pass('an invoice number opens its page');
+  await page.goto(`${e.url}${D}/clock`);
+  await page.getByLabel(/^By/).fill('7d');
+  await Promise.all([page.waitForURL(/report=/), page.getByRole('button', { name: 'Advance' }).click()]);
+  t.match(
+    await page.getByTestId('ran').getByRole('link', { name: 'acme:test:plan-ada' }).getAttribute('href'),
+    /\/schedules\/plan-ada\?/,
+    'what the clock ran links to its record',
+  );
 });
 
 t.test('axe-core finds no serious or critical violation on any page at 375, 768 and 1280 px', { timeout: 300_000 }, async (t) => {

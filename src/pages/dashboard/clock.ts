@@ -10,6 +10,7 @@ import { refused } from './actions.js';
 import { csrfToken } from './csrf.js';
 import { longDate, offsetText } from './format.js';
 import { shell, table } from './layout.js';
+import { recordLink } from './links.js';
 import { type DashScope, href, param, scopeFromQuery, scopeOf } from './scope.js';
 
 interface Advanced {
@@ -57,7 +58,7 @@ function render(app: App, scope: DashScope, advanced: Advanced | undefined, form
             'ran',
             'What ran',
             ['At', 'Kind', 'Id'],
-            advanced.report.items.map((item) => html`<tr><td>${item.at}</td><td>${item.kind}</td><td class="id">${item.id}</td></tr>`),
+            advanced.report.items.map((item) => html`<tr><td>${item.at}</td><td>${item.kind}</td><td>${recordLink(app, scope, item.id)}</td></tr>`),
             'No work ran.',
           )}`
         : ''

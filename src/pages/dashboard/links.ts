@@ -2,6 +2,7 @@ import type { App } from '../../app.js';
 import { Payments } from '../../resources/common/payment-records.js';
 import { referenceKey } from '../../resources/common/references.js';
 import { Invoices } from '../../resources/invoices/records.js';
+import { PaymentLinks } from '../../resources/payment-links/records.js';
 import { Recurring, recurringId } from '../../resources/recurring/records.js';
 import { html, type Raw } from '../html.js';
 import { type DashScope, href } from './scope.js';
@@ -33,4 +34,23 @@ export function referenceLink(app: App, scope: DashScope, reference: string | nu
   if (!reference) return html`<span class="muted">—</span>`;
   const to = referenceHref(app, scope, reference);
   return to ? html`<a class="id" href="${to}">${reference}</a>` : html`<span class="id">${reference}</span>`;
+}
+
+/**
+ * The page of a record the clock's due work ran on (a payment, a schedule, an invoice, a payment
+ * link), by its id, when it is of this Source and mode; the id as text otherwise.
+ */
+export function recordLink(app: App, scope: DashScope, id: string): Raw {
+  const to = recordHref(app, scope, id);
+  return to ? html`<a class="id" href="${to}">${id}</a>` : html`<span class="id">${id}</span>`;
+}
+
+function recordHref(app: App, scope: DashScope, id: string): string | undefined {
+  const mine = (r: { source: string; mode: string } | undefined) => r !== undefined && r.source === scope.source.slug && r.mode === scope.mode;
+  if (mine(app.store.get(Payments, id))) return paymentHref(scope, id);
+  const schedule = app.store.get(Recurring, id);
+  if (schedule && mine(schedule)) return scheduleHref(scope, schedule.reference);
+  if (mine(app.store.get(Invoices, id))) return invoiceHref(id);
+  if (mine(app.store.get(PaymentLinks, id))) return `/pay/${encodeURIComponent(id)}`;
+  return undefined;
 }
