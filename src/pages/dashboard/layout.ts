@@ -38,8 +38,8 @@ export function shell(app: App, scope: DashScope, title: string, active: string,
   <a class="brand" href="${href(scope)}"><svg viewBox="0 0 32 32" aria-hidden="true" focusable="false">${raw(LOGO_PATHS)}</svg>payemu</a>
   <span class="scope ${scope.mode}">${scope.source.name} · ${scope.mode} mode</span>
   <form class="switcher" method="get" action="${BASE}${active}" aria-label="Source and mode">
-    <label>Source <select name="source">${sources.map((s) => html`<option value="${s.slug}"${s.slug === scope.source.slug ? html` selected` : ''}>${s.name} (${s.slug})</option>`)}</select></label>
-    <label>Mode <select name="mode"><option value="test"${scope.mode === 'test' ? html` selected` : ''}>test</option><option value="live"${scope.mode === 'live' ? html` selected` : ''}>live</option></select></label>
+    <label><span class="word">Source</span> <select name="source">${sources.map((s) => html`<option value="${s.slug}"${s.slug === scope.source.slug ? html` selected` : ''}>${s.name} (${s.slug})</option>`)}</select></label>
+    <label><span class="word">Mode</span> <select name="mode"><option value="test"${scope.mode === 'test' ? html` selected` : ''}>test</option><option value="live"${scope.mode === 'live' ? html` selected` : ''}>live</option></select></label>
     <button type="submit">Show</button>
   </form>
   </div>

@@ -79,7 +79,7 @@ main>form:not(.filters),section>form{margin:12px 0 4px} td form{margin:0} td but
 .legend{display:flex;flex-wrap:wrap;gap:4px 14px;list-style:none;margin:8px 0 0;padding:0;font-size:12.5px;color:var(--muted)}
 .legend li{display:inline-flex;align-items:center;gap:6px} .legend svg{width:10px;height:10px}
 details.table{margin-top:8px;font-size:13px} details.table summary{cursor:pointer;color:var(--link)} details.table .scroll{margin-top:8px}
-@media (max-width:640px){header{padding:0 12px} .switcher{margin-left:0} nav a{padding:6px 8px 7px} main{padding:12px 12px 32px} th,td{padding:6px 8px}
+@media (max-width:640px){header{padding:0 12px} .switcher{margin-left:0} .switcher .word{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap} nav a{padding:6px 8px 7px} main{padding:12px 12px 32px} th,td{padding:6px 8px}
  .tiles>div{padding:8px 12px} .tiles dd{font-size:20px}
  dl{grid-template-columns:minmax(0,1fr);gap:2px 0} dt{font-weight:600;margin-top:6px} dt:first-child{margin-top:0} dl.tiles{grid-template-columns:repeat(2,minmax(0,1fr))}
  .tiles dt{margin-top:0} .chart text{font-size:15px}}`;
