@@ -69,8 +69,9 @@ function render(app: App, scope: DashScope, advanced: Advanced | undefined, form
 /** The clock as a date and an offset from real time (the timestamp beside them, as the API writes it), and whether it is frozen. */
 export function clockFacts(app: App) {
   const now = app.clock.now();
+  const offset = offsetText(app.clock.offsetMs());
   return html`<dl data-testid="clock"><dt>Now</dt><dd data-testid="now">${longDate(now)}<span class="sub"><code>${formatTimestamp(now)}</code></span></dd>
-      <dt>Offset</dt><dd data-testid="offset">${offsetText(app.clock.offsetMs())} <span class="muted">from real time</span></dd><dt>Frozen</dt><dd>${app.clock.frozen() ? 'yes' : 'no'}</dd></dl>`;
+      <dt>Offset</dt><dd data-testid="offset">${offset}${offset.startsWith('none') ? '' : html` <span class="muted">from real time</span>`}</dd><dt>Frozen</dt><dd>${app.clock.frozen() ? 'yes' : 'no'}</dd></dl>`;
 }
 
 /** Advances the clock by a duration or to a timestamp (as `POST /_payemu/clock/advance`), then shows what ran. */

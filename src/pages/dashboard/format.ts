@@ -29,11 +29,11 @@ export const longDate = (ms: number) => new Date(ms).toUTCString().replace('GMT'
 
 /**
  * How far the virtual clock is from real time, in its two largest units: `+32 d 4 h`,
- * `+3 h 5 min`, `-45 s`; `none (real time)` at zero. A count of seconds means nothing at a glance.
+ * `+3 h 5 min`, `-45 s`; `none: real time` within half a second. A count of seconds means nothing at a glance.
  */
 export function offsetText(ms: number): string {
   const seconds = Math.round(ms / 1000);
-  if (seconds === 0) return 'none (real time)';
+  if (seconds === 0) return 'none: real time';
   const abs = Math.abs(seconds);
   const units: [number, string][] = [
     [Math.floor(abs / 86_400), 'd'],
