@@ -34,7 +34,7 @@ async function newPage(t: Test, width: number, bypassCSP = false): Promise<Page>
  * payments and declines after another, a schedule, an invoice, a payment link, and a receiver
  * that fails one delivery in four (so some events retry).
  */
-async function tenDays(t: Test): Promise<{ e: TestEmulator; paymentId: string; eventId: string }> {
+async function tenDays(t: Test): Promise<{ e: TestEmulator; paymentId: string; eventId: string; invoiceId: string }> {
   let received = 0;
   const hook = await receiver(t, (_req, res) => {
     received += 1;
@@ -78,10 +78,10 @@ async function tenDays(t: Test): Promise<{ e: TestEmulator; paymentId: string; e
   e.webhookChaos.set({ duplicate: 0.2, delay: '5s', seed: 7 });
   await e.idle();
   const [event] = (await e.api.get('/_payemu/events?event=payment.refunded')).body.events;
-  return { e, paymentId, eventId: event.id };
+  return { e, paymentId, eventId: event.id, invoiceId: invoice.id };
 }
 
-const pages = (paymentId: string, eventId: string) => [
+const pages = (paymentId: string, eventId: string, invoiceId: string) => [
   '',
   '/payments',
   `/payments/${paymentId}`,
@@ -91,6 +91,7 @@ const pages = (paymentId: string, eventId: string) => [
   '/payment-links',
   '/events',
   `/events/${eventId}`,
+  `/invoices/${invoiceId}`,
   '/requests',
   '/faults',
   '/clock',
@@ -115,10 +116,10 @@ const WRAPPED = `(() => {
 })()`;
 
 t.test('at 375, 768 and 1280 px: nothing wider than the page, no id or time wrapped, badges, the timeline, the charts', { timeout: 300_000 }, async (t) => {
-  const { e, paymentId, eventId } = await tenDays(t);
+  const { e, paymentId, eventId, invoiceId } = await tenDays(t);
   for (const width of WIDTHS) {
     const page = await newPage(t, width);
-    for (const path of pages(paymentId, eventId)) {
+    for (const path of pages(paymentId, eventId, invoiceId)) {
       const answer = await page.goto(`${e.url}${D}${path}`);
       const where = `${path || '/'} at ${width} px`;
       t.equal(answer?.status(), 200, where);
@@ -199,7 +200,7 @@ t.test('links: every reference, payment id, schedule and invoice leads to its pa
     'a schedule',
   );
   t.ok(
-    links.some((h) => h?.startsWith('/invoices/inv_')),
+    links.some((h) => h?.startsWith(`${D}/invoices/inv_`)),
     'an invoice',
   );
   await page.goto(`${e.url}${D}/payments`);
@@ -215,8 +216,12 @@ t.test('links: every reference, payment id, schedule and invoice leads to its pa
   await page.goto(`${e.url}${D}/schedules/nope`);
   t.equal(await page.getByRole('heading', { level: 1, name: 'Schedule not found' }).count(), 1);
   await page.goto(`${e.url}${D}/invoices`);
-  await Promise.all([page.waitForURL(/\/invoices\/inv_/), page.getByRole('link', { name: 'INV-000001' }).click()]);
-  t.pass('an invoice number opens its page');
+  await Promise.all([page.waitForURL(/\/dashboard\/invoices\/inv_/), page.getByRole('link', { name: 'INV-000001' }).click()]);
+  t.match(await page.getByTestId('invoice').innerText(), /Grace Hopper[\s\S]*450\.00 USD[\s\S]*2027-03-05/, 'an invoice number opens its page');
+  t.equal(await page.getByTestId('items').locator('tbody tr').count(), 1, 'with its items');
+  t.ok((await page.getByTestId('invoice-events').locator('tbody tr').count()) >= 3, 'and its events');
+  await Promise.all([page.waitForURL(/\/invoices\/inv_\w+$/), page.getByRole('link', { name: /^\/invoices\/inv_/ }).click()]);
+  t.pass('and a link to its hosted page');
   await page.goto(`${e.url}${D}/clock`);
   await page.getByLabel(/^By/).fill('7d');
   await Promise.all([page.waitForURL(/report=/), page.getByRole('button', { name: 'Advance' }).click()]);
@@ -228,11 +233,11 @@ t.test('links: every reference, payment id, schedule and invoice leads to its pa
 });
 
 t.test('axe-core finds no serious or critical violation on any page at 375, 768 and 1280 px', { timeout: 300_000 }, async (t) => {
-  const { e, paymentId, eventId } = await tenDays(t);
+  const { e, paymentId, eventId, invoiceId } = await tenDays(t);
   for (const width of WIDTHS) {
     // The CSP admits payemu's own scripts only: this context lets axe's be added, for this pass only.
     const page = await newPage(t, width, true);
-    for (const path of pages(paymentId, eventId)) {
+    for (const path of pages(paymentId, eventId, invoiceId)) {
       await page.goto(`${e.url}${D}${path}`);
       await page.addScriptTag({ path: AXE });
       const violations = (await page.evaluate(`axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
@@ -245,7 +250,7 @@ t.test('axe-core finds no serious or critical violation on any page at 375, 768 
 
 // PAYEMU_SCREENSHOTS=1 refreshes the pictures of docs/dashboard.md: the pages at 1280 px, the overview and a payment at 375 and 768 px too.
 t.test('screenshots', { skip: process.env.PAYEMU_SCREENSHOTS !== '1', timeout: 300_000 }, async (t) => {
-  const { e, paymentId, eventId } = await tenDays(t);
+  const { e, paymentId, eventId, invoiceId } = await tenDays(t);
   fs.mkdirSync('docs/dashboard', { recursive: true });
   const wide = await newPage(t, 1280);
   // The long lists are shown as far as a screen holds them: the pictures stay small.
@@ -254,6 +259,7 @@ t.test('screenshots', { skip: process.env.PAYEMU_SCREENSHOTS !== '1', timeout: 3
     ['payments', '/payments', false],
     ['payment', `/payments/${paymentId}`, true],
     ['schedules', '/schedules', true],
+    ['invoice', `/invoices/${invoiceId}`, true],
     ['events', '/events', false],
     ['event', `/events/${eventId}`, true],
     ['requests', '/requests', false],

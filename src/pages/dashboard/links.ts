@@ -13,8 +13,11 @@ export const paymentHref = (scope: DashScope, id: string) => href(scope, `/payme
 /** A schedule's dashboard page (by its reference, unique in a Source and mode). */
 export const scheduleHref = (scope: DashScope, reference: string) => href(scope, `/schedules/${encodeURIComponent(reference)}`);
 
-/** An invoice's page: the hosted one, which shows it whole. */
-export const invoiceHref = (id: string) => `/invoices/${encodeURIComponent(id)}`;
+/** An invoice's dashboard page. */
+export const invoiceHref = (scope: DashScope, id: string) => href(scope, `/invoices/${encodeURIComponent(id)}`);
+
+/** An invoice's hosted page, the one its customer gets. */
+export const hostedInvoiceHref = (id: string) => `/invoices/${encodeURIComponent(id)}`;
 
 /**
  * Where a reference leads: an event names a payment's reference, a schedule's, or an invoice's
@@ -25,7 +28,7 @@ export function referenceHref(app: App, scope: DashScope, reference: string): st
   if (payment) return paymentHref(scope, payment.id);
   if (app.store.get(Recurring, recurringId(scope.source.slug, scope.mode, reference))) return scheduleHref(scope, reference);
   const invoice = app.store.get(Invoices, reference);
-  if (invoice && invoice.source === scope.source.slug && invoice.mode === scope.mode) return invoiceHref(invoice.id);
+  if (invoice && invoice.source === scope.source.slug && invoice.mode === scope.mode) return invoiceHref(scope, invoice.id);
   return undefined;
 }
 
@@ -50,7 +53,7 @@ function recordHref(app: App, scope: DashScope, id: string): string | undefined 
   if (mine(app.store.get(Payments, id))) return paymentHref(scope, id);
   const schedule = app.store.get(Recurring, id);
   if (schedule && mine(schedule)) return scheduleHref(scope, schedule.reference);
-  if (mine(app.store.get(Invoices, id))) return invoiceHref(id);
+  if (mine(app.store.get(Invoices, id))) return invoiceHref(scope, id);
   if (mine(app.store.get(PaymentLinks, id))) return `/pay/${encodeURIComponent(id)}`;
   return undefined;
 }

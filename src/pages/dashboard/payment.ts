@@ -41,7 +41,7 @@ export function paymentPage(ctx: OpenContext) {
       <dt>Card</dt><dd>${payment.card_last ? `${payment.card_brand ?? 'card'} ····${payment.card_last}` : '—'}</dd>
       <dt>Failure</dt><dd>${payment.failure_code ? `${payment.failure_code}: ${payment.failure_message ?? ''}` : '—'}</dd>
       ${payment.recurring_reference ? html`<dt>Schedule</dt><dd><a class="id" href="${scheduleHref(scope, payment.recurring_reference)}">${payment.recurring_reference}</a></dd>` : ''}
-      ${payment.invoice_id ? html`<dt>Invoice</dt><dd><a class="id" href="${invoiceHref(payment.invoice_id)}">${payment.invoice_id}</a></dd>` : ''}
+      ${payment.invoice_id ? html`<dt>Invoice</dt><dd><a class="id" href="${invoiceHref(scope, payment.invoice_id)}">${payment.invoice_id}</a></dd>` : ''}
       ${payment.payment_link_id ? html`<dt>Payment link</dt><dd><a class="id" href="/pay/${encodeURIComponent(payment.payment_link_id)}">${payment.payment_link_id}</a></dd>` : ''}
       <dt>Created</dt><dd>${when(payment.created_at)}</dd><dt>Updated</dt><dd>${when(updatedAt(payment))}</dd>
     </dl></section>

@@ -4,6 +4,7 @@ import { eventPage, resendAction } from './event.js';
 import { eventsPage } from './events.js';
 import { addFaultAction, clearFaultsAction, faultsPage, removeFaultAction, setChaosFromFaultsPage } from './faults.js';
 import { chaosOffAction } from './webhook-chaos.js';
+import { invoicePage } from './invoice.js';
 import { invoicesPage } from './invoices.js';
 import { SCRIPT, asset } from './layout.js';
 import { STYLE } from './style.js';
@@ -30,6 +31,7 @@ export const dashboardPages = [
   pageRoute({ method: 'GET', path: `${BASE}/schedules`, handle: schedulesPage }),
   pageRoute({ method: 'GET', path: `${BASE}/schedules/:reference`, handle: schedulePage }),
   pageRoute({ method: 'GET', path: `${BASE}/invoices`, handle: invoicesPage }),
+  pageRoute({ method: 'GET', path: `${BASE}/invoices/:id`, handle: invoicePage }),
   pageRoute({ method: 'GET', path: `${BASE}/payment-links`, handle: paymentLinksPage }),
   pageRoute({ method: 'GET', path: `${BASE}/events`, handle: eventsPage }),
   pageRoute({ method: 'GET', path: `${BASE}/events/:id`, handle: eventPage }),
