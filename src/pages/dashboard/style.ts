@@ -26,7 +26,7 @@ main{max-width:1200px;margin:0 auto;padding:18px 20px 40px}
 h1{font-size:22px;line-height:1.3;margin:6px 0 16px;overflow-wrap:anywhere} h2{font-size:15px;margin:26px 0 10px} h3{font-size:14px;margin:16px 0 8px} h3 .muted{font-weight:400}
 .heading{display:flex;flex-wrap:wrap;align-items:center;gap:6px 12px;margin:6px 0 16px} .heading h1{margin:0}
 .card,dl,.scroll,form.filters,pre{background:var(--card);border:1px solid var(--line);border-radius:10px}
-.card{padding:16px}
+.card{padding:16px} .narrow{max-width:680px} .card>p:first-child{margin-top:0} .card>p:last-child{margin-bottom:0}
 .grid{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,400px),1fr));gap:16px;margin-bottom:8px} .grid.charts{grid-template-columns:repeat(auto-fit,minmax(min(100%,320px),1fr))} .grid>section>h2{margin-top:0}
 dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:8px 20px;padding:14px 16px;margin:0}
 dt{color:var(--muted)} dd{margin:0;min-width:0;overflow-wrap:anywhere} dd code{overflow-wrap:anywhere}
