@@ -80,6 +80,6 @@ export function paymentTimeline(scope: DashScope, payment: PaymentRecord, refund
   }
   steps.sort((a, b) => a.at - b.at || a.rank - b.rank);
   return html`<ol class="timeline" data-testid="timeline">${steps.map(
-    (s) => html`<li class="${s.tone}" data-kind="${s.kind}"><time>${when(s.at)}</time><div class="what">${s.what}</div></li>`,
+    (s) => html`<li class="${s.tone}" data-kind="${s.kind}"><time>${when(s.at)}</time><div>${s.what}</div></li>`,
   )}</ol>`;
 }
