@@ -7,6 +7,7 @@ import { OPERATIONS } from './control/operations.js';
 import type { Route } from './http/route.js';
 import { cardUpdatePages } from './pages/card-update.js';
 import { checkoutPages } from './pages/checkout.js';
+import { faviconPages } from './pages/favicon.js';
 import { invoicePages } from './pages/invoice.js';
 import { managePages } from './pages/manage.js';
 import { paymentLinkPages } from './pages/payment-link.js';
@@ -42,7 +43,7 @@ function controlRoutes(): Route[] {
 }
 
 /** The hosted HTML pages (src/pages/). */
-export const PAGE_ROUTES: readonly Route[] = [...checkoutPages, ...cardUpdatePages, ...managePages, ...invoicePages, ...paymentLinkPages];
+export const PAGE_ROUTES: readonly Route[] = [...checkoutPages, ...cardUpdatePages, ...managePages, ...invoicePages, ...paymentLinkPages, ...faviconPages];
 
 /** The web dashboard's pages and forms (src/pages/dashboard/), all under /_payemu/dashboard, no key. */
 export const DASHBOARD_ROUTES: readonly Route[] = dashboardPages;

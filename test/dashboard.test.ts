@@ -1,5 +1,4 @@
-import fs from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { launchChromium } from './helpers/browser.js';
 import { emulator, pay, type TestEmulator } from './helpers/emulator.js';
@@ -281,7 +280,7 @@ t.test('the switcher shows only the chosen Source and mode; live refresh notices
   t.pass('the notice showed and its refresh link reloaded the list');
 });
 
-t.test('readable on a phone: no horizontal scroll at 375 px; screenshots at 1280 px', { timeout: 300_000 }, async (t) => {
+t.test('readable on a phone: no horizontal scroll at 375 px', { timeout: 300_000 }, async (t) => {
   const { e, paymentId } = await withData(t);
   const events = (await e.api.get('/_payemu/events?event=payment.completed')).body.events;
   await e.api.post('/_payemu/faults', { method: 'POST', path: '/v1/payments/*/refunds', status: 503, times: 2, seed: 7 });
@@ -292,26 +291,5 @@ t.test('readable on a phone: no horizontal scroll at 375 px; screenshots at 1280
     const [scroll, client] = (await phone.evaluate('[document.documentElement.scrollWidth, document.documentElement.clientWidth]')) as [number, number];
     t.ok(scroll <= client, `${path || '/'}: ${scroll} px wide in ${client}`);
   }
-  // PAYEMU_SCREENSHOTS=1 refreshes the pictures of docs/dashboard.md.
-  if (process.env.PAYEMU_SCREENSHOTS !== '1') return;
-  const page: Page = await (await context(t, { viewport: { width: 1280, height: 800 } })).newPage();
-  fs.mkdirSync('docs/dashboard', { recursive: true });
-  const shots: [string, string][] = [
-    ['overview', ''],
-    ['payments', '/payments'],
-    ['payment', `/payments/${paymentId}`],
-    ['schedules', '/schedules'],
-    ['events', '/events'],
-    ['event', `/events/${events[0].id}`],
-    ['requests', '/requests'],
-    ['faults', '/faults'],
-    ['clock', '/clock'],
-    ['reset', '/reset'],
-  ];
-  for (const [name, path] of shots) {
-    await page.goto(`${e.url}${D}${path}`);
-    await page.screenshot({ path: `docs/dashboard/${name}.png`, fullPage: true });
-  }
-  await phone.goto(`${e.url}${D}/payments/${paymentId}`);
-  await phone.screenshot({ path: 'docs/dashboard/payment-phone.png', fullPage: true });
+  // The pictures of docs/dashboard.md: test/dashboard-look.test.ts, with PAYEMU_SCREENSHOTS=1.
 });

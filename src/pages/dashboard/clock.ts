@@ -8,7 +8,9 @@ import { html } from '../html.js';
 import { redirect } from '../card-form.js';
 import { refused } from './actions.js';
 import { csrfToken } from './csrf.js';
+import { longDate, offsetText } from './format.js';
 import { shell, table } from './layout.js';
+import { recordLink } from './links.js';
 import { type DashScope, href, param, scopeFromQuery, scopeOf } from './scope.js';
 
 interface Advanced {
@@ -37,8 +39,7 @@ export function clockPage(ctx: OpenContext) {
 function render(app: App, scope: DashScope, advanced: Advanced | undefined, form: { by?: string; to?: string; problem?: string }) {
   const ran = advanced ? Object.entries(advanced.report.ran) : [];
   const body = html`<h1>Clock</h1>
-    <dl data-testid="clock"><dt>Now</dt><dd data-testid="now"><code>${formatTimestamp(app.clock.now())}</code></dd>
-      <dt>Offset</dt><dd>${Math.round(app.clock.offsetMs() / 1000)} s</dd><dt>Frozen</dt><dd>${app.clock.frozen() ? 'yes' : 'no'}</dd></dl>
+    ${clockFacts(app)}
     <p class="muted">One clock for the whole emulator: an advance runs the due work of every Source and mode.</p>
     <h2>Advance</h2>
     ${form.problem ? html`<p class="alert" role="alert" data-testid="problem">${form.problem}</p>` : ''}
@@ -55,13 +56,22 @@ function render(app: App, scope: DashScope, advanced: Advanced | undefined, form
           }</p>
           ${table(
             'ran',
+            'What ran',
             ['At', 'Kind', 'Id'],
-            advanced.report.items.map((item) => html`<tr><td>${item.at}</td><td>${item.kind}</td><td>${item.id}</td></tr>`),
+            advanced.report.items.map((item) => html`<tr><td>${item.at}</td><td>${item.kind}</td><td>${recordLink(app, scope, item.id)}</td></tr>`),
             'No work ran.',
           )}`
         : ''
     }`;
   return shell(app, scope, 'Clock', '/clock', body, form.problem ? 422 : 200);
+}
+
+/** The clock as a date and an offset from real time (the timestamp beside them, as the API writes it), and whether it is frozen. */
+export function clockFacts(app: App) {
+  const now = app.clock.now();
+  const offset = offsetText(app.clock.offsetMs());
+  return html`<dl data-testid="clock"><dt>Now</dt><dd data-testid="now">${longDate(now)}<span class="sub"><code>${formatTimestamp(now)}</code></span></dd>
+      <dt>Offset</dt><dd data-testid="offset">${offset}${offset.startsWith('none') ? '' : html` <span class="muted">from real time</span>`}</dd><dt>Frozen</dt><dd>${app.clock.frozen() ? 'yes' : 'no'}</dd></dl>`;
 }
 
 /** Advances the clock by a duration or to a timestamp (as `POST /_payemu/clock/advance`), then shows what ran. */

@@ -2,7 +2,9 @@ import type { OpenContext } from '../../http/route.js';
 import { Events, attemptsOf, eventReference } from '../../webhooks/records.js';
 import { html } from '../html.js';
 import { pageOf, when } from './format.js';
-import { cell, shell, table } from './layout.js';
+import { badge } from './badges.js';
+import { num, shell, table } from './layout.js';
+import { referenceLink } from './links.js';
 import { href, newestFirst, param, scopeFromQuery } from './scope.js';
 
 const STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'no_endpoint'];
@@ -14,8 +16,10 @@ export function eventsPage(ctx: OpenContext) {
   const all = newestFirst(ctx.app, scope, Events).filter((e) => !status || e.delivery_status === status);
   const { items, page, pages } = pageOf(all, param(ctx, 'page'), 50);
   const rows = items.map(
-    (e) => html`<tr><td><a href="${href(scope, `/events/${encodeURIComponent(e.id)}`)}">${e.event}</a></td><td>${e.id}</td><td>${cell(eventReference(e))}</td>
-      <td data-testid="delivery-status">${e.delivery_status}</td><td>${attemptsOf(e).length}</td><td>${when(e.created_at)}</td></tr>`,
+    (
+      e,
+    ) => html`<tr><td><a href="${href(scope, `/events/${encodeURIComponent(e.id)}`)}">${e.event}</a></td><td><a class="id" href="${href(scope, `/events/${encodeURIComponent(e.id)}`)}">${e.id}</a></td><td>${referenceLink(ctx.app, scope, eventReference(e))}</td>
+      <td data-testid="delivery-status">${badge(e.delivery_status)}</td><td class="num">${attemptsOf(e).length}</td><td>${when(e.created_at)}</td></tr>`,
   );
   const body = html`<h1>Events</h1>
     <form class="filters" method="get" action="/_payemu/dashboard/events" aria-label="Filter events">
@@ -23,7 +27,7 @@ export function eventsPage(ctx: OpenContext) {
       <label>Delivery <select name="delivery_status"><option value="">any</option>${STATUSES.map((s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`)}</select></label>
       <button type="submit">Filter</button>
     </form>
-    ${table('events', ['Event', 'Id', 'Reference', 'Delivery', 'Attempts', 'Created'], rows, 'No events yet.')}
+    ${table('events', 'Events', ['Event', 'Id', 'Reference', 'Delivery', num('Attempts'), 'Created'], rows, 'No events yet.')}
     ${pages > 1 ? html`<p class="pager">${page > 1 ? html`<a href="${href(scope, '/events', { delivery_status: status, page: page - 1 })}">Newer</a>` : ''}<span>Page ${page} of ${pages}</span>${page < pages ? html`<a href="${href(scope, '/events', { delivery_status: status, page: page + 1 })}">Older</a>` : ''}</p>` : ''}`;
   return shell(ctx.app, scope, 'Events', '/events', body);
 }

@@ -6,7 +6,8 @@ import { html } from '../html.js';
 import { redirect } from '../card-form.js';
 import { refused } from './actions.js';
 import { csrfToken } from './csrf.js';
-import { cell, shell, table } from './layout.js';
+import { httpBadge } from './badges.js';
+import { num, shell, table } from './layout.js';
 import { type DashScope, href, param, scopeFromQuery, scopeOf } from './scope.js';
 import { chaosSection, setChaosAction } from './webhook-chaos.js';
 
@@ -27,15 +28,15 @@ function render(ctx: OpenContext, scope: DashScope, form: Form, problem: string 
   const faults = faultsOf(ctx.app.store, scope.source.slug, scope.mode);
   const notice = param(ctx, 'notice');
   const rows = faults.map(
-    (f) => html`<tr><td>${f.id}</td><td>${f.method ?? 'any'}</td><td><code>${f.path}</code></td>
-      <td>${f.drop ? 'drop' : cell(f.status)}${f.apply ? ' (applied)' : ''}</td><td>${f.latency_ms} ms</td><td>${f.probability}</td><td>${f.hits}${f.times === null ? '' : ` of ${f.times}`}</td><td>${f.seed}</td>
+    (f) => html`<tr><td class="id">${f.id}</td><td>${f.method ?? 'any'}</td><td><code>${f.path}</code></td>
+      <td>${f.drop ? 'drop' : httpBadge(f.status)}${f.apply ? ' (applied)' : ''}</td><td class="num">${f.latency_ms} ms</td><td class="num">${f.probability}</td><td class="num">${f.hits}${f.times === null ? '' : ` of ${f.times}`}</td><td class="num">${f.seed}</td>
       <td><form method="post" action="${href(scope, `/faults/${encodeURIComponent(f.id)}/remove`)}"><input type="hidden" name="csrf" value="${csrfToken(scope, 'fault-remove')}"><button type="submit" class="danger" aria-label="Remove ${f.id}">Remove</button></form></td></tr>`,
   );
   const checked = (name: string) => (form[name] ? html` checked` : '');
   const body = html`<h1>Faults and chaos</h1>
     <p class="muted">Matching <code>/v1</code> requests of ${scope.source.slug} ${scope.mode} get the fault's answer, wait, or are dropped; oldest fault first.</p>
     ${notice ? html`<p class="alert ok" role="status" data-testid="notice">${notice}</p>` : ''}
-    ${table('faults', ['Id', 'Method', 'Path', 'Answer', 'Latency', 'Probability', 'Hits', 'Seed', ''], rows, 'No faults: requests are answered as usual.')}
+    ${table('faults', 'Faults', ['Id', 'Method', 'Path', 'Answer', num('Latency'), num('Probability'), num('Hits'), num('Seed'), ''], rows, 'No faults: requests are answered as usual.')}
     ${
       faults.length > 0
         ? html`<form method="post" action="${href(scope, '/faults/clear')}"><input type="hidden" name="csrf" value="${csrfToken(scope, 'fault-clear')}"><button type="submit" class="danger">Clear all faults</button></form>`
@@ -52,8 +53,8 @@ function render(ctx: OpenContext, scope: DashScope, form: Form, problem: string 
       <label>Probability <input name="probability" size="5" value="${form.probability ?? ''}" placeholder="1"></label>
       <label>Times <input name="times" size="5" value="${form.times ?? ''}"></label>
       <label>Seed <input name="seed" size="6" value="${form.seed ?? ''}" placeholder="1"></label>
-      <label><span><input type="checkbox" name="drop" value="1"${checked('drop')}> drop</span></label>
-      <label><span><input type="checkbox" name="apply" value="1"${checked('apply')}> apply</span></label>
+      <label class="check"><input type="checkbox" name="drop" value="1"${checked('drop')}> drop</label>
+      <label class="check"><input type="checkbox" name="apply" value="1"${checked('apply')}> apply</label>
       <button type="submit">Add fault</button>
     </form>
     ${chaosSection(ctx, scope, chaos?.form, chaos?.problem)}`;

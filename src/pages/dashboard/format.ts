@@ -23,3 +23,30 @@ export function pageOf<T>(items: readonly T[], pageText: string, size = 25): { i
   const page = Math.min(pages, Math.max(1, Number.parseInt(pageText, 10) || 1));
   return { items: items.slice((page - 1) * size, page * size), page, pages };
 }
+
+/** A virtual time as a person reads it: `Sun, 31 Jan 2027 09:00:00 UTC`. */
+export const longDate = (ms: number) => new Date(ms).toUTCString().replace('GMT', 'UTC');
+
+/**
+ * How far the virtual clock is from real time, in its two largest units: `+32 d 4 h`,
+ * `+3 h 5 min`, `-45 s`; `none: real time` within half a second. A count of seconds means nothing at a glance.
+ */
+export function offsetText(ms: number): string {
+  const seconds = Math.round(ms / 1000);
+  if (seconds === 0) return 'none: real time';
+  const abs = Math.abs(seconds);
+  const units: [number, string][] = [
+    [Math.floor(abs / 86_400), 'd'],
+    [Math.floor((abs % 86_400) / 3600), 'h'],
+    [Math.floor((abs % 3600) / 60), 'min'],
+    [abs % 60, 's'],
+  ];
+  const first = units.findIndex(([n]) => n > 0);
+  const shown = units.slice(first, first + 2).filter(([n]) => n > 0);
+  return `${seconds < 0 ? '-' : '+'}${shown.map(([n, unit]) => `${n} ${unit}`).join(' ')}`;
+}
+
+const UNITS = { daily: 'day', weekly: 'week', monthly: 'month', yearly: 'year' } as const;
+
+/** A schedule's cadence: `monthly`, or `every 3 months`. */
+export const cadence = (frequency: keyof typeof UNITS, count: number) => (count > 1 ? `every ${count} ${UNITS[frequency]}s` : frequency);

@@ -2,7 +2,9 @@ import type { OpenContext } from '../../http/route.js';
 import { PAYMENT_STATUSES, Payments } from '../../resources/common/payment-records.js';
 import { html } from '../html.js';
 import { bound, money, pageOf, when } from './format.js';
-import { cell, shell, table } from './layout.js';
+import { badge } from './badges.js';
+import { cell, num, shell, table } from './layout.js';
+import { paymentHref } from './links.js';
 import { href, newestFirst, param, scopeFromQuery } from './scope.js';
 
 /** Payments of the Source and mode, newest first, filtered by status, reference (part of it) and creation date, 25 a page. */
@@ -23,8 +25,8 @@ export function paymentsPage(ctx: OpenContext) {
   const rows = items.map(
     (
       p,
-    ) => html`<tr><td><a href="${href(scope, `/payments/${encodeURIComponent(p.id)}`)}">${p.reference}</a></td><td>${p.id}</td><td>${money(p.amount, p.currency)}</td>
-      <td data-testid="status">${p.status}</td><td>${cell(p.failure_code)}</td><td>${when(p.created_at)}</td></tr>`,
+    ) => html`<tr><td><a class="id" href="${paymentHref(scope, p.id)}">${p.reference}</a></td><td><a class="id" href="${paymentHref(scope, p.id)}">${p.id}</a></td><td class="num">${money(p.amount, p.currency)}</td>
+      <td data-testid="status">${badge(p.status)}</td><td>${cell(p.failure_code)}</td><td>${when(p.created_at)}</td></tr>`,
   );
   const body = html`<h1>Payments</h1>
     <form class="filters" method="get" action="${href(scope, '/payments').split('?')[0]}" aria-label="Filter payments">
@@ -36,7 +38,7 @@ export function paymentsPage(ctx: OpenContext) {
       <button type="submit">Filter</button>
     </form>
     <p class="muted" data-testid="total">${all.length} payment${all.length === 1 ? '' : 's'}</p>
-    ${table('payments', ['Reference', 'Id', 'Amount', 'Status', 'Failure', 'Created'], rows, 'No payments match.')}
+    ${table('payments', 'Payments', ['Reference', 'Id', num('Amount'), 'Status', 'Failure', 'Created'], rows, 'No payments match.')}
     ${
       pages > 1
         ? html`<p class="pager">${page > 1 ? html`<a href="${href(scope, '/payments', { ...filter, page: page - 1 })}" rel="prev">Newer</a>` : ''}

@@ -2,7 +2,8 @@ import { HttpError } from '../../http/errors.js';
 import { parseRequestFilter } from '../../http/request-journal.js';
 import type { OpenContext } from '../../http/route.js';
 import { html } from '../html.js';
-import { cell, shell, table } from './layout.js';
+import { httpBadge } from './badges.js';
+import { cell, num, shell, table } from './layout.js';
 import { href, param, scopeFromQuery } from './scope.js';
 
 /** The request journal of the Source and mode: its `/v1` requests newest first, filtered by method, path (`*`, `**`) and status (`422`, `4xx`). */
@@ -20,9 +21,9 @@ export function requestsPage(ctx: OpenContext) {
   const rows = list.requests.map(
     (
       r,
-    ) => html`<tr><td>${r.at.slice(0, 19).replace('T', ' ')}</td><td>${r.method}</td><td><code>${r.path}</code></td><td data-testid="status">${cell(r.status)}</td>
-      <td>${r.duration_ms} ms</td><td>${cell(r.idempotency_key)}${r.replayed ? ' (replayed)' : ''}</td><td>${cell(r.fault)}</td>
-      <td><details><summary>bodies</summary><pre>${JSON.stringify({ request: r.request_body, response: r.response_body }, null, 2)}</pre></details></td></tr>`,
+    ) => html`<tr><td>${r.at.slice(0, 19).replace('T', ' ')}</td><td>${r.method}</td><td><code>${r.path}</code></td><td data-testid="status">${httpBadge(r.status)}</td>
+      <td class="num">${r.duration_ms} ms</td><td>${cell(r.idempotency_key)}${r.replayed ? ' (replayed)' : ''}</td><td>${cell(r.fault)}</td>
+      <td class="wrap"><details><summary>bodies</summary><pre>${JSON.stringify({ request: r.request_body, response: r.response_body }, null, 2)}</pre></details></td></tr>`,
   );
   const body = html`<h1>Requests</h1>
     <form class="filters" method="get" action="/_payemu/dashboard/requests" aria-label="Filter requests">
@@ -34,6 +35,6 @@ export function requestsPage(ctx: OpenContext) {
     </form>
     ${problem ? html`<p class="alert" role="alert" data-testid="filter-problem">${problem}</p>` : ''}
     <p class="muted" data-testid="total">${list.total} request${list.total === 1 ? '' : 's'}${list.total > list.requests.length ? ` (the newest ${list.requests.length} shown)` : ''}. <a href="${href(scope, '/requests')}">All</a></p>
-    ${table('requests', ['When', 'Method', 'Path', 'Status', 'Time', 'Idempotency key', 'Fault', ''], rows, 'No requests match.')}`;
+    ${table('requests', 'Requests', ['When', 'Method', 'Path', 'Status', num('Time'), 'Idempotency key', 'Fault', 'Bodies'], rows, 'No requests match.')}`;
   return shell(ctx.app, scope, 'Requests', '/requests', body);
 }

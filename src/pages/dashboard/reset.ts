@@ -12,13 +12,13 @@ import { href, scopeFromQuery, scopeOf } from './scope.js';
 export function resetPage(ctx: OpenContext) {
   const scope = scopeFromQuery(ctx);
   const body = html`<h1>Reset ${scope.source.name}, ${scope.mode} mode?</h1>
-    <p>This deletes every payment, refund, schedule, invoice, payment link, event, added fault and journaled request of
+    <section class="card narrow" aria-label="Confirm the reset"><p>This deletes every payment, refund, schedule, invoice, payment link, event, added fault and journaled request of
     <strong>${scope.source.slug}</strong> in <strong>${scope.mode}</strong> mode. Other Sources and modes, the clock, the keys and the config's faults stay.</p>
     <form method="post" action="${href(scope, '/reset')}">
       <input type="hidden" name="csrf" value="${csrfToken(scope, 'reset')}">
       <button type="submit" class="danger">Yes, reset ${scope.source.slug} ${scope.mode}</button>
     </form>
-    <p><a href="${href(scope)}">No, go back</a></p>`;
+    <p><a href="${href(scope)}">No, go back</a></p></section>`;
   return shell(ctx.app, scope, 'Reset', '/reset', body);
 }
 

@@ -4,14 +4,17 @@ import { eventPage, resendAction } from './event.js';
 import { eventsPage } from './events.js';
 import { addFaultAction, clearFaultsAction, faultsPage, removeFaultAction, setChaosFromFaultsPage } from './faults.js';
 import { chaosOffAction } from './webhook-chaos.js';
+import { invoicePage } from './invoice.js';
 import { invoicesPage } from './invoices.js';
-import { SCRIPT, STYLE, asset } from './layout.js';
+import { SCRIPT, asset } from './layout.js';
+import { STYLE } from './style.js';
 import { overview } from './overview.js';
 import { paymentPage } from './payment.js';
 import { paymentLinksPage } from './payment-links.js';
 import { paymentsPage } from './payments.js';
 import { requestsPage } from './requests.js';
 import { resetAction, resetPage } from './reset.js';
+import { schedulePage } from './schedule.js';
 import { schedulesPage } from './schedules.js';
 import { BASE } from './scope.js';
 
@@ -26,7 +29,9 @@ export const dashboardPages = [
   pageRoute({ method: 'GET', path: `${BASE}/payments`, handle: paymentsPage }),
   pageRoute({ method: 'GET', path: `${BASE}/payments/:id`, handle: paymentPage }),
   pageRoute({ method: 'GET', path: `${BASE}/schedules`, handle: schedulesPage }),
+  pageRoute({ method: 'GET', path: `${BASE}/schedules/:reference`, handle: schedulePage }),
   pageRoute({ method: 'GET', path: `${BASE}/invoices`, handle: invoicesPage }),
+  pageRoute({ method: 'GET', path: `${BASE}/invoices/:id`, handle: invoicePage }),
   pageRoute({ method: 'GET', path: `${BASE}/payment-links`, handle: paymentLinksPage }),
   pageRoute({ method: 'GET', path: `${BASE}/events`, handle: eventsPage }),
   pageRoute({ method: 'GET', path: `${BASE}/events/:id`, handle: eventPage }),

@@ -1,8 +1,10 @@
 import type { OpenContext } from '../../http/route.js';
 import { Recurring } from '../../resources/recurring/records.js';
 import { html } from '../html.js';
-import { day, money, when } from './format.js';
-import { cell, shell, table } from './layout.js';
+import { cadence, day, money, when } from './format.js';
+import { badge } from './badges.js';
+import { cell, num, shell, table } from './layout.js';
+import { scheduleHref } from './links.js';
 import { newestFirst, scopeFromQuery } from './scope.js';
 
 /** Recurring schedules, newest first, with when each bills next. */
@@ -11,9 +13,9 @@ export function schedulesPage(ctx: OpenContext) {
   const rows = newestFirst(ctx.app, scope, Recurring).map(
     (
       r,
-    ) => html`<tr><td>${r.reference}</td><td>${money(r.amount, r.currency)}</td><td>every ${r.interval_count > 1 ? `${r.interval_count} ` : ''}${r.frequency}</td>
-        <td data-testid="status">${r.status}</td><td data-testid="next-billing">${day(r.next_billing_date)}</td><td>${r.sequence}</td><td>${cell(r.customer_email)}</td><td>${when(r.created_at)}</td></tr>`,
+    ) => html`<tr><td><a class="id" href="${scheduleHref(scope, r.reference)}">${r.reference}</a></td><td class="num">${money(r.amount, r.currency)}</td><td>${cadence(r.frequency, r.interval_count)}</td>
+        <td data-testid="status">${badge(r.status)}</td><td data-testid="next-billing">${day(r.next_billing_date)}</td><td class="num">${r.sequence - 1}</td><td>${cell(r.customer_email)}</td><td>${when(r.created_at)}</td></tr>`,
   );
-  const body = html`<h1>Schedules</h1>${table('schedules', ['Reference', 'Amount', 'Frequency', 'Status', 'Next billing', 'Charges', 'Customer', 'Created'], rows, 'No recurring schedules.')}`;
+  const body = html`<h1>Schedules</h1>${table('schedules', 'Recurring schedules', ['Reference', num('Amount'), 'Frequency', 'Status', 'Next billing', num('Charges'), 'Customer', 'Created'], rows, 'No recurring schedules.')}`;
   return shell(ctx.app, scope, 'Schedules', '/schedules', body);
 }
