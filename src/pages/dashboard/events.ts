@@ -1,11 +1,11 @@
 import type { OpenContext } from '../../http/route.js';
-import { Events, attemptsOf, eventReference } from '../../webhooks/records.js';
-import { html } from '../html.js';
+import { Events, attemptsOf, eventReference, type EventRecord } from '../../webhooks/records.js';
+import { html, type Raw } from '../html.js';
 import { pageOf, when } from './format.js';
 import { badge } from './badges.js';
 import { num, shell, table } from './layout.js';
 import { referenceLink } from './links.js';
-import { href, newestFirst, param, scopeFromQuery } from './scope.js';
+import { type DashScope, href, newestFirst, param, scopeFromQuery } from './scope.js';
 
 const STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'no_endpoint'];
 
@@ -30,4 +30,18 @@ export function eventsPage(ctx: OpenContext) {
     ${table('events', 'Events', ['Event', 'Id', 'Reference', 'Delivery', num('Attempts'), 'Created'], rows, 'No events yet.')}
     ${pages > 1 ? html`<p class="pager">${page > 1 ? html`<a href="${href(scope, '/events', { delivery_status: status, page: page - 1 })}">Newer</a>` : ''}<span>Page ${page} of ${pages}</span>${page < pages ? html`<a href="${href(scope, '/events', { delivery_status: status, page: page + 1 })}">Older</a>` : ''}</p>` : ''}`;
   return shell(ctx.app, scope, 'Events', '/events', body);
+}
+
+/** The events raised for one record (an invoice, a schedule), newest first: each links to its page. */
+export function recordEventsTable(scope: DashScope, name: string, label: string, events: readonly EventRecord[]): Raw {
+  return table(
+    name,
+    label,
+    ['Event', 'Delivery', 'Created'],
+    events.map(
+      (e) =>
+        html`<tr><td><a href="${href(scope, `/events/${encodeURIComponent(e.id)}`)}">${e.event}</a></td><td>${badge(e.delivery_status)}</td><td>${when(e.created_at)}</td></tr>`,
+    ),
+    'No events.',
+  );
 }

@@ -7,7 +7,8 @@ import { badge } from './badges.js';
 import { day, money, when } from './format.js';
 import { num, shell, table } from './layout.js';
 import { hostedInvoiceHref, paymentHref } from './links.js';
-import { href, newestFirst, scopeFromQuery } from './scope.js';
+import { recordEventsTable } from './events.js';
+import { newestFirst, scopeFromQuery } from './scope.js';
 
 /** One invoice: its customer, totals and dates, its items, the payment that paid it, the events raised for it, and its hosted page. */
 export function invoicePage(ctx: OpenContext) {
@@ -41,15 +42,6 @@ export function invoicePage(ctx: OpenContext) {
       'No items.',
     )}
     <h2>Events</h2>
-    ${table(
-      'invoice-events',
-      'Events of this invoice',
-      ['Event', 'Delivery', 'Created'],
-      events.map(
-        (e) =>
-          html`<tr><td><a href="${href(scope, `/events/${encodeURIComponent(e.id)}`)}">${e.event}</a></td><td>${badge(e.delivery_status)}</td><td>${when(e.created_at)}</td></tr>`,
-      ),
-      'No events.',
-    )}`;
+    ${recordEventsTable(scope, 'invoice-events', 'Events of this invoice', events)}`;
   return shell(app, scope, `Invoice ${invoice.number}`, '/invoices', body);
 }

@@ -7,7 +7,8 @@ import { badge } from './badges.js';
 import { cadence, day, money, when } from './format.js';
 import { cell, num, shell, table } from './layout.js';
 import { paymentHref } from './links.js';
-import { href, newestFirst, scopeFromQuery } from './scope.js';
+import { recordEventsTable } from './events.js';
+import { newestFirst, scopeFromQuery } from './scope.js';
 
 /** One recurring schedule: its terms, its charges (each a payment) and the events raised for it. */
 export function schedulePage(ctx: OpenContext) {
@@ -38,15 +39,6 @@ export function schedulePage(ctx: OpenContext) {
       'No charges yet.',
     )}
     <h2>Events</h2>
-    ${table(
-      'schedule-events',
-      'Events of this schedule',
-      ['Event', 'Delivery', 'Created'],
-      events.map(
-        (e) =>
-          html`<tr><td><a href="${href(scope, `/events/${encodeURIComponent(e.id)}`)}">${e.event}</a></td><td>${badge(e.delivery_status)}</td><td>${when(e.created_at)}</td></tr>`,
-      ),
-      'No events.',
-    )}`;
+    ${recordEventsTable(scope, 'schedule-events', 'Events of this schedule', events)}`;
   return shell(app, scope, `Schedule ${r.reference}`, '/schedules', body);
 }
