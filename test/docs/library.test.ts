@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { codeBlocks } from '../helpers/doc-blocks.js';
 import { page, project, sh } from '../helpers/doc-run.js';
 
@@ -20,7 +20,7 @@ t.test('the page has the blocks this test runs, in this order', async (t) => {
 });
 
 /** Writes `code` to `name` in a project and runs it with node (`args` first); returns its run. */
-async function run(t: Parameters<Parameters<typeof t.test>[1]>[0], name: string, code: string, args: string[] = []) {
+async function run(t: Test, name: string, code: string, args: string[] = []) {
   const cwd = project(t);
   fs.writeFileSync(path.join(cwd, name), code);
   return sh(['node', ...args, name].join(' '), cwd);
