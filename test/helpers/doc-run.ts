@@ -105,3 +105,23 @@ export function parseSample(text: string): unknown {
       .join('\n'),
   );
 }
+
+/**
+ * The fenced blocks of `file` indented under a list item (codeBlocks reads fences at the start
+ * of a line only): their text with the indent taken off.
+ */
+export function indentedBlocks(file: string): { lang: string; text: string; line: number }[] {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const found: { lang: string; text: string; line: number }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s+)(```+)\s*(\S*)/.exec(lines[i]!);
+    if (!open) continue;
+    const [, indent, fence, lang] = open;
+    const body: string[] = [];
+    let j = i + 1;
+    for (; j < lines.length && !lines[j]!.startsWith(`${indent}${fence}`); j++) body.push(lines[j]!.slice(indent!.length));
+    found.push({ lang: lang ?? '', text: `${body.join('\n')}\n`, line: i + 1 });
+    i = j;
+  }
+  return found;
+}
