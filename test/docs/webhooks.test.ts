@@ -31,9 +31,9 @@ t.test('one payemu, its deliveries against the samples', async (t) => {
   const hook = await receiver(t, (_req, res) => res.end('ok'));
   const e = await emulator(t, { webhookUrl: hook.url, webhookBackoff: '0,0,0' });
   const payloads = new Map<string, unknown>();
-  for (const name of ['payment.completed', 'payment.refunded', 'payment.failed', 'recurring.charged', 'invoice.paid']) {
+  for (const name of ['payment.completed', 'payment.refunded', 'payment.failed', 'recurring.charged', 'invoice.paid'] as const) {
     const result = await e.trigger(name);
-    payloads.set(name, e.events.get(result.event_id)!.payload);
+    payloads.set(name, e.events.get(result.event_id!)!.payload);
   }
   await e.idle();
 
