@@ -26,6 +26,13 @@ async function run(t: Test, name: string, code: string, args: string[] = []) {
   return sh(['node', ...args, name].join(' '), cwd);
 }
 
+/** Runs a fragment inside `lines` (imports, set-up, assertions) and checks it got to the end. */
+async function fragment(t: Test, name: string, lines: string[]) {
+  const result = await run(t, name, [...lines, "console.log('ok');"].join('\n'));
+  t.equal(result.code, 0, result.stderr);
+  t.equal(result.stdout, 'ok\n');
+}
+
 t.test('a complete test: passes under node --test, as written', async (t) => {
   const result = await run(t, 'paid.test.js', blocks[0]!.text, ['--test', '--test-reporter=tap']);
   t.equal(result.code, 0, result.stdout + result.stderr);
@@ -34,22 +41,18 @@ t.test('a complete test: passes under node --test, as written', async (t) => {
 });
 
 t.test('time and events: the fragment runs, and sees the events it made', async (t) => {
-  const code = [
+  await fragment(t, 'time.js', [
     "import assert from 'node:assert/strict';",
     "import { startEmulator } from 'payemu';",
     blocks[1]!.text,
     "assert.ok(seen.includes('invoice.overdue'), seen.join());",
     "assert.ok(seen.includes('payment.completed'), seen.join());",
     "assert.equal(result.event, 'invoice.overdue');",
-    "console.log('ok');",
-  ].join('\n');
-  const result = await run(t, 'time.js', code);
-  t.equal(result.code, 0, result.stderr);
-  t.equal(result.stdout, 'ok\n');
+  ]);
 });
 
 t.test('the request journal: the fragment, after one refund of 42 and one refused request', async (t) => {
-  const code = [
+  await fragment(t, 'journal.js', [
     "import assert from 'node:assert/strict';",
     "import { startEmulator } from 'payemu';",
     'const payemu = await startEmulator();',
@@ -65,11 +68,7 @@ t.test('the request journal: the fragment, after one refund of 42 and one refuse
     "assert.ok(refused[0].response_body.errors, 'the error it got');",
     'assert.equal(payemu.requests().total, 0);',
     'await payemu.close();',
-    "console.log('ok');",
-  ].join('\n');
-  const result = await run(t, 'journal.js', code);
-  t.equal(result.code, 0, result.stderr);
-  t.equal(result.stdout, 'ok\n');
+  ]);
 });
 
 t.test('verifyWebhook: the fragment verifies a signed delivery, and reports a forged one', async (t) => {

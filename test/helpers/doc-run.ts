@@ -1,7 +1,5 @@
 import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
@@ -16,16 +14,6 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export function page(name: string): string {
   return path.join(ROOT, 'docs', name);
-}
-
-/** A port nothing listens on now (for a server the page's command starts itself). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A project folder: package.json, and payemu in node_modules (this checkout, its binary in .bin). */
@@ -71,11 +59,6 @@ export function sh(command: string, cwd: string, options: { url?: string; env?: 
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   child.stdin.end(options.input ?? '');
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
-}
-
-/** A block's checksum: for a block no test can run here, so that any change to it is seen. */
-export function fingerprint(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
 /**
