@@ -174,7 +174,7 @@ t.test('verifying signatures: stale and badly signed first attempts are refused,
     { status: 200, chaos: null },
   ]);
   t.equal((await sh(clear!, cwd, { url })).code, 0);
-  t.match((await sh('npx payemu webhook-chaos show', cwd, { url })).stdout, /off|none|\{\}/);
+  t.equal((await sh('npx payemu webhook-chaos show', cwd, { url })).stdout, 'webhook chaos: off\n', 'cleared');
   t.equal(handler.acted.length, 2, 'acted on each event once');
 });
 
