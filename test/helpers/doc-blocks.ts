@@ -102,7 +102,7 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * in node_modules linked to this checkout (with its `.bin/payemu`), as `npm install --save-dev
  * payemu` leaves it. (.ci/check-pack installs the packed tarball instead.)
  */
-export function project(t: Test, files: Record<string, string> = {}, scripts: Record<string, string> = {}): string {
+export function project(t: Test, files: Record<string, string | Record<string, string>> = {}, scripts: Record<string, string> = {}): string {
   const dir = t.testdir({
     'package.json': JSON.stringify({ name: 'shop', private: true, type: 'module', scripts }),
     ...files,
