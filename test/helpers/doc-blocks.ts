@@ -24,7 +24,9 @@ export function codeBlocks(file: string | URL): CodeBlock[] {
     const fence = open[1]!;
     const body: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && !lines[j]!.startsWith(fence); j++) body.push(lines[j]!);
+    // A closing fence is the fence alone (CommonMark): text after it would leave the block open.
+    const closes = (line: string) => line.startsWith(fence) && /^(`+|~+)\s*$/.test(line);
+    for (; j < lines.length && !closes(lines[j]!); j++) body.push(lines[j]!);
     blocks.push({ lang: open[2] ?? '', text: `${body.join('\n')}\n`, line: i + 1 });
     i = j;
   }
