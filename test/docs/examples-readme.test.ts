@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
-import { BIN } from '../helpers/cli.js';
-import { codeBlocks, freePort, ROOT, shAsync, shellCommands } from '../helpers/doc-blocks.js';
+import { codeBlocks, freePort, linkPayemu, ROOT, shAsync, shellCommands } from '../helpers/doc-blocks.js';
 
 /**
  * examples/README.md, run as a reader runs it: the app's test through `npm test`, and through
@@ -19,10 +18,7 @@ const APP = path.join(ROOT, 'examples/checkout-app');
 function installedApp(t: Test): string {
   const dir = path.join(t.testdir(), 'checkout-app');
   fs.cpSync(APP, dir, { recursive: true });
-  fs.mkdirSync(path.join(dir, 'node_modules/.bin'), { recursive: true });
-  fs.symlinkSync(ROOT, path.join(dir, 'node_modules/payemu'));
-  fs.symlinkSync(BIN, path.join(dir, 'node_modules/.bin/payemu'));
-  return dir;
+  return linkPayemu(dir);
 }
 
 t.test('the page has the blocks this test runs, in this order', async (t) => {

@@ -109,6 +109,11 @@ export function project(t: Test, files: Record<string, string | Record<string, s
     'package.json': JSON.stringify({ name: 'shop', private: true, type: 'module', scripts }),
     ...files,
   });
+  return linkPayemu(dir);
+}
+
+/** Installs payemu in `dir` as npm would, linked to this checkout: node_modules/payemu and .bin/payemu. */
+export function linkPayemu(dir: string): string {
   fs.mkdirSync(path.join(dir, 'node_modules/.bin'), { recursive: true });
   fs.symlinkSync(ROOT, path.join(dir, 'node_modules/payemu'));
   fs.symlinkSync(BIN, path.join(dir, 'node_modules/.bin/payemu'));
