@@ -3,6 +3,7 @@ import path from 'node:path';
 import t from 'tap';
 import YAML from 'yaml';
 import { startPayemu } from '../helpers/cli.js';
+import { emulator } from '../helpers/emulator.js';
 import { codeBlocks, freePort, project, ROOT, sh, shellCommands } from '../helpers/doc-blocks.js';
 
 /**
@@ -73,6 +74,11 @@ t.test('npx payemu start: the banner and a request line are the sample, then the
   const again = await startPayemu(t, ['--no-ui'], { cwd });
   const kept = sh(`${key}\n${read!.replaceAll('http://127.0.0.1:4242', again.url)}`, cwd);
   t.match(JSON.parse(kept.stdout), { data: { attributes: { status: 'PAID' } } });
+  // "`npx payemu reset --all` empties a running payemu".
+  const reset = sh('npx payemu reset --all', cwd, { PAYEMU_URL: again.url });
+  t.equal(reset.code, 0, reset.stderr);
+  const gone = sh(`${key}\n${read!.replaceAll('http://127.0.0.1:4242', again.url)}`, cwd);
+  t.match(JSON.parse(gone.stdout), { errors: [{ status: '404' }] }, 'the payment is gone');
   await again.proc.stop();
 });
 
@@ -131,4 +137,40 @@ t.test('As a library: the block runs as written in a module, and does what its c
   t.equal(run.code, 0, run.stderr);
   t.match(JSON.parse(run.stdout.trim().split('\n').at(-1)!), { status: 200, event: 'payment.completed', amount: 12.5 });
   t.ok(JSON.parse(run.stdout.trim().split('\n').at(-1)!).attempts >= 1, 'the event was delivered to the webhook URL (refused: nothing listens)');
+});
+
+t.test('Keys and test cards: each card of the table does what its row says', async (t) => {
+  // Not a code block, but what readers copy most: each number paid through the control plane,
+  // as the hosted page pays it (a library payemu, in memory). The 0341 card's later off-session
+  // declines are docs/api.md's and test/recurring.test.ts's to show.
+  const e = await emulator(t);
+  const rows = [...fs.readFileSync(PAGE, 'utf8').matchAll(/^\| ([\d ]{15,19}) \| (.+) \|$/gm)];
+  t.equal(rows.length, 9);
+  const complete = async (card: string, extra: Record<string, unknown> = {}, as = e.api) => {
+    const session = await as.post('/v1/sessions', { amount: 10 });
+    return as.post(`/_payemu/sessions/${session.body.data.id}/complete`, { card_number: card, ...extra });
+  };
+  const failures: Record<string, string> = {
+    'insufficient funds': 'insufficient_funds',
+    generic: 'card_declined',
+    'expired card': 'expired_card',
+    'incorrect CVC': 'incorrect_cvc',
+  };
+  for (const [, card, outcome] of rows) {
+    if (outcome!.startsWith('3-D Secure')) {
+      t.equal((await complete(card!)).status, 422, `${card}: refused without a challenge result`);
+      t.equal((await complete(card!, { three_ds: 'pass' })).body.payment.status, 'PAID', `${card}: passed`);
+      t.equal((await complete(card!, { three_ds: 'fail' })).body.payment.status, 'FAILED', `${card}: failed`);
+    } else if (outcome!.startsWith('approved')) {
+      t.equal((await complete(card!)).body.payment.status, 'PAID', `${card}: ${outcome}`);
+      t.equal((await complete(card!, {}, e.live)).body.payment.status, 'FAILED', `${card}: a live key declines it`);
+    } else {
+      const failure = failures[outcome!.replace('declined, ', '')];
+      t.ok(failure, `${outcome} is a failure this test knows`);
+      t.match((await complete(card!)).body.payment, { status: 'FAILED', failure_code: failure }, `${card}: ${outcome}`);
+    }
+  }
+  t.match((await complete('4111 1111 1111 1111')).body.payment, { status: 'FAILED', failure_code: 'card_not_supported' }, 'another valid number');
+  t.equal((await complete('4111 1111 1111 1111', {}, e.live)).body.payment.status, 'PAID', 'which a live key approves');
+  t.equal((await complete('4242 4242 4242 4241')).status, 422, 'a mistyped number is refused');
 });
