@@ -1,6 +1,8 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import t, { type Test } from 'tap';
+import { startPayemu } from '../helpers/cli.js';
 import { codeBlocks, freePort, linkPayemu, ROOT, shAsync, shellCommands } from '../helpers/doc-blocks.js';
 
 /**
@@ -8,7 +10,8 @@ import { codeBlocks, freePort, linkPayemu, ROOT, shAsync, shellCommands } from '
  * `npx payemu exec` on another port, each in a copy of examples/checkout-app whose
  * node_modules/payemu links this checkout (in place of `npm install`, which fetches payemu from
  * the registry: .ci/check-pack installs the packed tarball). Port 3000 and 3100 are a free port.
- * A block added to the page without a step here fails the first test.
+ * The page's inline try-it-by-hand commands run too. A block added to the page without a step
+ * here fails the first test.
  */
 const PAGE = path.join(ROOT, 'examples/README.md');
 const blocks = codeBlocks(PAGE);
@@ -58,4 +61,34 @@ t.test('port 3000 taken: PORT=3100 npx payemu exec ... on another port passes to
   t.equal(run.code, 0, run.stdout + run.stderr);
   t.match(run.stdout, /^# pass 3$/m);
   t.match(run.stdout, /^# fail 0$/m);
+});
+
+t.test('by hand: payemu start, node server.js, an order paid, the order says paid', async (t) => {
+  // The page's inline commands, in order: payemu on a free port instead of 4242 (PAYEMU_URL tells
+  // server.js), the app on a free port instead of 3000 (PORT, and the same in --webhook-url); the
+  // browser's part is `npx payemu pay <session id>`, as the page says it can be.
+  const text = fs.readFileSync(PAGE, 'utf8').replace(/\s+/g, ' ');
+  t.match(
+    text,
+    '`npx payemu start --webhook-url http://127.0.0.1:3000/webhooks` in one terminal, `node server.js` in another, then `curl -s -X POST http://127.0.0.1:3000/orders -d \'{"amount": 25}\'`',
+  );
+  t.match(text, '`curl -s http://127.0.0.1:3000/orders/<id>` says `paid`');
+  const app = installedApp(t);
+  const port = await freePort();
+  const { url } = await startPayemu(t, ['--in-memory', '--no-ui', '--webhook-url', `http://127.0.0.1:${port}/webhooks`], { cwd: app });
+  const server = spawn(process.execPath, ['server.js'], { cwd: app, env: { ...process.env, NODE_OPTIONS: '', PORT: String(port), PAYEMU_URL: url } });
+  t.teardown(() => void (server.exitCode === null && server.kill('SIGKILL')));
+  await new Promise((resolve) => server.stdout.once('data', resolve)); // `shop listening on ...`
+  const shop = `http://127.0.0.1:${port}`;
+  const created = await shAsync(`curl -s -X POST ${shop}/orders -d '{"amount": 25}'`, app);
+  const { order, session_id: session } = JSON.parse(created.stdout) as { order: { id: string }; session_id: string };
+  const paid = await shAsync(`npx payemu pay ${session}`, app, { PAYEMU_URL: url });
+  t.equal(paid.code, 0, paid.stderr);
+  // The webhook reaches the app a moment after the payment: ask until it has (a few tries).
+  let status = '';
+  for (let i = 0; i < 50 && status !== 'paid'; i++) {
+    if (i > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    status = (JSON.parse((await shAsync(`curl -s ${shop}/orders/${order.id}`, app)).stdout) as { status: string }).status;
+  }
+  t.equal(status, 'paid');
 });
