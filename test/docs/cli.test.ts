@@ -402,3 +402,32 @@ t.test('doctor: a healthy store is exit 0, and --repair leaves it working', asyn
   const repaired = await shAsync(repair!, dir);
   t.equal(repaired.code, 0, repaired.stdout + repaired.stderr);
 });
+
+t.test('start --json: the readiness object and the lines of the Output table have the fields the page names', async (t) => {
+  // Not a block: the table of `--json` line types, checked for the types a short run makes.
+  const table = new Map<string, string[]>();
+  for (const [, type, fields] of fs.readFileSync(PAGE, 'utf8').matchAll(/^\| `([a-z.]+)` \| (.+) \|$/gm)) {
+    if (!['listening', 'request', 'domain', 'webhook.attempt', 'clock.advanced', 'stopped'].includes(type!)) continue;
+    // The top-level fields: the backticked names outside parentheses.
+    const top = fields!.replace(/\([^()]*(\([^()]*\)[^()]*)*\)/g, '');
+    table.set(
+      type!,
+      [...top.matchAll(/`([a-z_]+)`/g)].map((m) => m[1]!),
+    );
+  }
+  t.equal(table.size, 6);
+  const started = await startPayemu(t, ['--in-memory', '--json']);
+  const api = client(started.url, KEY);
+  t.equal((await api.post('/_payemu/trigger', { event: 'payment.completed' })).status, 200);
+  t.equal((await api.post('/_payemu/clock/advance', { by: '1d' })).status, 200);
+  await started.proc.stop();
+  const lines = started.proc.lines.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+  for (const [type, fields] of table) {
+    const line = lines.find((l) => l.type === type);
+    t.ok(line, `a ${type} line`);
+    const keys = Object.keys(line ?? {}).filter((k) => k !== 'type');
+    // `source` and `mode` are absent from requests without a key; the page says so.
+    t.same(keys.sort(), [...fields].sort(), `${type}: ${fields.join(', ') || 'nothing more'}`);
+  }
+  t.same(Object.keys(lines[0]!), ['type', 'url', 'dashboard', 'data_dir', 'clock', 'sources'], 'the readiness object, as the page writes it');
+});
