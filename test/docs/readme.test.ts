@@ -174,3 +174,28 @@ t.test('Keys and test cards: each card of the table does what its row says', asy
   t.equal((await complete('4111 1111 1111 1111', {}, e.live)).body.payment.status, 'PAID', 'which a live key approves');
   t.equal((await complete('4242 4242 4242 4241')).status, 422, 'a mistyped number is refused');
 });
+
+t.test('what the page says of the package: Node version, what ships, every page of docs/ listed', async (t) => {
+  const text = fs.readFileSync(PAGE, 'utf8');
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    engines: { node: string };
+    files: string[];
+    bin: Record<string, string>;
+  };
+  t.match(text, 'Needs Node.js 20.19 or newer.');
+  t.equal(pkg.engines.node, '>=20.19');
+  t.ok(pkg.bin.payemu, 'the payemu command');
+  for (const folder of ['examples/', 'docs/']) t.ok(pkg.files.includes(folder), `${folder} ships`);
+  // The Documentation table: each row's page exists, and each page of docs/ has a row.
+  const listed = [...text.matchAll(/^\| \[([^\]]+)\]\(\1\) \|/gm)].map((m) => m[1]!);
+  for (const page of listed) t.ok(fs.existsSync(path.join(ROOT, page)), `${page} exists`);
+  const pages = fs
+    .readdirSync(path.join(ROOT, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`);
+  t.same(
+    pages.filter((page) => !listed.includes(page)),
+    [],
+    'every page of docs/ is in the table',
+  );
+});
