@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import t from 'tap';
-import { BIN } from '../helpers/cli.js';
+import { BIN, waitUntilRefused } from '../helpers/cli.js';
 import { codeBlocks, ROOT } from '../helpers/doc-blocks.js';
 import { client } from '../helpers/emulator.js';
 import { receiver } from '../helpers/receiver.js';
@@ -100,5 +100,18 @@ t.test('the 100×30 sample is the screen of a real start', { skip: hasTmux ? fal
       );
   t.same(normalize(await screen()), normalize(blocks[0]!.text), 'the sample, line for line');
   t.ok(shown);
+
+  // The keys of the page's table that change no state of the sample: d, c, then q.
+  await tmux('send-keys', '-t', 'ui', 'd');
+  await waitFor(new RegExp(`${url}/_payemu/dashboard`.replaceAll('.', '\\.')));
+  t.pass('d shows the dashboard URL');
+  const day = (screen: string) => /clock {4}(\d{4}-\d\d-\d\d)/.exec(screen)![1]!;
+  const before = day(await screen());
+  await tmux('send-keys', '-t', 'ui', 'c');
+  const next = new Date(Date.parse(`${before}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  await waitFor(new RegExp(`clock {4}${next} `));
+  t.pass('c advances the clock one day');
   await tmux('send-keys', '-t', 'ui', 'q');
+  await waitUntilRefused(Number(port));
+  t.pass('q stops it');
 });
