@@ -327,6 +327,7 @@ t.test('fault: add three, list them, remove one, clear', async (t) => {
     added.push(/\bflt_\w+/.exec(result.stdout)![0]);
   }
   t.equal((await run(list!)).stdout.trimEnd().split('\n').length, 3, 'one line per fault');
+  t.equal((JSON.parse((await run(`${list} --json`)).stdout) as unknown[]).length, 3, '--json: the faults, a JSON array');
   t.match(remove, /^payemu fault remove flt_\w{24}$/);
   t.equal((await run(remove!.replace(/flt_\w+/, added[0]!))).code, 0);
   t.match((await run(clear!)).stdout, /removed 2 faults/);
@@ -345,6 +346,7 @@ t.test('outcome: script a schedule and a saved card, list, clear', async (t) => 
     t.equal(result.code, 0, `${command}\n${result.stderr}`);
   }
   t.match((await run(list!)).stdout, /sub-1/);
+  t.match(JSON.parse((await run(`${list} --json`)).stdout), { outcomes: [{}, {}] }, '--json: {"outcomes": [...]}');
   t.equal((await run(clear!)).code, 0);
   t.match((await run(list!)).stdout, /no scripted outcomes/);
 });
