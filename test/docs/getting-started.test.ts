@@ -1,11 +1,9 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import t, { type Test } from 'tap';
-import { BIN, startPayemu } from '../helpers/cli.js';
-import { codeBlocks, shellCommands } from '../helpers/doc-blocks.js';
+import t from 'tap';
+import { startPayemu } from '../helpers/cli.js';
+import { codeBlocks, freePort, project, ROOT, sh, shellCommands } from '../helpers/doc-blocks.js';
 
 /**
  * docs/getting-started.md, run as a newcomer runs it: every code block, in order, as written,
@@ -13,38 +11,8 @@ import { codeBlocks, shellCommands } from '../helpers/doc-blocks.js';
  * machine) and `npm install` (the package under test is this checkout, linked in; .ci/check-pack
  * installs the packed tarball). A block added to the page without a step here fails the count.
  */
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGE = path.join(ROOT, 'docs/getting-started.md');
 const blocks = codeBlocks(PAGE);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Runs one shell command of the page in `cwd`, with `npx payemu` being this checkout's binary. */
-function sh(command: string, cwd: string, env: NodeJS.ProcessEnv = {}) {
-  const bin = path.join(cwd, 'node_modules/.bin');
-  const run = spawnSync('sh', ['-c', command], {
-    cwd,
-    env: { ...process.env, ...env, PATH: `${bin}:${process.env.PATH}`, NODE_OPTIONS: '' },
-    encoding: 'utf8',
-  });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-}
-
-/** A project folder as step 1 leaves it: package.json, and payemu in node_modules (this checkout). */
-function project(t: Test): string {
-  const dir = t.testdir({ 'package.json': JSON.stringify({ name: 'shop', private: true, type: 'module' }) });
-  fs.mkdirSync(path.join(dir, 'node_modules/.bin'), { recursive: true });
-  fs.symlinkSync(ROOT, path.join(dir, 'node_modules/payemu'));
-  fs.symlinkSync(BIN, path.join(dir, 'node_modules/.bin/payemu'));
-  return dir;
-}
 
 t.test('the page has the blocks this test runs, in this order', async (t) => {
   t.same(

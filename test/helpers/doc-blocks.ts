@@ -1,4 +1,11 @@
+import { spawn, spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Test } from 'tap';
+import { BIN } from './cli.js';
 
 /** A fenced code block of a Markdown file: its info string's language, its text, its first line. */
 export interface CodeBlock {
@@ -17,7 +24,9 @@ export function codeBlocks(file: string | URL): CodeBlock[] {
     const fence = open[1]!;
     const body: string[] = [];
     let j = i + 1;
-    for (; j < lines.length && !lines[j]!.startsWith(fence); j++) body.push(lines[j]!);
+    // A closing fence is the fence alone (CommonMark): text after it would leave the block open.
+    const closes = (line: string) => line.startsWith(fence) && /^(`+|~+)\s*$/.test(line);
+    for (; j < lines.length && !closes(lines[j]!); j++) body.push(lines[j]!);
     blocks.push({ lang: open[2] ?? '', text: `${body.join('\n')}\n`, line: i + 1 });
     i = j;
   }
@@ -34,4 +43,79 @@ export function shellCommands(block: CodeBlock): string[] {
     .split('\n')
     .map((line) => line.replace(/\s+#.*$/, '').trim())
     .filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+/** A short checksum of a block's text: a test that cannot run a block still fails when it changes. */
+export function fingerprint(block: CodeBlock): string {
+  return crypto.createHash('sha256').update(block.text).digest('hex').slice(0, 12);
+}
+
+/** A port free a moment ago (for a server the page starts, or a webhook URL): no fixed ports in tests. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ShellRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs one shell command of a page through `sh -c` in `cwd`, with `npx payemu` (and `payemu`)
+ * being this checkout's binary (the folder's node_modules/.bin comes first on PATH). Without
+ * tap's coverage hooks: they are not the reader's.
+ */
+export function sh(command: string, cwd: string, env: NodeJS.ProcessEnv = {}): ShellRun {
+  const bin = path.join(cwd, 'node_modules/.bin');
+  const run = spawnSync('sh', ['-c', command], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1', ...env, PATH: `${bin}:${process.env.PATH}`, NODE_OPTIONS: '' },
+    encoding: 'utf8',
+    timeout: 90_000,
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/** The same, without blocking the event loop (for a command that talks to a server of this process). */
+export function shAsync(command: string, cwd: string, env: NodeJS.ProcessEnv = {}): Promise<ShellRun> {
+  const bin = path.join(cwd, 'node_modules/.bin');
+  const child = spawn('sh', ['-c', command], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1', ...env, PATH: `${bin}:${process.env.PATH}`, NODE_OPTIONS: '' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/** This checkout's root folder. */
+export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * A reader's project folder in a test dir: `package.json` (with `scripts`, if given), and payemu
+ * in node_modules linked to this checkout (with its `.bin/payemu`), as `npm install --save-dev
+ * payemu` leaves it. (.ci/check-pack installs the packed tarball instead.)
+ */
+export function project(t: Test, files: Record<string, string | Record<string, string>> = {}, scripts: Record<string, string> = {}): string {
+  const dir = t.testdir({
+    'package.json': JSON.stringify({ name: 'shop', private: true, type: 'module', scripts }),
+    ...files,
+  });
+  return linkPayemu(dir);
+}
+
+/** Installs payemu in `dir` as npm would, linked to this checkout: node_modules/payemu and .bin/payemu. */
+export function linkPayemu(dir: string): string {
+  fs.mkdirSync(path.join(dir, 'node_modules/.bin'), { recursive: true });
+  fs.symlinkSync(ROOT, path.join(dir, 'node_modules/payemu'));
+  fs.symlinkSync(BIN, path.join(dir, 'node_modules/.bin/payemu'));
+  return dir;
 }
