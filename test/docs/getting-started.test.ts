@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import t from 'tap';
 import { startPayemu } from '../helpers/cli.js';
-import { codeBlocks, freePort, project, ROOT, sh, shellCommands } from '../helpers/doc-blocks.js';
+import { codeBlocks, freePort, project, ROOT, sh, shAsync, shellCommands } from '../helpers/doc-blocks.js';
 
 /**
  * docs/getting-started.md, run as a newcomer runs it: every code block, in order, as written,
@@ -57,15 +56,9 @@ t.test('steps 3 and 4: the webhook handler and its test pass under payemu exec, 
   const [exec] = shellCommands(blocks[7]!);
   t.equal(exec, 'npx payemu exec --webhook-url http://127.0.0.1:3000/webhooks -- node --test');
   const port = await freePort();
-  const child = spawn('sh', ['-c', `${exec!.replace(':3000/', `:${port}/`)} --test-reporter=tap`], {
-    cwd,
-    env: { ...process.env, PORT: String(port), PATH: `${path.join(cwd, 'node_modules/.bin')}:${process.env.PATH}`, NODE_OPTIONS: '' },
-  });
-  t.teardown(() => void (child.exitCode === null && child.kill('SIGKILL')));
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  const run = await shAsync(`${exec!.replace(':3000/', `:${port}/`)} --test-reporter=tap`, cwd, { PORT: String(port) });
+  const { code } = run;
+  const output = run.stdout + run.stderr;
   t.equal(code, 0, output);
   t.match(output, /^# pass 2$/m);
   t.match(output, /^# fail 0$/m);
