@@ -2,40 +2,33 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { App } from './app.js';
 import { Bus } from './bus/bus.js';
-import { COLLECTIONS, JOB_KINDS, ROUTES } from './catalogue.js';
-import { wallClock, type Clock } from './clock/clock.js';
-import { Scheduler } from './clock/scheduler.js';
+import { ROUTES } from './catalogue.js';
 import { Timers } from './clock/timers.js';
 import { buildConfig, ConfigError, loadConfig } from './config/load.js';
 import type { PayemuConfig } from './config/types.js';
 import { configVersion, watchConfigCreation, watchConfigSoon } from './config/watch.js';
 import { Keyring } from './http/auth.js';
-import { installConfigFaults, reloadConfigFaults } from './http/faults.js';
+import { reloadConfigFaults } from './http/faults.js';
 import { hostCheck, type HostCheck } from './http/host-check.js';
 import { inFlight } from './http/in-flight.js';
 import { type Inject, injector } from './http/inject.js';
-import { RateLimiter } from './http/rate-limit.js';
-import { RequestJournal } from './http/request-journal.js';
 import { createServer } from './http/server.js';
 import { packageVersion } from './lib/version.js';
 import { filePersistence } from './store/file-persistence.js';
 import { recordLockUrl } from './store/lock.js';
 import { memoryPersistence } from './store/persistence.js';
-import { Store } from './store/store.js';
-import { Dispatcher } from './webhooks/dispatcher.js';
-import { keepRecentEvents } from './webhooks/retention.js';
 import { restoreClock } from './emulator/clock.js';
+import { createCore } from './emulator/core.js';
 import { eventMethods } from './emulator/events.js';
 import { checkOptions, type EmulatorOptions } from './emulator/options.js';
 import { libraryMethods } from './emulator/operations.js';
 import { importAtStart, writeExitSnapshot } from './emulator/snapshot.js';
 import type { Emulator } from './emulator/types.js';
-import { chaosSettingsOf, storeChaosForAll } from './emulator/webhook-chaos.js';
 
-// The composition root: the parts are made and wired here, and each family of the library's
-// methods is made in its own file of src/emulator/.
+// The composition root: the parts are made and wired here (one emulator core, its store, clock
+// and engines, by createCore in src/emulator/core.ts), and each family of the library's methods
+// is made in its own file of src/emulator/.
 export type { EmulatorOptions } from './emulator/options.js';
 export type { Emulator, OutcomeScriptInput, RequestsFilter, ScopeOption } from './emulator/types.js';
 
@@ -64,54 +57,36 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         keysMadeBy: `payemu ${packageVersion()}`,
       })
     : memoryPersistence();
-  const store = new Store(COLLECTIONS, persistence);
   const existed = dataDir !== undefined && fs.existsSync(dataDir);
-  await store.open();
   // A start that fails before serving closes the store (its lock released) and leaves no new
   // data directory behind; one that existed before is kept as it was.
-  const abandon = async () => {
-    await store.close();
+  const removeNewDataDir = () => {
     if (dataDir && !existed) fs.rmSync(dataDir, { recursive: true, force: true });
   };
-
-  let clock: Clock;
-  try {
-    clock = restoreClock(store, options);
-  } catch (error) {
-    await abandon(); // an invalid --clock-start must not leave the data directory locked
-    throw error;
-  }
-  // The config's faults are in force from start (afresh: hits 0, generators at their seeds).
-  installConfigFaults(store, config, clock.now());
   const timers = new Timers();
-  const scheduler = new Scheduler<App>(store, JOB_KINDS, timers);
-  scheduler.rebuild();
   const keyring = new Keyring(config);
-  const shutdown = new AbortController();
-  if (startChaos) storeChaosForAll(store, config, startChaos);
-  const webhooks = new Dispatcher(store, clock, bus, () => config, { ...dispatcherOptions, chaos: chaosSettingsOf(store) }, timers);
-  keepRecentEvents(store);
   let baseUrl = '';
   let inject: Inject = () => Promise.reject(new Error('payemu is not serving yet'));
-  const app: App = {
-    store,
-    clock,
-    bus,
-    scheduler,
-    keyring,
-    rateLimiter: new RateLimiter(wallClock.now, options.rateLimit ?? false),
-    requestJournal: new RequestJournal(journalSize),
-    webhooks,
-    timers,
-    shutdown: shutdown.signal,
+  const core = await createCore({
+    persistence,
+    clockFrom: (store) => restoreClock(store, options),
     config: () => config,
+    keyring,
+    timers,
+    bus,
+    dispatcherOptions,
+    startChaos,
+    rateLimit: options.rateLimit ?? false,
+    journalSize,
     baseUrl: () => baseUrl,
-    collections: COLLECTIONS,
     inject: (request) => inject(request),
-  };
-  store.onCommit((_changes, events) => {
-    for (const event of events) bus.emit('domain', event);
+    abandoned: removeNewDataDir,
   });
+  const { app, store, webhooks } = core;
+  const abandon = async () => {
+    await store.close();
+    removeNewDataDir();
+  };
   if (options.import !== undefined) {
     try {
       importAtStart(app, options.import);
@@ -145,12 +120,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   if (dataDir) recordLockUrl(dataDir, baseUrl);
 
   // Work that fell due while payemu was stopped runs now, then on a one-second tick.
-  scheduler.start(app);
-  webhooks.start();
-  await scheduler.runDue(clock.now());
+  await core.start();
 
   const applyConfig = (next: PayemuConfig) => {
-    reloadConfigFaults(store, config, next, clock.now());
+    reloadConfigFaults(store, config, next, app.clock.now());
     config = next;
     keyring.update(next);
   };
@@ -191,8 +164,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
             exportError = error; // payemu still stops; the caller hears why the file is missing
           }
         }
-        scheduler.stop();
-        shutdown.abort();
+        core.stop();
         await stopWatching?.();
         // In-flight requests finish, then their connections close (rather than idling for
         // the keep-alive timeout); idle keep-alive connections are closed now.
@@ -203,9 +175,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           });
           server.closeIdleConnections();
         });
-        await webhooks.close();
-        timers.cancelAll();
-        await store.close();
+        await core.close(() => timers.cancelAll());
         if (exportError !== undefined) throw new Error(`--export-on-exit: ${(exportError as Error).message}`);
       })()),
   };

@@ -2,8 +2,8 @@ import type { Bus } from '../bus/bus.js';
 import type { Change, Collection, StoredRecord } from '../store/collection.js';
 import type { Store, Transaction } from '../store/store.js';
 import { stopwatch, type Clock } from './clock.js';
-import { formatTimestamp } from './format.js';
 import { MinHeap } from './heap.js';
+import { count, merge, type RunReport } from './run-report.js';
 import type { TimerHandle, Timers } from './timers.js';
 
 /**
@@ -34,6 +34,8 @@ export interface SchedulerContext {
   bus: Bus;
 }
 
+export type { RunReport } from './run-report.js';
+
 interface Job<C> {
   /** When it runs: `due`, or the record's `since` when that is later. */
   at: number;
@@ -41,12 +43,6 @@ interface Job<C> {
   seq: number;
   kind: JobKind<StoredRecord, C>;
   id: string;
-}
-
-export interface RunReport {
-  ran: Record<string, number>;
-  /** The first 100 things that ran. */
-  items: { kind: string; id: string; at: string }[];
 }
 
 /**
@@ -108,6 +104,8 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
   /** The run in progress (or the last one): the next run starts after it. */
   private turn: Promise<unknown> = Promise.resolve();
   private busy = false;
+  /** Takes the scheduler's probe out of `Timers.idle()` (see `dispose`). */
+  private readonly undue: () => void;
 
   constructor(
     private readonly store: Store,
@@ -130,7 +128,7 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
       });
     }
     store.onCommit((changes) => this.observe(changes));
-    timers.due(() => this.dueNow());
+    this.undue = timers.due(() => this.dueNow());
   }
 
   /**
@@ -168,6 +166,12 @@ export class Scheduler<C extends SchedulerContext = SchedulerContext> {
   stop(): void {
     this.timer?.cancel();
     this.timer = undefined;
+  }
+
+  /** Stopped for good: the shared timers forget it, so a dropped core leaves nothing behind. */
+  dispose(): void {
+    this.stop();
+    this.undue();
   }
 
   /** Runs, in time order, every job due at or before `until` (read when this run's turn comes). */
@@ -377,18 +381,6 @@ function moveStored(clock: Clock, to: number, store: () => void): void {
     clock.restore(before);
     throw error;
   }
-}
-
-const MAX_ITEMS = 100;
-
-function count(report: RunReport, kind: string, id: string, at: number): void {
-  report.ran[kind] = (report.ran[kind] ?? 0) + 1;
-  if (report.items.length < MAX_ITEMS) report.items.push({ kind, id, at: formatTimestamp(at) });
-}
-
-function merge(report: RunReport, more: RunReport): void {
-  for (const [kind, n] of Object.entries(more.ran)) report.ran[kind] = (report.ran[kind] ?? 0) + n;
-  for (const item of more.items) if (report.items.length < MAX_ITEMS) report.items.push(item);
 }
 
 function runsAt<C>(kind: JobKind<StoredRecord, C>, record: StoredRecord, due: number): number {

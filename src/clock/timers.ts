@@ -139,6 +139,11 @@ export class Timers {
     };
   }
 
+  /** How many due probes and pending timers are held: a core dropped must leave these as they were. */
+  held(): { probes: number; timers: number } {
+    return { probes: this.probes.size, timers: this.handles.size };
+  }
+
   /** Nothing in flight, no `soon` pending, nothing due now. */
   quiet(): boolean {
     if (this.inFlight.size > 0 || this.pendingSoon > 0) return false;

@@ -1,0 +1,76 @@
+import t from 'tap';
+import { Bus } from '../bus/bus.js';
+import { Timers } from '../clock/timers.js';
+import { loadConfig } from '../config/load.js';
+import { Keyring } from '../http/auth.js';
+import { memoryPersistence } from '../store/persistence.js';
+import { restoreClock } from './clock.js';
+import { createCore, type CoreOptions } from './core.js';
+import { checkOptions } from './options.js';
+
+function coreOptions(timers: Timers, bus: Bus): CoreOptions {
+  const config = loadConfig(undefined);
+  const { dispatcherOptions, startChaos, journalSize } = checkOptions({});
+  return {
+    persistence: memoryPersistence(),
+    clockFrom: (store) => restoreClock(store, {}),
+    config: () => config,
+    keyring: new Keyring(config),
+    timers,
+    bus,
+    dispatcherOptions,
+    startChaos,
+    rateLimit: false,
+    journalSize,
+    baseUrl: () => 'http://127.0.0.1:1',
+    inject: () => Promise.reject(new Error('not serving')),
+  };
+}
+
+// Cores share the process's timers: one that is closed must leave no due probe or timer behind,
+// or a process that creates and drops cores would hold more with each one.
+t.test('a core closed leaves the shared timers as it found them', async (t) => {
+  const timers = new Timers();
+  const bus = new Bus();
+  const before = timers.held();
+  for (let i = 0; i < 50; i++) {
+    const core = await createCore(coreOptions(timers, bus));
+    await core.start();
+    if (i === 0) t.ok(timers.held().probes > before.probes && timers.held().timers > before.timers, 'a started core holds probes and its tick');
+    core.stop();
+    await core.close();
+  }
+  t.same(timers.held(), before, 'nothing held after 50 cores');
+  t.notOk(bus.has('domain'), 'no core still hears the bus');
+  await timers.idle();
+});
+
+t.test('a core is built around one store, clock and set of engines', async (t) => {
+  const timers = new Timers();
+  const core = await createCore(coreOptions(timers, new Bus()));
+  t.equal(core.app.store, core.store);
+  t.equal(core.app.scheduler, core.scheduler);
+  t.equal(core.app.webhooks, core.webhooks);
+  t.equal(core.app.baseUrl(), 'http://127.0.0.1:1');
+  t.notOk(core.app.shutdown.aborted, 'not shut down while it runs');
+  await core.start();
+  core.stop();
+  t.ok(core.app.shutdown.aborted, 'stop ends what waits on the core');
+  await core.close();
+});
+
+t.test('a clock that cannot be made closes the store and tells the caller', async (t) => {
+  let abandoned = 0;
+  const options = coreOptions(new Timers(), new Bus());
+  await t.rejects(
+    createCore({
+      ...options,
+      clockFrom: () => {
+        throw new Error('no clock');
+      },
+      abandoned: () => abandoned++,
+    }),
+    { message: 'no clock' },
+  );
+  t.equal(abandoned, 1);
+});
