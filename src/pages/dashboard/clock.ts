@@ -40,7 +40,11 @@ function render(app: App, scope: DashScope, advanced: Advanced | undefined, form
   const ran = advanced ? Object.entries(advanced.report.ran) : [];
   const body = html`<h1>Clock</h1>
     ${clockFacts(app)}
-    <p class="muted">One clock for the whole emulator: an advance runs the due work of every Source and mode.</p>
+    <p class="muted">${
+      scope.namespace === undefined
+        ? 'One clock for the whole emulator: an advance runs the due work of every Source and mode.'
+        : `The clock of namespace ~${scope.namespace}: an advance runs the due work of its every Source and mode, and no other namespace's.`
+    }</p>
     <h2>Advance</h2>
     ${form.problem ? html`<p class="alert" role="alert" data-testid="problem">${form.problem}</p>` : ''}
     <form class="filters" method="post" action="${href(scope, '/clock/advance')}" aria-label="Advance the clock">
