@@ -54,6 +54,11 @@ export function clockOffset(ms: number): string {
   return `real time ${seconds < 0 ? '-' : '+'}${days > 0 ? `${days}d ` : ''}${hms}`;
 }
 
+/** A row's namespace as its key's suffix writes it (`~w3`), or empty for the default namespace. */
+export function namespaceText(row: { namespace?: string }): string {
+  return row.namespace === undefined ? '' : `~${row.namespace}`;
+}
+
 /** An event's amount as every output writes it (`25.00 USD`), or empty when it has none. */
 export function amountText(row: Pick<EventRow, 'amount' | 'currency'>): string {
   return row.amount === null ? '' : formatAmount(row.amount, row.currency);
