@@ -369,26 +369,16 @@ t.test('cells, clips and columns measure display columns', async (t) => {
 t.test('named namespaces: a namespace column in both lists, within 80 columns', async (t) => {
   for (const size of [SIZES[0]!, SIZES[3]!]) {
     const ui = mount(t, size, CLOCKS[0]);
-    ui.bus.emit('request', { method: 'POST', path: '/v1/sessions', status: 201, ms: 1.5, source: 'acme', mode: 'test' });
-    ui.bus.emit('request', { method: 'POST', path: '/v1/sessions', status: 201, ms: 1.5, source: 'acme', mode: 'test', namespace: 'worker-12' });
-    ui.bus.emit('domain', {
-      id: 'evt_default',
-      name: 'payment.completed',
-      source: 'acme',
-      mode: 'test',
-      data: { reference: 'd-1', amount: 1, currency: 'USD' },
-      at: AT,
-    });
-    ui.bus.emit('domain', {
-      id: 'evt_named',
-      name: 'payment.completed',
-      source: 'acme',
-      mode: 'test',
-      data: { reference: 'w-1', amount: 1, currency: 'USD' },
-      at: AT,
-      namespace: 'worker-12',
-    });
-    const frame = await ui.until((f) => f.includes('evt') || /w-1/.test(f), 'the rows');
+    // The default's traffic, then a named namespace's (the root bus hears it with its name).
+    for (const [reference, named] of [
+      ['d-1', {}],
+      ['w-1', { namespace: 'worker-12' }],
+    ] as const) {
+      ui.bus.emit('request', { method: 'POST', path: '/v1/sessions', status: 201, ms: 1.5, source: 'acme', mode: 'test', ...named });
+      const data = { reference, amount: 1, currency: 'USD' };
+      ui.bus.emit('domain', { id: `evt_${reference}`, name: 'payment.completed', source: 'acme', mode: 'test', data, at: AT, ...named });
+    }
+    const frame = await ui.until((f) => f.includes('Events (2)'), 'the rows');
     fits(t, frame, size, `${size.columns} columns with namespaces`);
     const lines = frame.split('\n');
     const head = lines.findIndex((l) => /^\s+(time\s+)?event\s/.test(l));

@@ -6,6 +6,18 @@ import type { UiHost, UiTimers } from './host.js';
 import { openFileLog, plainLine } from './log.js';
 import { plainPalette } from './palette.js';
 
+/** A payemu as the loggers read it, with no Source, on `bus`. */
+const hostOf = (bus: Bus, timers: UiTimers): UiHost => ({
+  url: 'http://127.0.0.1:1',
+  dataDir: undefined,
+  sources: [],
+  clock: { now: () => '2027-01-01T00:00:00.000000Z' },
+  bus,
+  webhookUrl: () => null,
+  timers,
+  eventNames: [],
+});
+
 /**
  * Named namespaces (docs/terminal-ui.md): a plain line starts with `~NAME`, a JSON line has a
  * `namespace` field; the default's lines have neither, as before namespaces.
@@ -20,16 +32,7 @@ t.test("a named namespace's lines say which; the default's are as they were", as
   const file = path.join(t.testdir(), 'payemu.log');
   const bus = new Bus();
   const log = openFileLog(file);
-  log.attach({
-    url: 'http://127.0.0.1:1',
-    dataDir: undefined,
-    sources: [],
-    clock: { now: () => '2027-01-01T00:00:00.000000Z' },
-    bus,
-    webhookUrl: () => null,
-    timers: { after: () => ({ cancel() {} }), every: () => ({ cancel() {} }), soon: () => ({ cancel() {} }) },
-    eventNames: [],
-  });
+  log.attach(hostOf(bus, { after: () => ({ cancel() {} }), every: () => ({ cancel() {} }), soon: () => ({ cancel() {} }) }));
   // A named core's bus forwards to this one, adding the name (src/bus/bus.ts).
   const named = new Bus();
   named.forward(bus, 'w3');
@@ -71,16 +74,7 @@ t.test('lines wait at most 20 ms, share one write, and the stop writes what wait
     soon: () => ({ cancel() {} }),
   };
   const bus = new Bus();
-  const host: UiHost = {
-    url: 'http://127.0.0.1:1',
-    dataDir: undefined,
-    sources: [],
-    clock: { now: () => '2027-01-01T00:00:00.000000Z' },
-    bus,
-    webhookUrl: () => null,
-    timers,
-    eventNames: [],
-  };
+  const host = hostOf(bus, timers);
   const log = openFileLog(file);
   log.attach(host);
   const types = () =>
