@@ -196,6 +196,12 @@ t.test('namespaces: each sets its own destination and gets only its own events, 
   // Clearing one namespace's destination leaves the other's.
   t.same((await w1.request('DELETE', '/_payemu/webhook')).body, { source: 'acme', url: shared.url, overridden: false });
   t.same((await w2.get('/_payemu/webhook')).body, { source: 'acme', url: r2.url, overridden: true });
+  // A setting, not a record a test makes: not among a namespace's counts.
+  const listed = (await e.api.get('/_payemu/namespaces')).body.namespaces;
+  t.ok(
+    listed.every((n: { counts: Record<string, number> }) => !('webhook_destinations' in n.counts)),
+    'not counted',
+  );
   // A reset of everything in a namespace keeps its destination, as in the default.
   t.equal((await w2.post('/_payemu/reset', { all: true })).status, 200);
   t.same((await w2.get('/_payemu/webhook')).body.overridden, true);
