@@ -41,7 +41,7 @@ const hrefs = (page: Page, selector: string) =>
   page.locator(selector).evaluateAll((links) => links.map((a) => (a as unknown as { getAttribute(name: string): string | null }).getAttribute('href') ?? ''));
 
 t.test('the switcher lists the default and each named namespace; each shows its own records, with JavaScript on and off', { timeout: 300_000 }, async (t) => {
-  const { e } = await threeNamespaces(t);
+  const { e, w3 } = await threeNamespaces(t);
   for (const javaScriptEnabled of [true, false]) {
     const page = await (await context(t, { javaScriptEnabled })).newPage();
     await page.goto(`${e.url}${D}/payments`);
@@ -89,6 +89,12 @@ t.test('the switcher lists the default and each named namespace; each shows its 
     ['w3', 'w4'],
     'the dashboard made none',
   );
+  await w3.post('/v1/payment-links', { title: 'Coffee', amount: 3 });
+  await page.goto(`${e.url}${D}/payment-links?namespace=w3`);
+  t.same(await hrefs(page, '[data-testid=payment-links] a'), ['/~w3/pay/1', '/~w3/pay/1'], "a link's hosted page is its namespace's");
+  await page.getByRole('link', { name: 'Coffee' }).click();
+  await page.getByRole('heading', { name: 'Coffee' }).waitFor();
+  t.match(page.url(), /\/~w3\/pay\/1$/);
   await page.goto(`${e.url}/~w4${D}/payments`);
   t.match(await page.getByTestId('payments').innerText(), /w4-1/, 'under /~NAME/ the dashboard is that namespace’s');
   t.ok((await hrefs(page, 'nav a')).every((href) => href.includes('namespace=w4')));

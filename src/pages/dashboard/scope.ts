@@ -58,9 +58,6 @@ export function scopeFields(scope: DashScope): Raw {
   }`;
 }
 
-/** A hosted page's address (`/pay/1`), under `/~NAME/` in a named namespace: a payment link's id is only unique within its namespace. */
-export const hostedPath = (scope: DashScope, path: string): string => (scope.namespace === undefined ? path : `/~${scope.namespace}${path}`);
-
 /** One query value as text (a repeated parameter counts by its first value). */
 export const param = (ctx: OpenContext, name: string): string => text(ctx.query[name])?.trim() ?? '';
 
