@@ -82,7 +82,7 @@ export function overview(ctx: OpenContext) {
         <dt>Test key</dt><dd><code data-testid="test-key">${namespacedKey(scope.source.test_key, scope.namespace)}</code></dd>
         <dt>Live key</dt><dd><code>${namespacedKey(scope.source.live_key, scope.namespace)}</code></dd>
         <dt>Webhook secret</dt><dd><code data-testid="webhook-secret">${scope.source.webhook_secret}</code></dd>
-        <dt>Webhook URL</dt><dd>${webhookUrl ? html`<code>${webhookUrl}</code>` : html`<span class="muted">none: set one with <code>--webhook-url URL</code> or <code>webhook_url</code> in payemu.config.json</span>`}</dd>
+        <dt>Webhook URL</dt><dd>${webhookUrl ? html`<code>${webhookUrl}</code>` : html`<span class="muted">none: set one with <code>--webhook-url URL</code>, <code>webhook_url</code> in payemu.config.json, or <code>PUT /_payemu/webhook</code> with ${scope.namespace === undefined ? 'the' : 'this namespace’s'} key (<code>payemu webhook set URL</code>)</span>`}</dd>
       </dl></section>
       <section aria-labelledby="clock-h"><h2 id="clock-h">Clock</h2>${clockFacts(app)}
       <p><a href="${href(scope, '/clock')}">Advance the clock</a></p></section>
