@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { amountText, cell, deliveryText, fitColumns, namespaceText, textWidth, timeText, type ColumnSpec } from '../format.js';
+import { amountText, cell, deliveryText, fitColumns, namespaceText, namespaceWidth, textWidth, timeText, type ColumnSpec } from '../format.js';
 import type { EventRow } from '../state.js';
 import { Line, type Span, Title } from './line.js';
 
@@ -53,11 +53,6 @@ export function eventColumns(width: number, rows: readonly EventRow[], days: boo
     { key: 'delivery', width: delivery },
   ];
   return fitColumns(width, specs);
-}
-
-/** The namespace column: as wide as the widest `~NAME` in view and a blank, within bounds (a name may have 32 characters). */
-export function namespaceWidth(rows: readonly { namespace?: string }[], width: number): number {
-  return Math.min(width >= 120 ? 34 : 14, Math.max(5, ...rows.map((r) => textWidth(namespaceText(r)) + 2)));
 }
 
 /** The live list of events, newest first; the selected one is highlighted and kept in view. */

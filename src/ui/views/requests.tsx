@@ -1,6 +1,5 @@
 import { Box } from 'ink';
-import { cell, fitColumns, namespaceText, requestTone, textWidth, type ColumnSpec } from '../format.js';
-import { namespaceWidth } from './events.js';
+import { cell, fitColumns, namespaceText, namespaceWidth, requestTone, textWidth, type ColumnSpec } from '../format.js';
 import type { RequestRow } from '../state.js';
 import { Line, type Span, Title } from './line.js';
 
