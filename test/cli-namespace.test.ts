@@ -3,7 +3,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import t, { type Test } from 'tap';
-import { runPayemu } from './helpers/cli.js';
+import { createClient } from '../src/client/client.js';
+import { runPayemu, startPayemu } from './helpers/cli.js';
 
 // --namespace and PAYEMU_NAMESPACE through the built binary: the key each command sends, what
 // is refused before any request, and (against a real payemu) that a namespace's reset and clock
@@ -103,7 +104,7 @@ t.test('a key with a suffix alone is sent as it is: the emulator judges it', asy
   t.same(keys, [`${KEY}~w9`]);
 });
 
-t.test('every command that talks to payemu takes --namespace; start, exec, doctor and verify-handler do not', async (t) => {
+t.test('every command that talks to payemu takes --namespace; those about namespaces, start, exec, doctor and verify-handler do not', async (t) => {
   const takes = [
     'trigger',
     'clock show',
@@ -127,7 +128,9 @@ t.test('every command that talks to payemu takes --namespace; start, exec, docto
     'fault clear',
     'reset',
   ];
-  const helps = await Promise.all([...takes, 'start', 'exec', 'doctor', 'verify-handler'].map((c) => runPayemu(t, [...c.split(' '), '--help'])));
+  const helps = await Promise.all(
+    [...takes, 'namespaces', 'namespaces delete', 'start', 'exec', 'doctor', 'verify-handler'].map((c) => runPayemu(t, [...c.split(' '), '--help'])),
+  );
   for (const [i, command] of takes.entries()) {
     t.match(helps[i]!.stdout, /--namespace <name> +act in this namespace/, `${command} takes --namespace`);
     t.match(helps[i]!.stdout, /PAYEMU_NAMESPACE/, `${command}'s help names PAYEMU_NAMESPACE`);
@@ -161,4 +164,67 @@ t.test('payemu reset --data DIR with a namespace and no payemu holding DIR delet
   t.equal(again.code, 0, again.stderr);
   t.same(JSON.parse(again.stdout), { deleted: null }, 'gone already: nothing to do');
   t.ok(fs.existsSync(path.join(dir, 'snapshot.json')));
+});
+
+t.test('against payemu: a namespace clock advance and reset leave the default as it was; payemu namespaces lists and deletes', async (t) => {
+  const cwd = t.testdir();
+  const { url } = await startPayemu(t, ['--in-memory', '--no-ui', '--freeze-clock', '--clock-start', '2030-01-01T00:00:00Z'], { cwd });
+  const at = (vars: Record<string, string> = {}) => ({ cwd, env: env({ PAYEMU_URL: url, ...vars }) });
+  const root = createClient({ url, key: KEY });
+  const w1 = createClient({ url, key: `${KEY}~w1` });
+  const made = (await root.call('POST', '/v1/sessions', { amount: 5, reference: 'kept' })).data;
+  const inW1 = (await w1.call('POST', '/v1/sessions', { amount: 7, reference: 'w1-order' })).data;
+
+  const advanced = await runPayemu(t, ['clock', 'advance', '30d', '--namespace', 'w1', '--json'], at());
+  t.equal(advanced.code, 0, advanced.stderr);
+  t.match(JSON.parse(advanced.stdout), { now: '2030-01-31T00:00:00.000000Z' });
+  const fromEnv = await runPayemu(t, ['clock', '--json'], at({ PAYEMU_NAMESPACE: 'w1' }));
+  t.match(JSON.parse(fromEnv.stdout), { now: '2030-01-31T00:00:00.000000Z', frozen: true }, 'PAYEMU_NAMESPACE reads the same clock');
+  const rootClock = await runPayemu(t, ['clock', '--json'], at());
+  t.match(JSON.parse(rootClock.stdout), { now: '2030-01-01T00:00:00.000000Z' }, "the default's clock did not move");
+  const flagWins = await runPayemu(t, ['clock', '--json', '--namespace', 'w2'], at({ PAYEMU_NAMESPACE: 'w1' }));
+  t.match(JSON.parse(flagWins.stdout), { now: '2030-01-01T00:00:00.000000Z' }, "the flag wins: w2, new, starts at the default's time");
+
+  const reset = await runPayemu(t, ['reset', '--json'], at({ PAYEMU_NAMESPACE: 'w1' }));
+  t.equal(reset.code, 0, reset.stderr);
+  t.match(JSON.parse(reset.stdout), { scope: { source: 'acme', mode: 'test' }, url, namespace: 'w1' });
+  t.ok(JSON.parse(reset.stdout).removed > 0, 'w1 had records');
+  t.equal((await w1.request('GET', `/v1/sessions/${inW1.id}`)).status, 404, "w1's session is gone");
+  t.equal((await root.request('GET', `/v1/sessions/${made.id}`)).status, 200, "the default's session is kept");
+  const human = await runPayemu(t, ['reset', '--namespace', 'w1'], at());
+  t.equal(human.stdout, `reset acme/test of namespace w1: 0 records removed (${url})`);
+
+  const listed = await runPayemu(t, ['namespaces', '--json'], at({ PAYEMU_NAMESPACE: 'w9' }));
+  t.equal(listed.code, 0, listed.stderr);
+  const list = JSON.parse(listed.stdout) as { name: string; clock: { now: string }; counts: Record<string, number> }[];
+  t.same(
+    list.map((n) => [n.name, n.clock.now]),
+    [
+      ['w1', '2030-01-31T00:00:00.000000Z'],
+      ['w2', '2030-01-01T00:00:00.000000Z'],
+    ],
+    'by name, the default not listed, and not w9: PAYEMU_NAMESPACE plays no part',
+  );
+  await w1.call('POST', '/v1/sessions', { amount: 7, reference: 'w1-again' });
+  const table = await runPayemu(t, ['namespaces'], at());
+  const rows = table.stdout.split('\n');
+  t.match(rows[0], /^NAME {2}CREATED {14}CLOCK {2,}RECORDS$/);
+  t.match(rows[1], /^w1 {4}2030-01-01 00:00:00 {2}2030-01-31 00:00:00 \(offset \d+ s, frozen\) {2,}.*sessions 1/);
+  t.match(rows[2], /^w2 {4}2030-01-01 00:00:00 {2}2030-01-01 00:00:00 \(offset \d+ s, frozen\) {2,}none$/);
+  const records = rows[0]!.indexOf('RECORDS');
+  t.same([rows[1]![records - 1], rows[2]![records - 1]], [' ', ' '], 'the records column lines up under its header');
+  t.not(rows[1]![records], ' ');
+  t.not(rows[2]![records], ' ');
+
+  const deleted = await runPayemu(t, ['namespaces', 'delete', 'w1'], at());
+  t.equal(deleted.code, 0, deleted.stderr);
+  t.equal(deleted.stdout, 'deleted namespace w1');
+  const unknown = await runPayemu(t, ['namespaces', 'delete', 'w1'], at());
+  t.equal(unknown.code, 1);
+  t.match(unknown.stderr, /^payemu: 404: /);
+  await runPayemu(t, ['namespaces', 'delete', 'w2', '--json'], at());
+  const none = await runPayemu(t, ['namespaces'], at());
+  t.match(none.stdout, /^no namespaces yet/);
+  const noFlag = await runPayemu(t, ['namespaces', '--namespace', 'w1'], at());
+  t.equal(noFlag.code, 2, 'namespaces takes no --namespace');
 });

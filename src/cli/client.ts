@@ -19,11 +19,15 @@ export interface ConnectOptions {
   namespace?: string;
 }
 
-export function connect(options: ConnectOptions): PayemuClient {
+/**
+ * A client of the payemu at --url. `namespaced: false` for the commands about namespaces
+ * themselves (`payemu namespaces`), which act with any key: the key is sent as it is.
+ */
+export function connect(options: ConnectOptions, { namespaced = true } = {}): PayemuClient {
   const url = options.url ?? process.env.PAYEMU_URL ?? DEFAULT_URL;
   // --url is checked as it is read (option-values.ts); PAYEMU_URL here, before any request.
   if (!isHttpUrl(url)) throw new CliError(`PAYEMU_URL: not an http:// or https:// URL: ${url} (e.g. http://127.0.0.1:4242)`, EXIT.usage);
-  return createClient({ url, key: apiKey(options) });
+  return createClient({ url, key: namespaced ? apiKey(options) : (options.key ?? process.env.PAYEMU_API_KEY ?? DEFAULT_KEY) });
 }
 
 /**
