@@ -228,3 +228,23 @@ t.test('against payemu: a namespace clock advance and reset leave the default as
   const noFlag = await runPayemu(t, ['namespaces', '--namespace', 'w1'], at());
   t.equal(noFlag.code, 2, 'namespaces takes no --namespace');
 });
+
+t.test("payemu pay: a namespace's checkout URL pays in that namespace; --namespace naming another is exit 2", async (t) => {
+  const cwd = t.testdir();
+  const { url } = await startPayemu(t, ['--in-memory', '--no-ui'], { cwd });
+  const w1 = createClient({ url, key: `${KEY}~w1` });
+  const session = (await w1.call('POST', '/v1/sessions', { amount: 12, reference: 'w1-pay' })).data;
+  const checkout: string = session.attributes.checkout_url;
+  t.match(checkout, `${url}/~w1/checkout/${session.id}`);
+
+  const other = await runPayemu(t, ['pay', checkout, '--namespace', 'w2'], { cwd, env: env() });
+  t.equal(other.code, 2, other.stderr);
+  t.match(other.stderr, /^payemu: .* is a page of namespace w1, not of --namespace w2/);
+
+  const paid = await runPayemu(t, ['pay', checkout], { cwd, env: env({ PAYEMU_NAMESPACE: 'w2' }) });
+  t.equal(paid.code, 0, `the URL's namespace wins over PAYEMU_NAMESPACE: ${paid.stderr}`);
+  t.match(paid.stdout, /^PAID 12\.00 USD reference w1-pay \(payment 1\)/);
+  const byId = await runPayemu(t, ['pay', session.id, '--json'], { cwd, env: env({ PAYEMU_URL: url, PAYEMU_NAMESPACE: 'w1' }) });
+  t.equal(byId.code, 1, 'an id in the namespace: already paid, refused by payemu');
+  t.match(byId.stderr, /^payemu: 4\d\d: /);
+});
