@@ -248,3 +248,33 @@ t.test("payemu pay: a namespace's checkout URL pays in that namespace; --namespa
   t.equal(byId.code, 1, 'an id in the namespace: already paid, refused by payemu');
   t.match(byId.stderr, /^payemu: 4\d\d: /);
 });
+
+t.test('against payemu: trigger, events, fault, requests, webhook-chaos and outcome act in the namespace named, not in the default', async (t) => {
+  const cwd = t.testdir();
+  const { url } = await startPayemu(t, ['--in-memory', '--no-ui'], { cwd });
+  const at = (vars: Record<string, string> = {}) => ({ cwd, env: env({ PAYEMU_URL: url, ...vars }) });
+  const inW1 = (args: string[]) => runPayemu(t, [...args, '--namespace', 'w1'], at());
+  const inDefault = (args: string[]) => runPayemu(t, args, at());
+  const json = (res: { code: number | null; stdout: string; stderr: string }) => {
+    t.equal(res.code, 0, res.stderr);
+    return JSON.parse(res.stdout);
+  };
+
+  t.match(json(await inW1(['trigger', 'payment.completed', '--json'])), { event: 'payment.completed' });
+  t.ok(json(await inW1(['events', '--json'])).length > 0, "w1's events");
+  t.same(json(await inDefault(['events', '--json'])), [], 'none in the default');
+
+  t.match(json(await inW1(['fault', 'add', '--path', '/v1/me', '--status', '503', '--json'])), { path: '/v1/me', status: 503 });
+  t.equal((await createClient({ url, key: `${KEY}~w1` }).request('GET', '/v1/me')).status, 503, "w1's fault acts in w1");
+  t.equal((await createClient({ url, key: KEY }).request('GET', '/v1/me')).status, 200, 'not in the default');
+  t.equal(json(await inW1(['fault', 'list', '--json'])).length, 1);
+  t.same(json(await inDefault(['fault', 'list', '--json'])), []);
+  t.match(json(await inW1(['requests', '--json', '--path', '/v1/me'])), { total: 1, requests: [{ status: 503 }] });
+  t.match(json(await inDefault(['requests', '--json', '--path', '/v1/me'])), { total: 1, requests: [{ status: 200 }] });
+
+  t.same(json(await inW1(['webhook-chaos', 'set', 'duplicate=0.5', '--json'])), { duplicate: 0.5 });
+  t.same(json(await inDefault(['webhook-chaos', '--json'])), {}, "the default's chaos is off");
+  json(await inW1(['outcome', 'add', '--reference', 'r1', '--sequence', 'card_declined', '--json']));
+  t.equal(json(await inW1(['outcome', 'list', '--json'])).outcomes.length, 1);
+  t.same(json(await inDefault(['outcome', 'list', '--json'])), { outcomes: [] });
+});
