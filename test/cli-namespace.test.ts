@@ -281,3 +281,20 @@ t.test('against payemu: trigger, events, fault, requests, webhook-chaos and outc
   t.equal(json(await inW1(['outcome', 'list', '--json'])).outcomes.length, 1);
   t.same(json(await inDefault(['outcome', 'list', '--json'])), { outcomes: [] });
 });
+
+t.test('payemu reset --data DIR --namespace NAME with a payemu holding DIR resets that namespace through it', async (t) => {
+  const cwd = t.testdir();
+  const data = `${cwd}/data`;
+  const { url } = await startPayemu(t, ['--data', data, '--no-ui'], { cwd });
+  const w1 = createClient({ url, key: `${KEY}~w1` });
+  const root = createClient({ url, key: KEY });
+  const inW1 = (await w1.call('POST', '/v1/sessions', { amount: 3, reference: 'w1-held' })).data;
+  const kept = (await root.call('POST', '/v1/sessions', { amount: 3, reference: 'root-held' })).data;
+
+  const res = await runPayemu(t, ['reset', '--data', data, '--namespace', 'w1', '--json'], { cwd, env: env({ PAYEMU_URL: 'http://127.0.0.1:9' }) });
+  t.equal(res.code, 0, res.stderr);
+  t.match(JSON.parse(res.stdout), { url, namespace: 'w1', scope: { source: 'acme', mode: 'test' } });
+  t.equal((await w1.request('GET', `/v1/sessions/${inW1.id}`)).status, 404, "w1's session is gone");
+  t.equal((await root.request('GET', `/v1/sessions/${kept.id}`)).status, 200, "the default's is kept");
+  t.ok(fs.existsSync(path.join(data, 'namespaces', 'w1')), "w1's directory stays: it was reset, not deleted");
+});
