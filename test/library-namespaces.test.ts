@@ -33,6 +33,12 @@ t.test('two namespaces: ids from 1 in each, clocks apart, keys with the suffix, 
   t.equal(a.dashboardUrl, `${payemu.url}/_payemu/dashboard?namespace=a`);
   t.equal(a.webhookUrl('acme'), 'http://127.0.0.1:9/hooks', 'the destination in force there');
   t.equal(a.webhookUrl('nope'), null);
+  await a.webhook.set('http://127.0.0.1:3001/a-hooks');
+  t.equal(a.webhookUrl('acme'), 'http://127.0.0.1:3001/a-hooks', "a's own destination, once set there");
+  t.equal(b.webhookUrl('acme'), 'http://127.0.0.1:9/hooks', "b's stays the option's");
+  t.equal(payemu.webhookUrl('acme'), 'http://127.0.0.1:9/hooks', "and so does the default's");
+  await a.webhook.clear();
+  t.equal(a.webhookUrl('acme'), 'http://127.0.0.1:9/hooks');
   t.notOk('close' in a, 'the emulator closes, not a namespace');
   t.notOk('dataDir' in a);
 
