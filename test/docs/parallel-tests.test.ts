@@ -108,6 +108,14 @@ function checkLog(t: Test, file: string, namespaces: string[]): void {
   }
 }
 
+/**
+ * A page's command in `cwd`, without the coverage hooks tap puts in NODE_OPTIONS of every process
+ * a test starts (they are not the reader's, and each runner's workers would load them too).
+ */
+function shell(command: string, cwd: string, env: NodeJS.ProcessEnv = {}) {
+  return shAsync(`unset NODE_OPTIONS\n${command}`, cwd, env);
+}
+
 /** Links a devDependency of this checkout into the project, with its command in node_modules/.bin. */
 function linkTool(dir: string, name: string): void {
   fs.symlinkSync(path.join(ROOT, 'node_modules', name), path.join(dir, 'node_modules', name));
@@ -132,7 +140,7 @@ t.test('Jest: three workers, w1 to w3, all tests passed', async (t) => {
   // a cache of this run's own keeps the three workers the page's command asks for.
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-jest-'));
   t.teardown(() => fs.rmSync(cache, { recursive: true, force: true }));
-  const run = await shAsync(`${logged(node.commands[0]!, 'payemu.jsonl')} --cacheDirectory=${cache}`, cwd);
+  const run = await shell(`${logged(node.commands[0]!, 'payemu.jsonl')} --cacheDirectory=${cache}`, cwd);
   t.equal(run.code, 0, run.stdout + run.stderr);
   t.match(run.stderr, /^Tests: +3 passed, 3 total$/m);
   checkLog(t, path.join(cwd, 'payemu.jsonl'), ['w1', 'w2', 'w3']);
@@ -141,7 +149,7 @@ t.test('Jest: three workers, w1 to w3, all tests passed', async (t) => {
 t.test('Vitest: three workers, w1 to w3, all tests passed', async (t) => {
   const cwd = folder(t, node.files);
   linkTool(cwd, 'vitest');
-  const run = await shAsync(logged(node.commands[1]!, 'payemu.jsonl'), cwd);
+  const run = await shell(logged(node.commands[1]!, 'payemu.jsonl'), cwd);
   t.equal(run.code, 0, run.stdout + run.stderr);
   t.match(run.stdout, /^ +Tests +3 passed \(3\)$/m);
   checkLog(t, path.join(cwd, 'payemu.jsonl'), ['w1', 'w2', 'w3']);
@@ -163,7 +171,7 @@ t.test('pytest-xdist: three workers, gw0 to gw2, all tests passed', { skip: miss
   const cwd = folder(t, python.files);
   // Debian's pytest, by its Python; no cache or bytecode left in the folder.
   const command = logged(python.commands[0]!, 'payemu.jsonl').replace('-- pytest ', `-- ${PYTHON} -m pytest -p no:cacheprovider `);
-  const run = await shAsync(command, cwd, { PYTHONDONTWRITEBYTECODE: '1' });
+  const run = await shell(command, cwd, { PYTHONDONTWRITEBYTECODE: '1' });
   t.equal(run.code, 0, run.stdout + run.stderr);
   t.match(run.stdout, /^=+ 3 passed in [\d.]+s =+$/m);
   checkLog(t, path.join(cwd, 'payemu.jsonl'), ['gw0', 'gw1', 'gw2']);
@@ -190,9 +198,9 @@ t.test(
     const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-go-'));
     t.teardown(() => fs.rmSync(cache, { recursive: true, force: true }));
     const env = { GOPROXY: 'off', GOTOOLCHAIN: 'local', GOFLAGS: '', GOWORK: 'off', GOCACHE: path.join(cache, 'build'), GOPATH: path.join(cache, 'path') };
-    const gofmt = await shAsync('gofmt -l .', cwd, env);
+    const gofmt = await shell('gofmt -l .', cwd, env);
     t.equal(gofmt.stdout, '', 'the page’s Go is gofmt’s');
-    const run = await shAsync(logged(golang.commands[0]!, 'payemu.jsonl'), cwd, env);
+    const run = await shell(logged(golang.commands[0]!, 'payemu.jsonl'), cwd, env);
     t.equal(run.code, 0, run.stdout + run.stderr);
     for (const pkg of ['authorization', 'billing', 'sessions']) t.match(run.stdout, new RegExp(`^ok +shop/${pkg}\\s`, 'm'), `${pkg} passed`);
     checkLog(t, path.join(cwd, 'payemu.jsonl'), ['authorization', 'billing', 'sessions']);
@@ -225,7 +233,7 @@ t.test('PAYEMU_NAMESPACE and --namespace: the CLI acts in the worker’s namespa
   // As a test under `payemu exec` runs them: PAYEMU_URL and PAYEMU_API_KEY are exec's.
   const cwd = project(t);
   const env = { PAYEMU_URL: url, PAYEMU_API_KEY: 'sk_test_payemu_acme' };
-  const [advance, events, show] = [await shAsync(commands[0]!, cwd, env), await shAsync(commands[1]!, cwd, env), await shAsync(commands[2]!, cwd, env)];
+  const [advance, events, show] = [await shell(commands[0]!, cwd, env), await shell(commands[1]!, cwd, env), await shell(commands[2]!, cwd, env)];
   t.equal(advance!.code, 0, advance!.stderr);
   t.match(advance!.stdout, /recurring\.charge: 1/);
   t.equal(events!.code, 0, events!.stderr);
