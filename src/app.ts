@@ -1,7 +1,7 @@
 import type { Scheduler } from './clock/scheduler.js';
 import type { PayemuConfig } from './config/types.js';
 import type { Collection, StoredRecord } from './store/collection.js';
-import type { HttpApp } from './http/http-app.js';
+import type { HttpApp, NamespaceResolver } from './http/http-app.js';
 import type { Inject } from './http/inject.js';
 import type { Dispatcher } from './webhooks/dispatcher.js';
 
@@ -25,3 +25,6 @@ export interface App extends HttpApp {
 declare module './http/http-app.js' {
   interface RouteApp extends App {}
 }
+
+/** The named namespaces of this payemu (src/emulator/namespaces.ts). */
+export type Namespaces = NamespaceResolver;

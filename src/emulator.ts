@@ -20,6 +20,8 @@ import { recordLockUrl } from './store/lock.js';
 import { memoryPersistence } from './store/persistence.js';
 import { restoreClock } from './emulator/clock.js';
 import { createCore } from './emulator/core.js';
+import { keptNamespaces, namedCoreBuilder, removeDropped, removeNamespaceDir, type SharedCoreOptions } from './emulator/named-core.js';
+import { NamespaceRegistry } from './emulator/namespaces.js';
 import { eventMethods } from './emulator/events.js';
 import { checkOptions, type EmulatorOptions } from './emulator/options.js';
 import { libraryMethods } from './emulator/operations.js';
@@ -48,15 +50,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   let config: PayemuConfig = typeof options.config === 'object' ? buildConfig(options.config) : loadConfig(configFile);
 
   // Checked before the store creates anything.
-  const { allowedHosts, dataDir, dispatcherOptions, startChaos, journalSize } = checkOptions(options);
+  const { allowedHosts, dataDir, dispatcherOptions, startChaos, journalSize, maxNamespaces } = checkOptions(options);
   const bus = new Bus();
-  const persistence = dataDir
-    ? filePersistence(dataDir, {
-        compactAfterBytes: options.compactAfterBytes,
-        onCompaction: (result) => bus.emit('store.compacted', result),
-        keysMadeBy: `payemu ${packageVersion()}`,
-      })
-    : memoryPersistence();
+  const persistenceOptions = {
+    compactAfterBytes: options.compactAfterBytes,
+    onCompaction: (result: { ok: boolean; records?: number; error?: string }) => bus.emit('store.compacted', result),
+    keysMadeBy: `payemu ${packageVersion()}`,
+  };
+  const persistence = dataDir ? filePersistence(dataDir, persistenceOptions) : memoryPersistence();
   const existed = dataDir !== undefined && fs.existsSync(dataDir);
   // A start that fails before serving closes the store (its lock released) and leaves no new
   // data directory behind; one that existed before is kept as it was.
@@ -67,9 +68,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const keyring = new Keyring(config);
   let baseUrl = '';
   let inject: Inject = () => Promise.reject(new Error('payemu is not serving yet'));
-  const core = await createCore({
-    persistence,
-    clockFrom: (store) => restoreClock(store, options),
+  // Each named namespace is a core of its own (src/emulator/namespaces.ts), made like the default's.
+  const namespaces: NamespaceRegistry = new NamespaceRegistry({
+    max: maxNamespaces,
+    root: () => app,
+    build: (name) => buildNamed(name),
+    remove: dataDir === undefined ? undefined : (name) => removeNamespaceDir(dataDir, name),
+  });
+  const shared: SharedCoreOptions = {
     config: () => config,
     keyring,
     timers,
@@ -80,9 +86,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     journalSize,
     baseUrl: () => baseUrl,
     inject: (request) => inject(request),
-    abandoned: removeNewDataDir,
-  });
+    namespaces,
+  };
+  const core = await createCore({ ...shared, persistence, clockFrom: (store) => restoreClock(store, options), abandoned: removeNewDataDir });
   const { app, store, webhooks } = core;
+  const buildNamed = namedCoreBuilder(shared, () => app, dataDir, persistenceOptions, options.freezeClock);
   const abandon = async () => {
     await store.close();
     removeNewDataDir();
@@ -119,11 +127,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // The lock names this URL: a second payemu refused on the directory, and `payemu reset --data`, find it there.
   if (dataDir) recordLockUrl(dataDir, baseUrl);
 
-  // Work that fell due while payemu was stopped runs now, then on a one-second tick.
+  // Work that fell due while payemu was stopped runs now, then on a one-second tick; the
+  // namespaces kept in the data directory are read back and carry on likewise.
   await core.start();
+  if (dataDir) {
+    removeDropped(dataDir);
+    for (const name of keptNamespaces(dataDir)) await namespaces.open(name, { kept: true });
+  }
 
   const applyConfig = (next: PayemuConfig) => {
-    reloadConfigFaults(store, config, next, app.clock.now());
+    for (const one of [app, ...namespaces.list().map((named) => named.app)]) reloadConfigFaults(one.store, config, next, one.clock.now());
     config = next;
     keyring.update(next);
   };
@@ -165,6 +178,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           }
         }
         core.stop();
+        namespaces.stopAll();
         await stopWatching?.();
         // In-flight requests finish, then their connections close (rather than idling for
         // the keep-alive timeout); idle keep-alive connections are closed now.
@@ -175,6 +189,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           });
           server.closeIdleConnections();
         });
+        await namespaces.closeAll();
         await core.close(() => timers.cancelAll());
         if (exportError !== undefined) throw new Error(`--export-on-exit: ${(exportError as Error).message}`);
       })()),

@@ -9,7 +9,7 @@ import type { RaisedEvent } from './events.js';
  */
 export interface BusEvents {
   /** An HTTP request was answered. */
-  request: { method: string; path: string; status: number; ms: number; source?: string; mode?: string };
+  request: { method: string; path: string; status: number; ms: number; source?: string; mode?: string; namespace?: string };
   /** A domain event whose transaction is on disk. */
   domain: RaisedEvent;
   /** The clock moved forward and ran what fell due. */
@@ -21,10 +21,23 @@ export interface BusEvents {
   'store.compacted': { ok: boolean; records?: number; error?: string };
 }
 
-type Listener<K extends keyof BusEvents> = (payload: BusEvents[K]) => void;
+/** A payload as heard on the process's bus: `namespace` names the named namespace it came from (absent: the default). */
+export type Heard<K extends keyof BusEvents> = BusEvents[K] & { namespace?: string };
+
+type Listener<K extends keyof BusEvents> = (payload: Heard<K>) => void;
 
 export class Bus {
   private readonly listeners = new Map<keyof BusEvents, Set<Listener<never>>>();
+  private onward: { bus: Bus; namespace: string | undefined } | undefined;
+
+  /**
+   * Every event emitted here is emitted on `bus` too, with `namespace` added to its payload
+   * when given: each namespace's core has a bus of its own, and the process's bus (loggers,
+   * the terminal UI, `emulator.bus`) hears them all.
+   */
+  forward(bus: Bus, namespace: string | undefined): void {
+    this.onward = { bus, namespace };
+  }
 
   on<K extends keyof BusEvents>(name: K, listener: Listener<K>): () => void {
     let set = this.listeners.get(name);
@@ -35,19 +48,23 @@ export class Bus {
 
   /** Whether anyone listens: lets hot paths skip building a payload nobody reads. */
   has(name: keyof BusEvents): boolean {
-    return (this.listeners.get(name)?.size ?? 0) > 0;
+    return (this.listeners.get(name)?.size ?? 0) > 0 || this.onward?.bus.has(name) === true;
   }
 
-  emit<K extends keyof BusEvents>(name: K, payload: BusEvents[K]): void {
+  emit<K extends keyof BusEvents>(name: K, payload: Heard<K>): void {
     const set = this.listeners.get(name);
-    if (!set) return;
-    for (const listener of set) {
-      // A failing subscriber must not break the publisher (a request, a commit).
-      try {
-        (listener as Listener<K>)(payload);
-      } catch (error) {
-        process.emitWarning(`payemu: a ${String(name)} listener failed: ${(error as Error).message}`);
+    if (set) {
+      for (const listener of set) {
+        // A failing subscriber must not break the publisher (a request, a commit).
+        try {
+          (listener as Listener<K>)(payload);
+        } catch (error) {
+          process.emitWarning(`payemu: a ${String(name)} listener failed: ${(error as Error).message}`);
+        }
       }
     }
+    const onward = this.onward;
+    // Only when heard there: a payload is copied for nobody otherwise.
+    if (onward?.bus.has(name)) onward.bus.emit(name, onward.namespace === undefined ? payload : { ...payload, namespace: onward.namespace });
   }
 }

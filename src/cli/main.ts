@@ -304,7 +304,8 @@ function startOptions(command: Command, defaults: { port: number; data: string |
     .option('--log <file>', 'also write every request, event and webhook attempt to FILE as JSON lines (for CI to keep)')
     .option('--import <file>', 'start from a snapshot (payemu export): its Source and mode, or everything and the clock')
     .option('--export-on-exit <file>', 'on stop (SIGINT, SIGTERM, q), write a snapshot of everything to FILE first')
-    .option('--journal-size <n>', 'how many /v1 requests the request journal keeps per Source and mode (0: none)', count, 1000);
+    .option('--journal-size <n>', 'how many /v1 requests the request journal keeps per Source and mode (0: none)', count, 1000)
+    .option('--max-namespaces <n>', 'how many named namespaces (API key ending in ~NAME) payemu holds at most (0: none)', count, 256);
 }
 
 /** The options of commands that talk to a running emulator. */

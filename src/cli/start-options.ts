@@ -18,6 +18,7 @@ export interface StartOptions {
   clockStart?: string;
   freezeClock?: boolean;
   journalSize?: number;
+  maxNamespaces?: number;
   ui: boolean;
   json?: boolean;
   log?: string;
@@ -46,5 +47,6 @@ export function emulatorOptions(options: Partial<StartOptions>): EmulatorOptions
     import: options.import,
     exportOnExit: options.exportOnExit,
     journalSize: options.journalSize,
+    maxNamespaces: options.maxNamespaces,
   };
 }

@@ -34,6 +34,7 @@ export function operationRoute(op: AnyOperation): ApiRoute | OpenRoute {
     body: op.body,
     bodyLimit: op.bodyLimit,
     idempotent: op.idempotent,
+    anyNamespace: op.anyNamespace,
     handle: (ctx: ApiContext) => {
       const { app, scope, params, query, body, now, saveResult } = ctx;
       let saved: Reply | undefined;

@@ -97,6 +97,8 @@ export interface OperationSpec<I extends Input = Input, R = unknown> {
   idempotent?: boolean;
   /** No key needed (health). */
   open?: true;
+  /** Acts on every namespace, with any key, in the default namespace's app (see ApiRoute.anyNamespace). */
+  anyNamespace?: true;
   /** The status of a result (default 200) and its JSON Schema. */
   status?: 200 | 201;
   result: object;

@@ -15,6 +15,8 @@ import { outcomesClear } from './operations/outcomes-clear.js';
 import { outcomesList } from './operations/outcomes-list.js';
 import { requestsClear } from './operations/requests-clear.js';
 import { requestsList } from './operations/requests-list.js';
+import { namespaceDelete } from './operations/namespace-delete.js';
+import { namespacesList } from './operations/namespaces-list.js';
 import { reset } from './operations/reset.js';
 import { sessionComplete } from './operations/session-complete.js';
 import { snapshotExport } from './operations/snapshot-export.js';
@@ -55,6 +57,8 @@ export const OPERATIONS = [
   outcomesClear,
   snapshotExport,
   snapshotImport,
+  namespacesList,
+  namespaceDelete,
 ] as const;
 
 export type Operations = typeof OPERATIONS;

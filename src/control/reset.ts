@@ -11,7 +11,8 @@ import { inScope } from './scope-records.js';
 
 /**
  * `POST /_payemu/reset` (docs/control-plane.md): empties the key's Source in the key's mode;
- * `{"all": true}` empties everything and puts the virtual clock back to real time.
+ * `{"all": true}` empties everything and puts the virtual clock back to real time (in a named
+ * namespace: all of it, its clock back to where the default namespace's stands).
  * Payment and payment-link ids keep counting, so an id is never reused; invoice numbers start
  * again at INV-000001 in the emptied scope (its invoices are gone, so no number repeats).
  * Webhook chaos stays (it is a setting, like the clock); `DELETE /_payemu/webhook-chaos` ends it.
@@ -49,7 +50,9 @@ export function resetScope(app: App, scope: { source: string; mode: Mode }, all:
   // The request journal (memory only) of the scope, or all of them, goes too.
   app.requestJournal.clear(all ? undefined : scope);
   if (all) {
-    app.clock.restore({ offsetMs: 0, frozenAt: app.clock.frozen() ? app.clock.now() - app.clock.offsetMs() : null });
+    // The default namespace's clock goes back to real time; a named one's to where the default's stands.
+    if (app.namespace === undefined) app.clock.restore({ offsetMs: 0, frozenAt: app.clock.frozen() ? app.clock.now() - app.clock.offsetMs() : null });
+    else app.clock.restore(app.namespaces.root().clock.state());
     app.store.transaction((tx) => tx.put(Meta, { id: 'clock', clock: app.clock.state() }));
   }
   // The config's faults are in force from start: an emptied scope starts with them again.

@@ -91,8 +91,8 @@ export function exportSnapshot(app: App, collections: readonly Collection<Stored
     const records: StoredRecord[] = [];
     for (const record of app.store.all(def)) {
       if (def.name === Meta.name) {
-        // The clock is the document's own `clock`; counters are the id counters.
-        if (record.id === 'clock') continue;
+        // The clock is the document's own `clock`; counters are the id counters; a namespace's birth is its own.
+        if (record.id === 'clock' || record.id === 'namespace') continue;
         if (slug !== undefined && !counterBelongs(record.id, slug, mode!)) continue;
       } else if (slug !== undefined && !inScope(record, slug, mode!)) continue;
       records.push(record);

@@ -6,7 +6,9 @@ import { Keyring } from '../http/auth.js';
 import { memoryPersistence } from '../store/persistence.js';
 import { restoreClock } from './clock.js';
 import { createCore, type CoreOptions } from './core.js';
+import { NamespaceRegistry } from './namespaces.js';
 import { checkOptions } from './options.js';
+import assert from 'node:assert';
 
 function coreOptions(timers: Timers, bus: Bus): CoreOptions {
   const config = loadConfig(undefined);
@@ -24,6 +26,7 @@ function coreOptions(timers: Timers, bus: Bus): CoreOptions {
     journalSize,
     baseUrl: () => 'http://127.0.0.1:1',
     inject: () => Promise.reject(new Error('not serving')),
+    namespaces: new NamespaceRegistry({ max: 0, root: () => assert.fail('no root here'), build: () => Promise.reject(new Error('none here')) }),
   };
 }
 

@@ -1,5 +1,5 @@
-import type { App } from '../app.js';
-import type { Bus } from '../bus/bus.js';
+import type { App, Namespaces } from '../app.js';
+import { Bus } from '../bus/bus.js';
 import { COLLECTIONS, JOB_KINDS } from '../catalogue.js';
 import { wallClock, type Clock } from '../clock/clock.js';
 import { Scheduler } from '../clock/scheduler.js';
@@ -26,7 +26,11 @@ export interface CoreOptions {
   config(): PayemuConfig;
   keyring: Keyring;
   timers: Timers;
+  /** The process's bus (the library's `emulator.bus`): the core's own bus forwards every event to it, tagged with the namespace. */
   bus: Bus;
+  /** The namespace this core is the state of: `undefined` for the default one. */
+  namespace?: string;
+  namespaces: Namespaces;
   dispatcherOptions: DispatcherOptions;
   /** `--webhook-chaos`: stored for every Source and mode as the core starts. */
   startChaos: WebhookChaosSettings | undefined;
@@ -60,7 +64,10 @@ export interface Core {
  * faults, scheduler, dispatcher, event retention, the App, and each commit's events on the bus.
  */
 export async function createCore(options: CoreOptions): Promise<Core> {
-  const { timers, bus } = options;
+  const { timers, namespace } = options;
+  // A bus of its own: the core's dispatcher and event streams must hear its events only.
+  const bus = new Bus();
+  bus.forward(options.bus, namespace);
   const store = new Store(COLLECTIONS, options.persistence);
   await store.open();
   let clock: Clock;
@@ -91,9 +98,11 @@ export async function createCore(options: CoreOptions): Promise<Core> {
     timers,
     shutdown: shutdown.signal,
     config: options.config,
-    baseUrl: options.baseUrl,
+    baseUrl: namespace === undefined ? options.baseUrl : () => `${options.baseUrl()}/~${namespace}`,
     collections: COLLECTIONS,
     inject: options.inject,
+    namespace,
+    namespaces: options.namespaces,
   };
   store.onCommit((_changes, events) => {
     for (const event of events) bus.emit('domain', event);

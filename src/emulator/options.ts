@@ -63,6 +63,11 @@ export interface EmulatorOptions {
   webhookChaos?: WebhookChaosSettings | string;
   /** How many `/v1` requests the request journal keeps per Source and mode (default 1,000; 0 keeps none). */
   journalSize?: number;
+  /**
+   * How many named namespaces payemu holds at most (default 256; the default namespace is not
+   * counted): a request that would make one more is a 429. 0 allows none.
+   */
+  maxNamespaces?: number;
   /** @internal Routes added to the catalogue's, for tests of the HTTP layer itself. */
   extraRoutes?: readonly Route[];
 }
@@ -76,7 +81,11 @@ export interface CheckedOptions {
   /** Webhook chaos for every Source, when the option gives some. */
   startChaos: WebhookChaosSettings | undefined;
   journalSize: number;
+  maxNamespaces: number;
 }
+
+/** The named namespaces a payemu holds unless `maxNamespaces` says otherwise. */
+export const DEFAULT_MAX_NAMESPACES = 256;
 
 /** Checked in this order, each bad one a ConfigError naming its flag (the config is loaded before). */
 export function checkOptions(options: EmulatorOptions): CheckedOptions {
@@ -92,7 +101,10 @@ export function checkOptions(options: EmulatorOptions): CheckedOptions {
   const journalSize = options.journalSize ?? DEFAULT_JOURNAL_SIZE;
   if (!Number.isSafeInteger(journalSize) || journalSize < 0)
     throw new ConfigError(`--journal-size: not a number of requests (0 or more): ${options.journalSize}`);
-  return { allowedHosts, dataDir, dispatcherOptions, startChaos, journalSize };
+  const maxNamespaces = options.maxNamespaces ?? DEFAULT_MAX_NAMESPACES;
+  if (!Number.isSafeInteger(maxNamespaces) || maxNamespaces < 0)
+    throw new ConfigError(`--max-namespaces: not a number of namespaces (0 or more): ${options.maxNamespaces}`);
+  return { allowedHosts, dataDir, dispatcherOptions, startChaos, journalSize, maxNamespaces };
 }
 
 function webhookOptions(options: EmulatorOptions): DispatcherOptions {

@@ -34,15 +34,12 @@ export class BadRequest extends HttpError {
 }
 
 export class Unauthorized extends HttpError {
-  constructor() {
-    super(
-      401,
-      'Invalid or missing API key. Send your secret key as a Bearer token: "Authorization: Bearer sk_test_..." (or in the X-API-Key header).',
-      undefined,
-      {
-        'WWW-Authenticate': 'Bearer',
-      },
-    );
+  constructor(
+    detail = 'Invalid or missing API key. Send your secret key as a Bearer token: "Authorization: Bearer sk_test_..." (or in the X-API-Key header).',
+  ) {
+    super(401, detail, undefined, {
+      'WWW-Authenticate': 'Bearer',
+    });
   }
 }
 

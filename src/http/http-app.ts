@@ -19,8 +19,29 @@ export interface HttpApp {
   timers: Timers;
   /** Aborted when payemu stops: long-lived answers (event streams) end then. */
   shutdown: AbortSignal;
-  /** `http://HOST:PORT`, known once the server listens. */
+  /**
+   * Where payemu's pages and links of this namespace are: `http://HOST:PORT`, known once the
+   * server listens, and `/~NAME` after it in a named namespace.
+   */
   baseUrl(): string;
+  /** The namespace this app is the state of: `undefined` for the default one. */
+  namespace: string | undefined;
+  /** The named namespaces (src/emulator/namespaces.ts), shared by every namespace's app. */
+  namespaces: NamespaceResolver;
+}
+
+/** The named namespaces of one payemu, as the server and the control operations reach them. */
+export interface NamespaceResolver {
+  /** The app of a named namespace, made on its first use (which may be refused: over the limit). */
+  resolve(name: string): RouteApp | Promise<RouteApp>;
+  /** The app of a named namespace that exists; never makes one (hosted pages, the dashboard). */
+  find(name: string): RouteApp | undefined;
+  /** The default namespace's app: its clock is where a new namespace's starts. */
+  root(): RouteApp;
+  /** The named ones, by name, with when each came into being (virtual time of its own clock). */
+  list(): readonly { name: string; createdAt: number; app: RouteApp }[];
+  /** Drops one, its pending deliveries included, and removes its data; false when there is none of that name. */
+  delete(name: string): Promise<boolean>;
 }
 
 /**

@@ -40,4 +40,10 @@ export class RateLimiter {
     if (limitText === undefined) this.limits.set(limit, (limitText = String(limit)));
     return ['X-RateLimit-Limit', limitText, 'X-RateLimit-Remaining', String(Math.max(0, limit - window.count))];
   }
+
+  /** The headers of a request refused before it could be counted (a namespace not made: `--max-namespaces`): a window untouched. */
+  untouched(scope: Scope): string[] {
+    const limit = String(scope.source.rate_limit_per_minute);
+    return ['X-RateLimit-Limit', limit, 'X-RateLimit-Remaining', limit];
+  }
 }

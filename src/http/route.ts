@@ -91,6 +91,11 @@ export interface ApiRoute extends RouteBase {
   idempotent?: boolean;
   /** Also accepts the key as `?key=` (EventSource cannot set headers). */
   keyInQuery?: boolean;
+  /**
+   * Acts on every namespace (the list of them, dropping one): handed the default namespace's
+   * app whatever the key's namespace, which is never made by it.
+   */
+  anyNamespace?: boolean;
   /** Each route reads its own Body and Query: method syntax keeps the parameter bivariant. */
   handle(ctx: ApiContext<unknown, unknown>): Reply | Promise<Reply>;
 }

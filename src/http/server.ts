@@ -6,10 +6,11 @@ import { AnswerWrites } from './answer-writes.js';
 import { readJson } from './body.js';
 import { type Reply, send, sendError, setAnswerHeaders } from './envelope.js';
 import { type FaultRecord, faultFor, faultReply, readBodyForJournal } from './faults.js';
-import { BadRequest, HttpError, MethodNotAllowed, NotFound } from './errors.js';
+import { BadRequest, HttpError, MethodNotAllowed, NotFound, Unauthorized } from './errors.js';
 import type { HostCheck } from './host-check.js';
 import { fingerprint, idempotencyKeyOf, runIdempotent } from './idempotency.js';
-import type { Scope } from './auth.js';
+import type { Caller, Scope } from './auth.js';
+import { isNamespaceName } from '../lib/namespace-name.js';
 import type { ApiContext, OpenContext, Route } from './route.js';
 import type { Recording } from './request-journal.js';
 import { noteOf } from './request-note.js';
@@ -17,8 +18,18 @@ import { parseTarget, RouteTable } from './router.js';
 import { checkRequestTarget } from './text.js';
 import { check, compileBody, compileQuery } from './validation.js';
 
-/** A request as the routes get it: its target split once (router.ts) and its `:params`. */
-export type Req = http.IncomingMessage & { path: string; search: string; query: Record<string, unknown>; params: Record<string, string>; originalUrl: string };
+/**
+ * A request as the routes get it: its target split once (router.ts) and its `:params`; a path
+ * under `/~NAME/` (a named namespace's pages and links) is routed without it, NAME in `namespace`.
+ */
+export type Req = http.IncomingMessage & {
+  path: string;
+  search: string;
+  query: Record<string, unknown>;
+  params: Record<string, string>;
+  originalUrl: string;
+  namespace?: string;
+};
 type Handler = (req: Req, res: http.ServerResponse) => void;
 
 /**
@@ -53,6 +64,11 @@ export function createServer(app: RouteApp, routes: readonly Route[], options: {
     checkRequestTarget(url);
     const target = parseTarget(url);
     req.originalUrl = url;
+    if (target.path.startsWith('/~')) {
+      const end = target.path.indexOf('/', 2);
+      req.namespace = target.path.slice(2, end === -1 ? undefined : end);
+      target.path = end === -1 ? '/' : target.path.slice(end);
+    }
     req.url = target.search === '' ? target.path : target.path + target.search;
     req.path = target.path;
     req.search = target.search;
@@ -142,7 +158,7 @@ function apiHandler(app: RouteApp, route: Extract<Route, { auth: 'key' }>, valid
   // unanswered is recorded with no status. Faults act on /v1 requests only too, never on the
   // control plane that sets them.
   const v1 = route.path.startsWith('/v1/');
-  const run = (req: Req, res: http.ServerResponse, scope: Scope, query: Record<string, unknown>, raw: unknown): Reply | Promise<Reply> => {
+  const run = (app: RouteApp, req: Req, res: http.ServerResponse, scope: Scope, query: Record<string, unknown>, raw: unknown): Reply | Promise<Reply> => {
     const body = validateBody ? check<Record<string, unknown>>(validateBody(), raw ?? {}) : {};
     const ctx: ApiContext = { app, req, res, params: req.params, query, body, scope, now: app.clock.now() };
     if (refusesKey && req.headers['idempotency-key'] !== undefined)
@@ -163,12 +179,13 @@ function apiHandler(app: RouteApp, route: Extract<Route, { auth: 'key' }>, valid
   };
   const readsBody = route.method !== 'GET' && route.method !== 'DELETE';
   // `sent`: the body, when it was read already (a fault reads it as it starts to act).
-  const answer = (req: Req, res: http.ServerResponse, scope: Scope, sent?: Promise<unknown>): Reply | Promise<Reply> => {
+  const answer = (app: RouteApp, req: Req, res: http.ServerResponse, scope: Scope, sent?: Promise<unknown>): Reply | Promise<Reply> => {
     const query = validateQuery ? check<Record<string, unknown>>(validateQuery(), { ...req.query }) : req.query;
-    if (!readsBody) return run(req, res, scope, query, undefined);
-    return (sent ?? readJson(req, route.bodyLimit)).then((raw) => run(req, res, scope, query, raw));
+    if (!readsBody) return run(app, req, res, scope, query, undefined);
+    return (sent ?? readJson(req, route.bodyLimit)).then((raw) => run(app, req, res, scope, query, raw));
   };
-  const serve = (req: Req, res: http.ServerResponse, scope: Scope): void | Promise<void> => {
+  // `app` is the request's namespace's: its rate limits, faults, journal, store and clock.
+  const serve = (app: RouteApp, req: Req, res: http.ServerResponse, scope: Scope): void | Promise<void> => {
     if (route.rateLimited) setAnswerHeaders(res, app.rateLimiter.take(scope));
     const fault = v1 ? faultFor(app.store, scope, req.method ?? 'GET', req.path) : undefined;
     if (fault !== undefined) {
@@ -178,23 +195,50 @@ function apiHandler(app: RouteApp, route: Extract<Route, { auth: 'key' }>, valid
       // if the route runs.
       const sent = readsBody ? readJson(req, route.bodyLimit) : readBodyForJournal(req);
       sent.catch(() => {});
-      return actOnFault(app, fault, req, res, sent, async () => answer(req, res, scope, readsBody ? sent : undefined));
+      return actOnFault(app, fault, req, res, sent, async () => answer(app, req, res, scope, readsBody ? sent : undefined));
     }
-    const reply = answer(req, res, scope);
+    const reply = answer(app, req, res, scope);
     if (reply instanceof Promise) return reply.then((settled) => send(res, settled));
     send(res, reply);
   };
+  const begin = (app: RouteApp, req: Req, res: http.ServerResponse, scope: Scope): void => {
+    const recording = v1 ? app.requestJournal.start(req, res, scope.source.slug, scope.mode, app.clock.now()) : undefined;
+    settle(app, req, res, () => serve(app, req, res, scope), recording);
+  };
   return (req, res) => {
-    let scope: Scope;
+    let caller: Caller;
     try {
-      scope = app.keyring.authenticate(req, route.keyInQuery ? stringOrUndefined(req.query.key) : undefined);
+      caller = app.keyring.authenticate(req, route.keyInQuery ? stringOrUndefined(req.query.key) : undefined);
+      if (req.namespace !== caller.namespace && req.namespace !== undefined) throw namespaceMismatch(req.namespace, caller.namespace);
     } catch (error) {
       return fail(app, req, res, error);
     }
+    const { scope, namespace } = caller;
     (res as ScopedResponse).scope = scope;
-    const recording = v1 ? app.requestJournal.start(req, res, scope.source.slug, scope.mode, app.clock.now()) : undefined;
-    settle(app, req, res, () => serve(req, res, scope), recording);
+    (res as ScopedResponse).namespace = namespace;
+    // The key's namespace is made on its first request; the routes over every namespace act in the default's.
+    if (namespace === undefined || route.anyNamespace) return begin(app, req, res, scope);
+    // A namespace that could not be made (over --max-namespaces) refuses before any count: a /v1
+    // answer still carries the rate limit's headers, of a window not touched.
+    const refused = (error: unknown) => {
+      if (route.rateLimited) setAnswerHeaders(res, app.rateLimiter.untouched(scope));
+      fail(app, req, res, error);
+    };
+    let found: RouteApp | Promise<RouteApp>;
+    try {
+      found = app.namespaces.resolve(namespace);
+    } catch (error) {
+      return refused(error);
+    }
+    if (found instanceof Promise) found.then((named) => begin(named, req, res, scope), refused);
+    else begin(found, req, res, scope);
   };
+}
+
+function namespaceMismatch(inPath: string, ofKey: string | undefined): HttpError {
+  return new Unauthorized(
+    `The path is in namespace "${inPath}" (/~${inPath}/...) but the API key is ${ofKey === undefined ? 'of the default namespace' : `of namespace "${ofKey}"`}: send the key that ends in "~${inPath}".`,
+  );
 }
 
 /**
@@ -290,14 +334,22 @@ function wait(app: RouteApp, ms: number): Promise<void> {
 function openHandler(app: RouteApp, route: Extract<Route, { auth: 'none' }>, validators: (() => unknown)[]): Handler {
   const querySchema = route.query;
   const validateQuery = querySchema ? lazily(() => compileQuery(querySchema), validators) : undefined;
-  const serve = (req: Req, res: http.ServerResponse): void | Promise<void> => {
+  const serve = (app: RouteApp, req: Req, res: http.ServerResponse): void | Promise<void> => {
     const query = validateQuery ? check<Record<string, unknown>>(validateQuery(), { ...req.query }) : req.query;
     const ctx: OpenContext = { app, req, res, params: req.params, query, now: app.clock.now() };
     const reply = route.handle(ctx);
     if (reply instanceof Promise) return reply.then((settled) => send(res, settled));
     send(res, reply);
   };
-  return (req, res) => settle(app, req, res, () => serve(req, res));
+  // A page under `/~NAME/` is that namespace's, which must exist: a page never makes one.
+  return (req, res) =>
+    settle(app, req, res, () => {
+      if (req.namespace === undefined) return serve(app, req, res);
+      const named = isNamespaceName(req.namespace) ? app.namespaces.find(req.namespace) : undefined;
+      if (!named)
+        throw new NotFound(`There is no namespace "${req.namespace}" in this payemu: a namespace is made by the first request with its key (sk_..._KEY~NAME).`);
+      return serve(named, req, res);
+    });
 }
 
 function fail(app: RouteApp, req: Req, res: http.ServerResponse, error: unknown): void {
@@ -313,7 +365,7 @@ function report(app: RouteApp, req: Req, error: unknown): void {
 
 const STARTED = Symbol('payemu.started');
 
-type ScopedResponse = http.ServerResponse & { scope?: { source: { slug: string }; mode: string }; [STARTED]?: number };
+type ScopedResponse = http.ServerResponse & { scope?: { source: { slug: string }; mode: string }; namespace?: string; [STARTED]?: number };
 
 /**
  * The `request` event of each answer, once sent, for the loggers and the terminal UI: `watch(res)`
@@ -321,15 +373,16 @@ type ScopedResponse = http.ServerResponse & { scope?: { source: { slug: string }
  */
 function requestLog(app: RouteApp): (res: http.ServerResponse) => void {
   function finished(this: ScopedResponse & { req: Req }) {
-    const { req, scope } = this;
-    app.bus.emit('request', {
+    const { req, scope, namespace } = this;
+    const heard = {
       method: req.method ?? '',
       path: req.path ?? req.url ?? '',
       status: this.statusCode,
       ms: performance.now() - (this[STARTED] ?? 0),
       source: scope?.source.slug,
       mode: scope?.mode,
-    });
+    };
+    app.bus.emit('request', namespace === undefined ? heard : { ...heard, namespace });
   }
   return (res) => {
     (res as ScopedResponse)[STARTED] = performance.now();

@@ -17,6 +17,8 @@ export interface FilePersistenceOptions {
   snapshotAtCloseBytes?: number;
   /** What index keys kept beside the snapshot were made by (payemu's version): others are not used. */
   keysMadeBy?: string;
+  /** Take the directory's lock (default): a named namespace's directory is inside the data directory, whose lock covers it. */
+  lock?: boolean;
 }
 
 /**
@@ -153,7 +155,7 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
         }
       };
       usable(() => makeDir(dir));
-      releaseLock = usable(() => acquireLock(dir));
+      releaseLock = options.lock === false ? () => {} : usable(() => acquireLock(dir));
       try {
         const state = await readState(dir, apply, { repairTail: true, ...(raw ? { raw } : {}) });
         usable(() => openSegment(state.segments.at(-1) ?? state.covers + 1));

@@ -1,3 +1,4 @@
+import { namespacedKey } from '../../lib/namespace-name.js';
 import type { App } from '../../app.js';
 import { formatDate } from '../../clock/format.js';
 import type { Mode } from '../../config/types.js';
@@ -54,7 +55,8 @@ export async function runTrigger(app: App, scope: Scope, event: string, data: Re
   }
   // As the merchant's own code would call, in process (app.inject): each step goes through
   // auth, validation, idempotency, faults and the request journal like any other request.
-  const authorization = `Bearer ${scope.mode === 'test' ? scope.source.test_key : scope.source.live_key}`;
+  // In the app's namespace: a named one's key carries its `~NAME`.
+  const authorization = `Bearer ${namespacedKey(scope.mode === 'test' ? scope.source.test_key : scope.source.live_key, app.namespace)}`;
   const vars: Record<string, unknown> = {
     ...defaults,
     ...data,

@@ -3,8 +3,8 @@ import { collection } from '../../store/collection.js';
 import type { Transaction } from '../../store/store.js';
 import { metaRecordSchema } from './record-schema.js';
 
-/** Emulator-wide records: the clock, and counters (`counter:<name>`). */
-export type MetaRecord = { id: 'clock'; clock: ClockState } | { id: `counter:${string}`; value: number };
+/** Emulator-wide records: the clock, counters (`counter:<name>`), and a named namespace's birth (virtual epoch ms). */
+export type MetaRecord = { id: 'clock'; clock: ClockState } | { id: 'namespace'; created_at: number } | { id: `counter:${string}`; value: number };
 
 export const Meta = collection<MetaRecord>('meta', {}, undefined, metaRecordSchema);
 
