@@ -4,6 +4,7 @@ import { Timers } from '../src/clock/timers.js';
 import { loadConfig } from '../src/config/load.js';
 import { restoreClock } from '../src/emulator/clock.js';
 import { createCore } from '../src/emulator/core.js';
+import { NamespaceRegistry } from '../src/emulator/namespaces.js';
 import { checkOptions } from '../src/emulator/options.js';
 import { Keyring } from '../src/http/auth.js';
 import { memoryPersistence } from '../src/store/persistence.js';
@@ -190,7 +191,9 @@ t.test('Payemu-Namespace: a named core sends it on every delivery; the default n
     keyring: new Keyring(config),
     timers,
     bus: new Bus(),
-    dispatcherOptions: { ...dispatcherOptions, webhookUrl: named.url, namespace: 'w3' },
+    namespace: 'w3',
+    namespaces: new NamespaceRegistry({ max: 0, root: () => t.fail('no root here') as never, build: () => Promise.reject(new Error('none here')) }),
+    dispatcherOptions: { ...dispatcherOptions, webhookUrl: named.url },
     startChaos: undefined,
     rateLimit: false,
     journalSize,
