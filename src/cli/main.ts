@@ -16,6 +16,7 @@ import {
   faultTimes,
   latency,
   limit,
+  namespaceName,
   outcomeSequence,
   port,
   probability,
@@ -327,6 +328,11 @@ function client(command: Command): Command {
   return command
     .option('--url <url>', 'where the emulator is (default: $PAYEMU_URL or http://127.0.0.1:4242)', emulatorUrl)
     .option('--key <key>', 'API key (default: $PAYEMU_API_KEY or sk_test_payemu_acme)')
+    .option(
+      '--namespace <name>',
+      "act in this namespace, its own state and clock, by the key's ~NAME suffix (default: $PAYEMU_NAMESPACE, else the default namespace)",
+      namespaceName,
+    )
     .option('--json', 'print JSON');
 }
 
