@@ -141,7 +141,7 @@ t.test('Jest: three workers, w1 to w3, all tests passed', async (t) => {
   const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-jest-'));
   t.teardown(() => fs.rmSync(cache, { recursive: true, force: true }));
   const run = await shell(`${logged(node.commands[0]!, 'payemu.jsonl')} --cacheDirectory=${cache}`, cwd);
-  t.equal(run.code, 0, run.stdout + run.stderr);
+  t.equal(run.code, 0, 'the run passed', { output: run.stdout + run.stderr });
   t.match(run.stderr, /^Tests: +3 passed, 3 total$/m);
   checkLog(t, path.join(cwd, 'payemu.jsonl'), ['w1', 'w2', 'w3']);
 });
@@ -150,7 +150,7 @@ t.test('Vitest: three workers, w1 to w3, all tests passed', async (t) => {
   const cwd = folder(t, node.files);
   linkTool(cwd, 'vitest');
   const run = await shell(logged(node.commands[1]!, 'payemu.jsonl'), cwd);
-  t.equal(run.code, 0, run.stdout + run.stderr);
+  t.equal(run.code, 0, 'the run passed', { output: run.stdout + run.stderr });
   t.match(run.stdout, /^ +Tests +3 passed \(3\)$/m);
   checkLog(t, path.join(cwd, 'payemu.jsonl'), ['w1', 'w2', 'w3']);
 });
@@ -172,7 +172,7 @@ t.test('pytest-xdist: three workers, gw0 to gw2, all tests passed', { skip: miss
   // Debian's pytest, by its Python; no cache or bytecode left in the folder.
   const command = logged(python.commands[0]!, 'payemu.jsonl').replace('-- pytest ', `-- ${PYTHON} -m pytest -p no:cacheprovider `);
   const run = await shell(command, cwd, { PYTHONDONTWRITEBYTECODE: '1' });
-  t.equal(run.code, 0, run.stdout + run.stderr);
+  t.equal(run.code, 0, 'the run passed', { output: run.stdout + run.stderr });
   t.match(run.stdout, /^=+ 3 passed in [\d.]+s =+$/m);
   checkLog(t, path.join(cwd, 'payemu.jsonl'), ['gw0', 'gw1', 'gw2']);
 });
@@ -201,8 +201,8 @@ t.test(
     const gofmt = await shell('gofmt -l .', cwd, env);
     t.equal(gofmt.stdout, '', 'the page’s Go is gofmt’s');
     const run = await shell(logged(golang.commands[0]!, 'payemu.jsonl'), cwd, env);
-    t.equal(run.code, 0, run.stdout + run.stderr);
-    for (const pkg of ['authorization', 'billing', 'sessions']) t.match(run.stdout, new RegExp(`^ok +shop/${pkg}\\s`, 'm'), `${pkg} passed`);
+    t.equal(run.code, 0, 'the run passed', { output: run.stdout + run.stderr });
+    for (const pkg of ['authorization', 'billing', 'sessions']) t.match(run.stdout, new RegExp(`^ok\\s+shop/${pkg}\\s`, 'm'), `${pkg} passed`);
     checkLog(t, path.join(cwd, 'payemu.jsonl'), ['authorization', 'billing', 'sessions']);
   },
 );
@@ -233,25 +233,21 @@ t.test('PAYEMU_NAMESPACE and --namespace: the CLI acts in the worker’s namespa
   // As a test under `payemu exec` runs them: PAYEMU_URL and PAYEMU_API_KEY are exec's.
   const cwd = project(t);
   const env = { PAYEMU_URL: url, PAYEMU_API_KEY: 'sk_test_payemu_acme' };
-  const [advance, events, show] = [await shell(commands[0]!, cwd, env), await shell(commands[1]!, cwd, env), await shell(commands[2]!, cwd, env)];
-  t.equal(advance!.code, 0, advance!.stderr);
-  t.match(advance!.stdout, /recurring\.charge: 1/);
-  t.equal(events!.code, 0, events!.stderr);
-  t.equal(
-    events!.stdout
-      .trimEnd()
-      .split('\n')
-      .filter((line) => line.includes('recurring.charged')).length,
-    2,
-    events!.stdout,
-  );
-  t.equal(show!.code, 0, show!.stderr);
+  const advance = await shell(commands[0]!, cwd, env);
+  t.equal(advance.code, 0, advance.stderr);
+  t.match(advance.stdout, /recurring\.charge: 1/, 'the advance charged w2’s schedule');
+  const events = await shell(commands[1]!, cwd, env);
+  t.equal(events.code, 0, events.stderr);
+  const charges = events.stdout.split('\n').filter((line) => line.includes('recurring.charged'));
+  t.equal(charges.length, 2, 'w2’s two charges', { output: events.stdout });
+  const show = await shell(commands[2]!, cwd, env);
+  t.equal(show.code, 0, show.stderr);
 
   const mine = await call(w2, 'GET', '/_payemu/clock');
   const theirs = await call('sk_test_payemu_acme', 'GET', '/_payemu/clock');
   t.ok(mine.offset_seconds >= 30 * 86400 - 5, `w2's clock moved 30 days: ${mine.offset_seconds}`);
   t.ok(Math.abs(theirs.offset_seconds) < 5, `the default's did not: ${theirs.offset_seconds}`);
-  t.match(show!.stdout, mine.now.slice(0, 16), 'clock show --namespace w2 shows w2’s time');
+  t.match(show.stdout, mine.now.slice(0, 16), 'clock show --namespace w2 shows w2’s time');
   const defaults = await call('sk_test_payemu_acme', 'GET', '/_payemu/events?event=recurring.charged');
   t.same(defaults.events, [], 'no charge in the default namespace');
 });
