@@ -1,5 +1,6 @@
 import t from 'tap';
 import { client, emulator, pay, savedCard } from '../helpers/emulator.js';
+import { streamReader } from '../helpers/stream.js';
 
 // The rest of a namespace's state: the event stream, rate-limit windows, scripted outcomes,
 // snapshots, the library's bus. Each is its namespace's alone.
@@ -12,20 +13,13 @@ t.test("the event stream of a namespace sends that namespace's events only", asy
   const controller = new AbortController();
   const res = await fetch(`${e.url}/_payemu/events/stream?key=${KEY}~a`, { signal: controller.signal });
   t.equal(res.status, 200);
-  const reader = res.body!.getReader();
-  let text = '';
-  const until = async (pattern: RegExp) => {
-    while (!pattern.test(text)) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += Buffer.from(value).toString();
-    }
-  };
+  const stream = streamReader(res);
+  const until = stream.until;
   await until(/payemu event stream/);
   await pay(e, { amount: 10, reference: 'in-default' });
   await pay(e, { amount: 11, reference: 'in-a' }, '4242424242424242', a);
   await until(/"reference":"in-a"/);
-  t.notMatch(text, /in-default/, "the default's payment is not in a's stream");
+  t.notMatch(stream.text(), /in-default/, "the default's payment is not in a's stream");
   controller.abort();
 });
 
