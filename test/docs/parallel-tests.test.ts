@@ -10,10 +10,12 @@ import { type CodeBlock, codeBlocks, project, ROOT, shAsync, shellCommands } fro
  * docs/parallel-tests.md, run for real: each recipe's files as the page's blocks give them (a
  * block's first line names its file), in a project folder of their own, run by its runner with
  * three workers under one `payemu exec`, as the page's command says. Beyond the runner's own
- * verdict, payemu's log (`--log`, which this test adds to the command) shows that the workers
- * ran side by side, each in the namespace its worker id names, none in the default, and that
- * each namespace's first payment is payment 1: in one namespace, the three tests' clocks would
- * move under each other and their payments would be 1, 2 and 3.
+ * verdict, payemu's log (`--log`, which this test adds to the command) shows that each worker (a
+ * process of its own, which the runner runs beside the others) acted in the namespace its worker
+ * id names, none in the default, and that each namespace's first payment is payment 1: in one
+ * namespace, the three tests' clocks would move under each other and their payments would be 1,
+ * 2 and 3. (That the workers' requests overlapped in time is not asserted: how far apart a
+ * runner starts its workers is its own affair, and a short test may end before the next starts.)
  *
  * Jest and Vitest are devDependencies. pytest-xdist (Debian's python3-pytest-xdist, run by
  * /usr/bin/python3: the python3 on PATH may be another without it) and Go (golang-go, the
