@@ -1,19 +1,9 @@
 import t from 'tap';
-import { Bus } from '../src/bus/bus.js';
-import { Timers } from '../src/clock/timers.js';
-import { loadConfig } from '../src/config/load.js';
-import { restoreClock } from '../src/emulator/clock.js';
-import { createCore } from '../src/emulator/core.js';
-import { NamespaceRegistry } from '../src/emulator/namespaces.js';
-import { checkOptions } from '../src/emulator/options.js';
-import { Keyring } from '../src/http/auth.js';
-import { memoryPersistence } from '../src/store/persistence.js';
-import { raiseEvent } from '../src/webhooks/raise.js';
-import { assertError, emulator, pay, type TestEmulator } from './helpers/emulator.js';
+import { assertError, client, emulator, pay, type TestEmulator } from './helpers/emulator.js';
 import { receiver } from './helpers/receiver.js';
 
 // `PUT/GET/DELETE /_payemu/webhook`: a Source's own webhook destination, set at run time, over the
-// config's webhook_url and --webhook-url; and the `Payemu-Namespace` header of a named core's deliveries.
+// config's webhook_url and --webhook-url, per namespace; and the `Payemu-Namespace` header of a named namespace's deliveries.
 
 const fast = { webhookBackoff: '0,0,0' };
 
@@ -169,43 +159,75 @@ t.test('snapshots: of everything, the destinations go with it; of one Source and
   assertError(t, await e.api.post('/_payemu/snapshot', inScoped), 422, /another Source or mode/);
 });
 
-t.test('Payemu-Namespace: a named core sends it on every delivery; the default namespace sends none', async (t) => {
-  const r = await receiver(t);
-  const e = await emulator(t, { ...fast, webhookUrl: r.url });
-  await paidAndDelivered(e, 'default-ns');
-  t.ok(r.received.length > 0);
-  t.ok(
-    r.received.every((x) => x.headers['payemu-namespace'] === undefined),
-    'no Payemu-Namespace header in the default namespace',
+t.test('namespaces: each sets its own destination and gets only its own events, with Payemu-Namespace; the default sends no such header', async (t) => {
+  const shared = await receiver(t);
+  const r1 = await receiver(t);
+  const r2 = await receiver(t);
+  const e = await emulator(t, { ...fast, webhookUrl: shared.url });
+  const w1 = client(e.url, 'sk_test_payemu_acme~w1');
+  const w2 = client(e.url, 'sk_test_payemu_acme~w2');
+  const w3 = client(e.url, 'sk_test_payemu_acme~w3');
+  t.same((await w1.request('PUT', '/_payemu/webhook', { url: r1.url })).body, { source: 'acme', url: r1.url, overridden: true });
+  t.same((await w2.request('PUT', '/_payemu/webhook', { url: r2.url })).body, { source: 'acme', url: r2.url, overridden: true });
+  t.same((await e.api.get('/_payemu/webhook')).body, { source: 'acme', url: shared.url, overridden: false }, "the default's is its own");
+  t.same(
+    (await w3.get('/_payemu/webhook')).body,
+    { source: 'acme', url: shared.url, overridden: false },
+    'a namespace without one: the config and --webhook-url',
   );
+  t.equal(e.webhookUrl('acme'), shared.url);
 
-  // A core built as the namespaces' registry builds one (src/emulator/core.ts), its dispatcher told its namespace.
-  const named = await receiver(t);
-  const timers = new Timers();
-  const config = loadConfig(undefined);
-  const { dispatcherOptions, journalSize } = checkOptions({ webhookBackoff: '0,0,0' });
-  const core = await createCore({
-    persistence: memoryPersistence(),
-    clockFrom: (store) => restoreClock(store, {}),
-    config: () => config,
-    keyring: new Keyring(config),
-    timers,
-    bus: new Bus(),
-    namespace: 'w3',
-    namespaces: new NamespaceRegistry({ max: 0, root: () => t.fail('no root here') as never, build: () => Promise.reject(new Error('none here')) }),
-    dispatcherOptions: { ...dispatcherOptions, webhookUrl: named.url },
-    startChaos: undefined,
-    rateLimit: false,
-    journalSize,
-    baseUrl: () => 'http://127.0.0.1:1',
-    inject: () => Promise.reject(new Error('not serving')),
+  await pay(e, { amount: 1, reference: 'one' }, '4242424242424242', w1);
+  await pay(e, { amount: 2, reference: 'two' }, '4242424242424242', w2);
+  await pay(e, { amount: 3, reference: 'three' }, '4242424242424242', w3);
+  await pay(e, { amount: 4, reference: 'default' });
+  await e.idle();
+
+  const references = (r: typeof shared) => r.received.map((x) => JSON.parse(x.body).data.reference);
+  const headers = (r: typeof shared) => r.received.map((x) => x.headers['payemu-namespace']);
+  t.same(references(r1), ['one'], "w1's receiver gets w1's event only");
+  t.same(headers(r1), ['w1']);
+  t.same(references(r2), ['two'], "w2's receiver gets w2's event only");
+  t.same(headers(r2), ['w2']);
+  t.same(references(shared).sort(), ['default', 'three']);
+  const byReference = Object.fromEntries(shared.received.map((x) => [JSON.parse(x.body).data.reference, x.headers['payemu-namespace']]));
+  t.same(byReference, { three: 'w3', default: undefined }, "the default namespace's delivery carries no Payemu-Namespace");
+
+  // Clearing one namespace's destination leaves the other's.
+  t.same((await w1.request('DELETE', '/_payemu/webhook')).body, { source: 'acme', url: shared.url, overridden: false });
+  t.same((await w2.get('/_payemu/webhook')).body, { source: 'acme', url: r2.url, overridden: true });
+  // A setting, not a record a test makes: not among a namespace's counts.
+  const listed = (await e.api.get('/_payemu/namespaces')).body.namespaces;
+  t.ok(
+    listed.every((n: { counts: Record<string, number> }) => !('webhook_destinations' in n.counts)),
+    'not counted',
+  );
+  // A reset of everything in a namespace keeps its destination, as in the default.
+  t.equal((await w2.post('/_payemu/reset', { all: true })).status, 200);
+  t.same((await w2.get('/_payemu/webhook')).body.overridden, true);
+});
+
+t.test("namespaces: a retry due in one namespace is made by that namespace's advance, not another's", async (t) => {
+  let calls = 0;
+  const r1 = await receiver(t, (_req, res) => {
+    res.statusCode = ++calls === 1 ? 500 : 200;
+    res.end();
   });
-  t.teardown(() => core.close());
-  await core.start();
-  const now = core.app.clock.now();
-  core.store.transaction((tx) => raiseEvent(tx, { name: 'payment.completed', source: 'acme', mode: 'test', data: { reference: 'w3-1' } }, now));
-  await timers.idle();
-  t.equal(named.received.length, 1);
-  t.equal(named.received[0]!.headers['payemu-namespace'], 'w3');
-  core.stop();
+  const r2 = await receiver(t);
+  const e = await emulator(t, { webhookBackoff: '1h,1h,1h', freezeClock: true });
+  const w1 = client(e.url, 'sk_test_payemu_acme~w1');
+  const w2 = client(e.url, 'sk_test_payemu_acme~w2');
+  await w1.request('PUT', '/_payemu/webhook', { url: r1.url });
+  await w2.request('PUT', '/_payemu/webhook', { url: r2.url });
+  await pay(e, { amount: 1, reference: 'retry-me' }, '4242424242424242', w1);
+  await e.idle();
+  t.equal(r1.received.length, 1, 'the first attempt failed');
+  t.equal((await w2.post('/_payemu/clock/advance', { by: '2h' })).status, 200);
+  await e.idle();
+  t.equal(r1.received.length, 1, "w2's advance made no retry of w1's");
+  t.equal((await w1.post('/_payemu/clock/advance', { by: '2h' })).status, 200);
+  await e.idle();
+  t.equal(r1.received.length, 2, "w1's advance made it");
+  t.equal(r1.received[1]!.headers['payemu-namespace'], 'w1');
+  t.equal(r2.received.length, 0);
 });

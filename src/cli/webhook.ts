@@ -4,11 +4,8 @@ import { connect } from './client.js';
 import { CliError, EXIT } from './errors.js';
 import { output } from './output.js';
 
-interface Options {
-  url?: string;
-  key?: string;
-  json?: boolean;
-}
+/** What `connect` reads (--url, --key, and whatever else it comes to take), and --json. */
+type Options = Parameters<typeof connect>[0] & { json?: boolean };
 
 /** `payemu webhook [show]`: where the key's Source's webhooks go now. */
 export async function show(options: Options): Promise<void> {
