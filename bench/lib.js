@@ -52,13 +52,14 @@ export function freePort() {
  * when the child printed its readiness line. The child's stdout (a log line per request) is
  * drained for the whole life of the child.
  *
- * kind: 'bare' | 'payemu'; payemu options: { dataDir, inMemory, configFile, nodeArgs, root (another
- * checkout of payemu, built, to run instead of this one) }; `cpu`: run the
+ * kind: 'bare' | 'payemu'; payemu options: { dataDir, inMemory, configFile, nodeArgs, args (more
+ * options of `payemu start`), root (another checkout of payemu, built, to run instead of this
+ * one) }; `cpu`: run the
  * server pinned to that core (spawned through `taskset -c <cpu>`, which execs node: same pid).
  */
 /**
  * @param {'bare' | 'payemu'} kind
- * @param {{ dataDir?: string, inMemory?: boolean, configFile?: string, nodeArgs?: string[], cpu?: number, root?: string, env?: NodeJS.ProcessEnv }} [options]
+ * @param {{ dataDir?: string, inMemory?: boolean, configFile?: string, nodeArgs?: string[], args?: string[], cpu?: number, root?: string, env?: NodeJS.ProcessEnv }} [options]
  * @returns {Promise<BenchServer>}
  */
 export async function startServer(kind, options = {}) {
@@ -75,6 +76,7 @@ export async function startServer(kind, options = {}) {
           String(port),
           '--no-ui',
           ...(options.configFile ? ['--config', options.configFile] : []),
+          ...(options.args ?? []),
           ...(options.inMemory ? ['--in-memory'] : ['--data', /** @type {string} */ (options.dataDir)]),
         ];
   const probePath = kind === 'bare' ? '/' : '/_payemu/health';

@@ -23,9 +23,11 @@
 //   BENCH_PAID=100000       paid payments stored before the "paid" restart (session + test card each)
 //   BENCH_REST_SECONDS=30   seconds the last "paid" restart is left idle, its memory read each
 //                           second (memory at rest); 0: not read
-//   BENCH_ONLY=bare,file,memory,seeded,paid,config,year   run only some of the parts (`config`:
-//                           start-ups with --config FILE; `year`: bench/recurring.js --file in a
-//                           child, 1,000 daily schedules advanced a year)
+//   BENCH_ONLY=bare,file,memory,seeded,paid,config,year,namespaces   run only some of the parts
+//                           (`config`: start-ups with --config FILE; `year`: bench/recurring.js
+//                           --file in a child, 1,000 daily schedules advanced a year;
+//                           `namespaces`: bench/namespaces.js in a child, what a namespace costs,
+//                           with its own BENCH_NS_* settings)
 //   BENCH_YEAR_DAYS=365     days the `year` part advances (fewer for a quick check of the bench)
 //   BENCH_KEEP_NODE_ENV=1   keep NODE_EXTRA_CA_CERTS in the servers' environment (see lib.js)
 //   BENCH_PROFILE=1         run payemu under --cpu-prof (profiles in bench/results/profiles/)
@@ -73,7 +75,7 @@ const STARTUP_RUNS = Math.max(1, Number(env.BENCH_STARTUP_RUNS ?? 5));
 const POST_BODY = env.BENCH_POST_BODY === 'unique' ? 'unique' : 'fixed';
 const QUIET_WAIT = Number(env.BENCH_QUIET_WAIT ?? 0);
 const QUIET_CORES = Number(env.BENCH_QUIET_CORES ?? 0.25);
-const ONLY = new Set((env.BENCH_ONLY ?? 'bare,file,memory,seeded,paid,config,year').split(',').map((s) => s.trim()));
+const ONLY = new Set((env.BENCH_ONLY ?? 'bare,file,memory,seeded,paid,config,year,namespaces').split(',').map((s) => s.trim()));
 const PROFILE_DIR = path.join(ROOT, 'bench/results/profiles');
 const payemuNodeArgs = env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
 
@@ -287,6 +289,20 @@ async function year() {
   return result;
 }
 
+/**
+ * What a namespace costs (memory, first request, 32 workers against one namespace):
+ * bench/namespaces.js in a child of its own, with its figures as one JSON line.
+ */
+async function namespaces() {
+  log('namespaces: bench/namespaces.js');
+  const child = spawn(process.execPath, [path.join(ROOT, 'bench/namespaces.js'), '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk) => (out += chunk));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`bench/namespaces.js exited with ${code}`);
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '');
+}
+
 /** Seeds SEED sessions through the API, restarts on the data, then measures on top of them. */
 async function seeded() {
   const dataDir = newDataDir();
@@ -392,6 +408,7 @@ async function main() {
   if (ONLY.has('paid')) results.paid = await paid();
   if (ONLY.has('config')) results.config = await withConfig();
   if (ONLY.has('year')) results.year = await year();
+  if (ONLY.has('namespaces')) results.namespaces = await namespaces();
 
   const settings = {
     load: TOOL.tool,
