@@ -197,7 +197,7 @@ export function namespaceTargets({ memory, first, workers }, target) {
     const sum = (list) => list.reduce((a, b) => a + b, 0);
     target(
       `${workers.connections} connections of durable POST /v1/sessions, one to each of ${workers.connections} namespaces against all to one`,
-      `${fmt(workers.ratio, 2)} (${fmt(sum(workers.spreadRps))} / ${fmt(sum(workers.aloneRps))} requests over ${workers.rounds} runs each)`,
+      `${fmt(workers.ratio, 2)} (${workers.spreadRps.map((n) => fmt(n)).join(' + ')} / ${workers.aloneRps.map((n) => fmt(n)).join(' + ')} requests/s; server CPU ${fmt(sum(workers.spreadCpuUs) / workers.rounds)} / ${fmt(sum(workers.aloneCpuUs) / workers.rounds)} µs a request)`,
       '>= 0.80',
       workers.ratio >= 0.8,
     );
