@@ -314,6 +314,35 @@ export function dirSize(dir) {
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Runs a bench script of bench/ in a child node of its own (its memory and CPU its own), its
+ * stderr shown as it goes; resolves the JSON of the last line it printed on stdout.
+ * @param {string[]} args node's arguments: options, the script (from the repository's root), its options
+ */
+export async function childJson(args) {
+  const script = args.find((arg) => arg.startsWith('bench/')) ?? args[0];
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => (out += chunk));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`${script} exited with ${code}`);
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '');
+}
+
+/** Runs a bench's `main`, then `cleanup` (also on Ctrl-C); a failure is printed, cleaned up after, and the exit code 1. */
+export function runBench(main, cleanup) {
+  process.on('SIGINT', () => cleanup().then(() => process.exit(130)));
+  main().then(
+    () => cleanup(),
+    async (error) => {
+      process.stderr.write(`bench failed: ${error.stack ?? error}\n`);
+      await cleanup();
+      process.exitCode = 1;
+    },
+  );
+}
+
 export const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;

@@ -26,12 +26,11 @@
 //   BENCH_NS_ADVANCE_MS=250  how often each connection's namespace is advanced (0: never)
 //   BENCH_PROFILE=1          payemu under --cpu-prof (profiles in bench/results/profiles/)
 // `--json`: the figures as one JSON line on stdout (what bench/run.js reads).
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { KEY, ROOT, cpuMs, elapsedMs, load, median, sleep, startServer } from './lib.js';
+import { KEY, ROOT, childJson, cpuMs, elapsedMs, load, median, runBench, sleep, startServer } from './lib.js';
 import { namespaceTargets } from './report.js';
 import { chooseLoadTool, wrkLoad } from './wrk.js';
 
@@ -89,17 +88,7 @@ function call(server, agent, method, urlPath, name, body) {
 }
 
 /** 1. bench/namespace-memory.js in a child of its own: one JSON line. */
-function memory(file) {
-  const args = ['--expose-gc', path.join(ROOT, 'bench/namespace-memory.js'), '--json', '--count', String(MEMORY_COUNT), ...(file ? ['--file'] : [])];
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (chunk) => (out += chunk));
-  return new Promise((resolve, reject) =>
-    child.on('exit', (code) =>
-      code === 0 ? resolve(JSON.parse(out.trim().split('\n').at(-1) ?? '')) : reject(new Error(`namespace-memory.js exited with ${code}`)),
-    ),
-  );
-}
+const memory = (file) => childJson(['--expose-gc', 'bench/namespace-memory.js', '--json', '--count', String(MEMORY_COUNT), ...(file ? ['--file'] : [])]);
 
 /**
  * 2. The first `GET /v1/me` of a new namespace against one in a namespace made long before:
@@ -361,12 +350,4 @@ async function cleanup() {
   fs.rmSync(TMP, { recursive: true, force: true });
 }
 
-process.on('SIGINT', () => cleanup().then(() => process.exit(130)));
-main().then(
-  () => cleanup(),
-  async (error) => {
-    log(`bench failed: ${error.stack ?? error}`);
-    await cleanup();
-    process.exitCode = 1;
-  },
-);
+runBench(main, cleanup);

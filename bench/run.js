@@ -33,7 +33,6 @@
 //   BENCH_PROFILE=1         run payemu under --cpu-prof (profiles in bench/results/profiles/)
 //   BENCH_KEEP=1            keep the data directories
 //   BENCH_ROOT=DIR          run the payemu of another checkout (built): a before/after comparison
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,6 +40,7 @@ import {
   AUTH,
   GET_REFERENCE,
   ROOT,
+  childJson,
   coreSpeed,
   cpuMs,
   dirSize,
@@ -51,6 +51,7 @@ import {
   median,
   request,
   rssMb,
+  runBench,
   seedPaid,
   sessionRequests,
   sleep,
@@ -273,16 +274,7 @@ async function withConfig() {
  */
 async function year() {
   log(`year of billing: 1,000 daily schedules advanced ${env.BENCH_YEAR_DAYS ?? 365} days, file-backed`);
-  const child = spawn(
-    process.execPath,
-    ['--expose-gc', path.join(ROOT, 'bench/recurring.js'), '--file', '--json', '--days', String(env.BENCH_YEAR_DAYS ?? 365)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  child.stdout.on('data', (chunk) => (out += chunk));
-  const code = await new Promise((resolve) => child.on('exit', resolve));
-  if (code !== 0) throw new Error(`bench/recurring.js exited with ${code}`);
-  const result = JSON.parse(out.trim().split('\n').at(-1) ?? '');
+  const result = await childJson(['--expose-gc', 'bench/recurring.js', '--file', '--json', '--days', String(env.BENCH_YEAR_DAYS ?? 365)]);
   log(
     `  ${result.charges} charges in ${result.wallS} s (${result.cpuS} s of CPU), peak RSS ${result.peakRssMb} MB, health within ${result.slowestHealthMs} ms`,
   );
@@ -295,12 +287,7 @@ async function year() {
  */
 async function namespaces() {
   log('namespaces: bench/namespaces.js');
-  const child = spawn(process.execPath, [path.join(ROOT, 'bench/namespaces.js'), '--json'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout.on('data', (chunk) => (out += chunk));
-  const code = await new Promise((resolve) => child.on('exit', resolve));
-  if (code !== 0) throw new Error(`bench/namespaces.js exited with ${code}`);
-  return JSON.parse(out.trim().split('\n').at(-1) ?? '');
+  return childJson(['bench/namespaces.js', '--json']);
 }
 
 /** Seeds SEED sessions through the API, restarts on the data, then measures on top of them. */
@@ -440,12 +427,4 @@ async function cleanup() {
   else log(`data directories kept in ${TMP}`);
 }
 
-process.on('SIGINT', () => cleanup().then(() => process.exit(130)));
-main().then(
-  () => cleanup(),
-  async (error) => {
-    log(`bench failed: ${error.stack ?? error}`);
-    await cleanup();
-    process.exitCode = 1;
-  },
-);
+runBench(main, cleanup);
