@@ -196,7 +196,38 @@ t.test('namespaces: each sets its own destination and gets only its own events, 
   // Clearing one namespace's destination leaves the other's.
   t.same((await w1.request('DELETE', '/_payemu/webhook')).body, { source: 'acme', url: shared.url, overridden: false });
   t.same((await w2.get('/_payemu/webhook')).body, { source: 'acme', url: r2.url, overridden: true });
+  // A setting, not a record a test makes: not among a namespace's counts.
+  const listed = (await e.api.get('/_payemu/namespaces')).body.namespaces;
+  t.ok(
+    listed.every((n: { counts: Record<string, number> }) => !('webhook_destinations' in n.counts)),
+    'not counted',
+  );
   // A reset of everything in a namespace keeps its destination, as in the default.
   t.equal((await w2.post('/_payemu/reset', { all: true })).status, 200);
   t.same((await w2.get('/_payemu/webhook')).body.overridden, true);
+});
+
+t.test("namespaces: a retry due in one namespace is made by that namespace's advance, not another's", async (t) => {
+  let calls = 0;
+  const r1 = await receiver(t, (_req, res) => {
+    res.statusCode = ++calls === 1 ? 500 : 200;
+    res.end();
+  });
+  const r2 = await receiver(t);
+  const e = await emulator(t, { webhookBackoff: '1h,1h,1h', freezeClock: true });
+  const w1 = client(e.url, 'sk_test_payemu_acme~w1');
+  const w2 = client(e.url, 'sk_test_payemu_acme~w2');
+  await w1.request('PUT', '/_payemu/webhook', { url: r1.url });
+  await w2.request('PUT', '/_payemu/webhook', { url: r2.url });
+  await pay(e, { amount: 1, reference: 'retry-me' }, '4242424242424242', w1);
+  await e.idle();
+  t.equal(r1.received.length, 1, 'the first attempt failed');
+  t.equal((await w2.post('/_payemu/clock/advance', { by: '2h' })).status, 200);
+  await e.idle();
+  t.equal(r1.received.length, 1, "w2's advance made no retry of w1's");
+  t.equal((await w1.post('/_payemu/clock/advance', { by: '2h' })).status, 200);
+  await e.idle();
+  t.equal(r1.received.length, 2, "w1's advance made it");
+  t.equal(r1.received[1]!.headers['payemu-namespace'], 'w1');
+  t.equal(r2.received.length, 0);
 });
