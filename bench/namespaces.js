@@ -24,6 +24,7 @@
 //   BENCH_NS_ROUNDS=2        measured runs of each case, alternated
 //   BENCH_NS_ONLY=memory,first,workers   some of the parts
 //   BENCH_NS_ADVANCE_MS=250  how often each connection's namespace is advanced (0: never)
+//   BENCH_NS_ARGS=           more options of `payemu start` for every server (`--journal-size 0`)
 //   BENCH_PROFILE=1          payemu under --cpu-prof (profiles in bench/results/profiles/)
 // `--json`: the figures as one JSON line on stdout (what bench/run.js reads).
 import fs from 'node:fs';
@@ -49,6 +50,7 @@ const ADVANCE_BY_SECONDS = 10;
 const PROFILE_DIR = path.join(ROOT, 'bench/results/profiles');
 const nodeArgs = env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
 const pinned = WRK ? { cpu: 0 } : {};
+const serverArgs = (env.BENCH_NS_ARGS ?? '').split(' ').filter(Boolean);
 
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-bench-ns-'));
 const log = (line) => process.stderr.write(`${line}\n`);
@@ -56,7 +58,7 @@ const round2 = (n) => Math.round(n * 100) / 100;
 const running = new Set();
 
 async function start(options) {
-  const server = await startServer('payemu', { ...options, nodeArgs, ...pinned });
+  const server = await startServer('payemu', { ...options, args: [...serverArgs, ...(options.args ?? [])], nodeArgs, ...pinned });
   running.add(server);
   return server;
 }
