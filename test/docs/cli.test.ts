@@ -19,6 +19,9 @@ import { receiver } from '../helpers/receiver.js';
  * trivial command. The shared emulator's clock starts on 2026-11-01 so that the page's
  * `--to 2027-01-01T09:00:00Z` is ahead of it after the page's triggers and `clock advance 30d`.
  */
+// About 60 commands of a real payemu, each a process: past tap's 120 s on a loaded 2-core machine.
+t.setTimeout(300_000);
+
 const PAGE = path.join(ROOT, 'docs/cli.md');
 const blocks = codeBlocks(PAGE);
 const KEY = 'sk_test_payemu_acme';
