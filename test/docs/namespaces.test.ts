@@ -23,8 +23,8 @@ function sample(text: string): string[] {
 }
 
 t.test('each block prints its sample, in one payemu, in order', async (t) => {
-  const { url } = await startPayemu(t, ['--no-ui']);
   const cwd = project(t);
+  const { url } = await startPayemu(t, ['--in-memory', '--no-ui'], { cwd });
   for (const [i, block] of blocks.entries()) {
     let out = '';
     for (const command of shellCommands(block)) {
