@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { looksLikeDataDir } from '../store/files.js';
 import { acquireLock, lockHolder } from '../store/lock.js';
-import { connect } from './client.js';
+import { dropNamespaceDir, namespaceDir, namespaceEntries, removeDefaultFiles } from '../store/namespace-dirs.js';
+import { namespacedKey } from '../lib/namespace-name.js';
+import { connect, DEFAULT_KEY } from './client.js';
 import { CliError, EXIT } from './errors.js';
 import { output, type Output } from './output.js';
 
@@ -11,6 +13,10 @@ export interface ResetOptions {
   data?: string;
   url?: string;
   key?: string;
+  /** A named namespace: only it is reset (with --data and no payemu holding DIR: its directory deleted). */
+  namespace?: string;
+  /** The default namespace and every named one. */
+  allNamespaces?: boolean;
   json?: boolean;
 }
 
@@ -18,10 +24,14 @@ export interface ResetOptions {
  * `payemu reset [--all]` empties the emulator at --url (the key's Source and mode, or all); with
  * nothing listening there it fails and deletes nothing. `payemu reset --data DIR` acts on DIR
  * only: the payemu that holds DIR is reset through the URL in its lock, and a DIR that no
- * payemu holds is deleted. --url plays no part then: it could name another instance.
+ * payemu holds is deleted: the default namespace's files, keeping the named namespaces in
+ * DIR/namespaces/ (all of DIR with --all-namespaces; DIR/namespaces/NAME alone with
+ * --namespace NAME). --url plays no part then: it could name another instance.
  */
 export async function reset(options: ResetOptions): Promise<void> {
   const out = output(options);
+  if (options.namespace !== undefined && options.allNamespaces)
+    throw new CliError('--namespace and --all-namespaces: give one or the other', EXIT.usage);
   if (options.data === undefined) return resetAt(connect(options).url, options, out);
 
   const dir = path.resolve(options.data);
@@ -36,19 +46,44 @@ export async function reset(options: ResetOptions): Promise<void> {
   }
   if (!fs.existsSync(dir)) return out.result({ deleted: null }, () => `${dir} does not exist: nothing to reset`);
   if (!looksLikeDataDir(dir)) throw new CliError(`${dir} does not look like a payemu data directory; not deleting it`, EXIT.usage);
+  let release: () => void;
   try {
-    acquireLock(dir); // refuses if a payemu started on it since; the lock goes with the directory
+    release = acquireLock(dir); // refuses if a payemu started on it since
   } catch (lockError) {
     throw new CliError((lockError as Error).message, EXIT.refused);
   }
-  fs.rmSync(dir, { recursive: true, force: true });
-  out.result({ deleted: dir }, () => `deleted ${dir}`);
+  const named = namespaceEntries(dir).kept;
+  if (options.allNamespaces || (options.namespace === undefined && named.length === 0)) {
+    fs.rmSync(dir, { recursive: true, force: true }); // the lock goes with the directory
+    return out.result({ deleted: dir }, () => `deleted ${dir}`);
+  }
+  try {
+    if (options.namespace !== undefined) {
+      // Renamed aside first: cut short, the namespace is gone or whole (see dropNamespaceDir).
+      const gone = await dropNamespaceDir(dir, options.namespace);
+      const target = namespaceDir(dir, options.namespace);
+      return out.result({ deleted: gone ?? null }, () => (gone ? `deleted ${target}` : `${dir} has no namespace ${options.namespace}: nothing to reset`));
+    }
+    removeDefaultFiles(dir);
+  } finally {
+    release();
+  }
+  out.result(
+    { deleted: dir, kept_namespaces: named },
+    () => `deleted the default namespace's data in ${dir}; kept the named namespaces ${named.join(', ')} (--all-namespaces deletes them too)`,
+  );
 }
 
 async function resetAt(url: string, options: ResetOptions, out: Output): Promise<void> {
-  const result = await connect({ url, key: options.key }).reset({ all: options.all === true });
-  out.result(
-    { ...result, url },
-    () => `reset ${result.scope === 'all' ? 'everything' : `${result.scope.source}/${result.scope.mode}`}: ${result.removed} records removed (${url})`,
-  );
+  const key = options.key ?? process.env.PAYEMU_API_KEY ?? DEFAULT_KEY;
+  const resetIn = (namespace: string | undefined) => connect({ url, key: namespacedKey(key, namespace) }).reset({ all: options.all === true });
+  type Result = Awaited<ReturnType<typeof resetIn>>;
+  const line = (result: Result, namespace: string | undefined) =>
+    `reset ${result.scope === 'all' ? 'everything' : `${result.scope.source}/${result.scope.mode}`}${namespace === undefined ? '' : ` of namespace ${namespace}`}: ${result.removed} records removed (${url})`;
+  const result = await resetIn(options.namespace);
+  if (!options.allNamespaces) return out.result({ ...result, url }, () => line(result, options.namespace));
+  // Every named namespace alike (listing them makes none).
+  const namespaces: (Result & { name: string })[] = [];
+  for (const { name } of await connect({ url, key }).namespaces()) namespaces.push({ name, ...(await resetIn(name)) });
+  out.result({ ...result, url, namespaces }, () => [line(result, undefined), ...namespaces.map((named) => line(named, named.name))].join('\n'));
 }

@@ -105,3 +105,18 @@ export function dataDirOf(dir: string): string {
   const parent = path.dirname(dir);
   return path.basename(parent) === 'namespaces' && isNamespaceName(path.basename(dir)) ? path.dirname(parent) : dir;
 }
+
+/**
+ * Removes the default namespace's files from a data directory no payemu holds, keeping
+ * `namespaces/` (and the lock, which its holder releases). The journal goes first, newest
+ * segment first, then the snapshot: cut short, what is left is an earlier state of the default,
+ * never a journal without the records it rewrites.
+ */
+export function removeDefaultFiles(dataDir: string): void {
+  for (const n of listSegments(dataDir).reverse()) fs.rmSync(segmentPath(dataDir, n), { force: true });
+  fs.rmSync(snapshotPath(dataDir), { force: true });
+  for (const entry of fs.readdirSync(dataDir)) {
+    if (entry === 'namespaces' || entry === 'payemu.lock') continue;
+    fs.rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+  }
+}
