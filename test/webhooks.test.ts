@@ -5,6 +5,7 @@ import type { BusEvents } from '../src/bus/bus.js';
 import { MAX_IN_FLIGHT_PER_SOURCE } from '../src/webhooks/lanes.js';
 import { emulator, pay, type TestEmulator } from './helpers/emulator.js';
 import { deadUrl, receiver } from './helpers/receiver.js';
+import { streamReader } from './helpers/stream.js';
 
 /** Resolves when `count` attempts of events matching `filter` have finished. */
 function attempts(e: TestEmulator, count: number, filter: (a: BusEvents['webhook.attempt']) => boolean = () => true) {
@@ -245,19 +246,12 @@ t.test('the event stream sends each event and each attempt as it happens', async
   const controller = new AbortController();
   const res = await fetch(`${e.url}/_payemu/events/stream?key=${e.keys.test}`, { signal: controller.signal });
   t.equal(res.headers.get('content-type'), 'text/event-stream');
-  const reader = res.body!.getReader();
-  let text = '';
-  const until = async (pattern: RegExp) => {
-    while (!pattern.test(text)) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      text += Buffer.from(value).toString();
-    }
-  };
+  const stream = streamReader(res);
+  const until = stream.until;
   await until(/payemu event stream/);
   await pay(e, { amount: 10, reference: 'streamed' });
   await until(/event: attempt\ndata: .*delivered/);
-  t.match(text, /event: event\ndata: \{"id":"[0-9a-f-]+","event":"payment.completed"/);
+  t.match(stream.text(), /event: event\ndata: \{"id":"[0-9a-f-]+","event":"payment.completed"/);
   controller.abort();
   t.equal((await fetch(`${e.url}/_payemu/events/stream`)).status, 401, 'needs a key');
 });

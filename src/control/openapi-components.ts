@@ -20,7 +20,11 @@ export const SHARED: Record<number, { name: string; description: string; headers
     description:
       'Malformed request: percent-escapes that are not UTF-8, a body that is not UTF-8 or not JSON or is nested more than 64 levels, an `Idempotency-Key` that is not 1 to 255 characters, an `include` path the resource does not have.',
   },
-  401: { name: 'Unauthorized', description: 'Missing or invalid key.', headers: ['WWW-Authenticate'] },
+  401: {
+    name: 'Unauthorized',
+    description: 'Missing or invalid key, or a key whose `~NAME` suffix is not a namespace name (1 to 32 characters of a-z, 0-9, `_`, `-`).',
+    headers: ['WWW-Authenticate'],
+  },
   403: {
     name: 'Forbidden',
     description: "The `Host` header is not a name payemu answers to (DNS rebinding guard), or the Source's IP whitelist does not include the caller.",
@@ -38,7 +42,11 @@ export const SHARED: Record<number, { name: string; description: string; headers
   415: { name: 'UnsupportedMediaType', description: 'A body sent with another `Content-Type` than `application/json`.' },
   422: { name: 'UnprocessableEntity', description: 'Validation failed (`meta.errors` maps each field to its messages), or the rules refuse the change.' },
   // Its headers come with the count (countedHeaders): a trigger passes on its step's 429 without them.
-  429: { name: 'TooManyRequests', description: 'Rate limit exceeded.' },
+  429: {
+    name: 'TooManyRequests',
+    description:
+      "Rate limit exceeded; or the key's `~NAME` would make one namespace more than `--max-namespaces` allows (then `Retry-After` is 1 and `X-RateLimit-Remaining` is the whole limit: the request was not counted).",
+  },
   500: { name: 'InternalServerError', description: 'A failure inside payemu; the request was not applied.' },
   503: {
     name: 'ServiceUnavailable',
@@ -120,8 +128,13 @@ export class Components {
       },
       headers: Object.fromEntries(Object.entries(HEADERS).filter(([name]) => usedHeaders.has(name))),
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: "A Source's secret key: `Authorization: Bearer sk_test_...` (or `sk_live_...`)." },
-        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same key in the `X-API-Key` header.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "A Source's secret key: `Authorization: Bearer sk_test_...` (or `sk_live_...`). A key ending in `~NAME` (`sk_test_payemu_acme~w3`; NAME 1 to 32 characters of a-z, 0-9, `_`, `-`) acts in the namespace NAME, a whole emulator state of its own, made on its first request.",
+        },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The same key in the `X-API-Key` header (with its `~NAME`, if any).' },
         queryKey: { type: 'apiKey', in: 'query', name: 'key', description: 'The key as `?key=` (the event stream only: `EventSource` cannot set headers).' },
       },
     };

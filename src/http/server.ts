@@ -5,7 +5,8 @@ import type { Timers } from '../clock/timers.js';
 import { AnswerWrites } from './answer-writes.js';
 import { readJson } from './body.js';
 import { type Reply, send, sendError, setAnswerHeaders } from './envelope.js';
-import { type FaultRecord, faultFor, faultReply, readBodyForJournal } from './faults.js';
+import { actOnFault } from './fault-act.js';
+import { faultFor, readBodyForJournal } from './faults.js';
 import { BadRequest, HttpError, MethodNotAllowed, NotFound, Unauthorized } from './errors.js';
 import type { HostCheck } from './host-check.js';
 import { fingerprint, idempotencyKeyOf, runIdempotent } from './idempotency.js';
@@ -13,7 +14,6 @@ import type { Caller, Scope } from './auth.js';
 import { isNamespaceName } from '../lib/namespace-name.js';
 import type { ApiContext, OpenContext, Route } from './route.js';
 import type { Recording } from './request-journal.js';
-import { noteOf } from './request-note.js';
 import { parseTarget, RouteTable } from './router.js';
 import { checkRequestTarget } from './text.js';
 import { check, compileBody, compileQuery } from './validation.js';
@@ -195,7 +195,15 @@ function apiHandler(app: RouteApp, route: Extract<Route, { auth: 'key' }>, valid
       // if the route runs.
       const sent = readsBody ? readJson(req, route.bodyLimit) : readBodyForJournal(req);
       sent.catch(() => {});
-      return actOnFault(app, fault, req, res, sent, async () => answer(app, req, res, scope, readsBody ? sent : undefined));
+      return actOnFault(
+        app,
+        fault,
+        req,
+        res,
+        sent,
+        async () => answer(app, req, res, scope, readsBody ? sent : undefined),
+        (error) => report(app, req, error),
+      );
     }
     const reply = answer(app, req, res, scope);
     if (reply instanceof Promise) return reply.then((settled) => send(res, settled));
@@ -265,70 +273,6 @@ function settle(app: RouteApp, req: Req, res: http.ServerResponse, work: () => v
       recording?.end();
     },
   );
-}
-
-/**
- * A fault acts: it waits its latency (real time), then answers its status without running the
- * request, or closes the connection unanswered, or (`apply`) runs the request for real and
- * replaces only its answer. A fault with neither status nor drop delays the real answer.
- * A client that gives up during the wait changes none of that (the request runs when the fault
- * says, as a slow provider's would), but its answer goes nowhere: none is written, and the
- * journal records the request as closed unanswered.
- */
-async function actOnFault(
-  app: RouteApp,
-  fault: FaultRecord,
-  req: Req,
-  res: http.ServerResponse,
-  sent: Promise<unknown>,
-  answer: () => Promise<Reply>,
-): Promise<void> {
-  noteOf(req).fault = fault.id;
-  if (fault.latency_ms > 0) await app.timers.track(wait(app, fault.latency_ms));
-  if (fault.status === null && !fault.drop) {
-    let reply: Reply;
-    try {
-      reply = await answer();
-    } catch (error) {
-      if (!res.destroyed) throw error;
-      if (!(error instanceof HttpError)) report(app, req, error);
-      return;
-    }
-    return sendUnlessGone(res, reply);
-  }
-  if (fault.apply) {
-    // The work is done (stored, webhooks sent, the Idempotency-Key's result saved); its answer is lost.
-    try {
-      noteOf(req).carried = (await answer()).status;
-    } catch (error) {
-      if (error instanceof HttpError) noteOf(req).carried = error.status;
-      else report(app, req, error);
-    }
-  }
-  // The journal keeps what was sent, though nothing ran.
-  await sent.catch(() => undefined);
-  if (fault.drop) return void req.socket.destroy();
-  sendUnlessGone(res, faultReply(fault));
-}
-
-/** `send`, unless the client closed the connection (its answer would be counted as sent: `headersSent`). */
-function sendUnlessGone(res: http.ServerResponse, reply: Reply): void {
-  if (!res.destroyed) send(res, reply);
-}
-
-/** Resolves after `ms` real milliseconds, or at once when payemu stops. */
-function wait(app: RouteApp, ms: number): Promise<void> {
-  return new Promise((resolve) => {
-    const stop = () => {
-      timer.cancel();
-      resolve();
-    };
-    const timer = app.timers.after(ms, () => {
-      app.shutdown.removeEventListener('abort', stop);
-      resolve();
-    });
-    app.shutdown.addEventListener('abort', stop, { once: true });
-  });
 }
 
 function openHandler(app: RouteApp, route: Extract<Route, { auth: 'none' }>, validators: (() => unknown)[]): Handler {

@@ -71,8 +71,9 @@ function fail(message: string): never {
 }
 
 /** The path of a request target, without its query, as sent (the server matches it undecoded). */
+/** The path an operation is matched by: a named namespace's `/~NAME` prefix (its links and pages) is not part of it. */
 function pathOf(target: string): string {
-  return target.split(/[?#]/)[0]!;
+  return target.split(/[?#]/)[0]!.replace(/^\/~[^/]*(?=\/|$)/, '') || '/';
 }
 
 /** A response the document lists: where its body's schema is (none: no body), and the headers it requires. */
