@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkStore, repairStore, type Checkup, type DirCheckup, type DirRepair, type Finding, type Repair } from '../store/doctor.js';
-import { describeDamage, looksLikeDataDir, repairCommand } from '../store/files.js';
+import { describeDamage, repairCommand } from '../store/files.js';
 import { acquireLock, lockHolder } from '../store/lock.js';
-import { dataDirOf } from '../store/namespace-dirs.js';
+import { dataDirOf, holdsPayemuData } from '../store/namespace-dirs.js';
 import { CliError, EXIT } from './errors.js';
 import { output, type Output } from './output.js';
 
@@ -22,7 +22,7 @@ export async function doctor(options: DoctorOptions): Promise<void> {
   const out = output(options);
   const dir = path.resolve(options.data);
   if (!fs.existsSync(dir)) throw new CliError(`${dir} does not exist: nothing to check`, EXIT.usage);
-  if (!looksLikeDataDir(dir)) throw new CliError(`${dir} does not look like a payemu data directory (no snapshot.json, no journal-*.ndjson)`, EXIT.usage);
+  if (!holdsPayemuData(dir)) throw new CliError(`${dir} does not look like a payemu data directory (no snapshot.json, no journal-*.ndjson)`, EXIT.usage);
   // The files are read while nothing writes them: not while a payemu runs on them. A named
   // namespace's directory (DATA/namespaces/NAME, which a start's damage message names) is held
   // by the payemu holding DATA.
@@ -95,9 +95,7 @@ function repaired(repair: Repair, out: Output): string {
     for (const finding of one.dropped) lines.push(...describe(out.c.yellow('dropped:'), finding).map((line) => indent + line));
   }
   for (const finding of repair.notes) lines.push(...describe('note:', finding));
-  lines.push(
-    out.c.green(`repaired: ${total(repair)} kept, ${dropped} damaged ${dropped === 1 ? 'place' : 'places'} dropped`),
-  );
+  lines.push(out.c.green(`repaired: ${total(repair)} kept, ${dropped} damaged ${dropped === 1 ? 'place' : 'places'} dropped`));
   return lines.join('\n');
 }
 

@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { looksLikeDataDir } from '../store/files.js';
 import { acquireLock, lockHolder } from '../store/lock.js';
-import { dropNamespaceDir, namespaceDir, namespaceEntries, removeDefaultFiles } from '../store/namespace-dirs.js';
+import { dropNamespaceDir, holdsPayemuData, namespaceDir, namespaceEntries, removeDefaultFiles } from '../store/namespace-dirs.js';
 import { namespacedKey } from '../lib/namespace-name.js';
 import { connect, DEFAULT_KEY } from './client.js';
 import { CliError, EXIT } from './errors.js';
@@ -30,8 +29,7 @@ export interface ResetOptions {
  */
 export async function reset(options: ResetOptions): Promise<void> {
   const out = output(options);
-  if (options.namespace !== undefined && options.allNamespaces)
-    throw new CliError('--namespace and --all-namespaces: give one or the other', EXIT.usage);
+  if (options.namespace !== undefined && options.allNamespaces) throw new CliError('--namespace and --all-namespaces: give one or the other', EXIT.usage);
   if (options.data === undefined) return resetAt(connect(options).url, options, out);
 
   const dir = path.resolve(options.data);
@@ -45,7 +43,7 @@ export async function reset(options: ResetOptions): Promise<void> {
     return resetAt(holder.url, options, out);
   }
   if (!fs.existsSync(dir)) return out.result({ deleted: null }, () => `${dir} does not exist: nothing to reset`);
-  if (!looksLikeDataDir(dir)) throw new CliError(`${dir} does not look like a payemu data directory; not deleting it`, EXIT.usage);
+  if (!holdsPayemuData(dir)) throw new CliError(`${dir} does not look like a payemu data directory; not deleting it`, EXIT.usage);
   let release: () => void;
   try {
     release = acquireLock(dir); // refuses if a payemu started on it since

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isNamespaceName } from '../lib/namespace-name.js';
-import { listSegments, segmentPath, snapshotPath } from './files.js';
+import { listSegments, looksLikeDataDir, segmentPath, snapshotPath } from './files.js';
 
 /**
  * Where named namespaces live in a data directory: `DATA/namespaces/NAME/`, each holding the
@@ -104,6 +104,11 @@ export function removeLeftovers(dataDir: string, entries: NamespaceEntries): voi
 export function dataDirOf(dir: string): string {
   const parent = path.dirname(dir);
   return path.basename(parent) === 'namespaces' && isNamespaceName(path.basename(dir)) ? path.dirname(parent) : dir;
+}
+
+/** A directory payemu has written: the default's files, or named namespaces with state (what reset and doctor check). */
+export function holdsPayemuData(dir: string): boolean {
+  return looksLikeDataDir(dir) || namespaceEntries(dir).kept.length > 0;
 }
 
 /**
