@@ -22,7 +22,10 @@ export function namedCoreBuilder(
   freezeClock: boolean | undefined,
 ): (name: string) => Promise<Core> {
   return async (name) => {
-    const persistence = dataDir === undefined ? memoryPersistence() : filePersistence(namespaceDir(dataDir, name), { ...persistenceOptions, lock: false });
+    // Its compactions are heard as its own, like its other events (`namespace` in the payload).
+    const onCompaction: FilePersistenceOptions['onCompaction'] = (result) => shared.bus.emit('store.compacted', { ...result, namespace: name });
+    const persistence =
+      dataDir === undefined ? memoryPersistence() : filePersistence(namespaceDir(dataDir, name), { ...persistenceOptions, onCompaction, lock: false });
     let core: Core;
     try {
       core = await createCore({

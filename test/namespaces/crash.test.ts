@@ -1,9 +1,13 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import t, { type Test } from 'tap';
 import { readAnswer } from '../helpers/answer.js';
 import { startPayemu, type Started } from '../helpers/cli.js';
 import { client, dailySchedules } from '../helpers/emulator.js';
+import { nodeWithoutCoverage } from '../helpers/plain-node.js';
 import { prng } from '../helpers/prng.js';
 
 /**
@@ -58,17 +62,17 @@ class Ledger {
  * The workers stop at their first failed request after the kill.
  */
 async function writeLoad(
-  running: Started,
+  running: Running,
   ledger: Ledger,
   namespaces: (string | undefined)[],
-  o: { round: string; kill: number; perNamespace: number; seed: number },
+  o: { round: string; kill: (answers: number) => boolean; perNamespace: number; seed: number },
 ) {
   const random = prng(o.seed);
   let answers = 0;
-  // Killed here, or by the caller (`kill: Infinity`).
-  const killed = () => running.proc.child.killed;
+  // Killed here, or by the caller.
+  const killed = () => running.child.killed;
   const answered = () => {
-    if (++answers >= o.kill && !killed()) running.proc.child.kill('SIGKILL');
+    if (o.kill(++answers) && !killed()) running.child.kill('SIGKILL');
   };
   const worker = async (namespace: string | undefined, w: number) => {
     for (let i = 0; !killed(); i++) {
@@ -93,10 +97,59 @@ async function writeLoad(
     }
   };
   await Promise.all(namespaces.flatMap((namespace) => Array.from({ length: o.perNamespace }, (_, w) => worker(namespace, w))));
-  const exit = await running.proc.exited;
-  if (exit.signal !== 'SIGKILL') throw new Error(`payemu ended with ${exit.code ?? exit.signal}, not by SIGKILL:\n${running.proc.stderr}`);
+  const exit = await running.exited;
+  if (exit.signal !== 'SIGKILL') throw new Error(`payemu ended with ${exit.code ?? exit.signal}, not by SIGKILL:\n${running.stderr()}`);
   return answers;
 }
+
+/** A payemu process to load and kill: the CLI's (`running(started)`) or the library's (`startLibrary`). */
+interface Running {
+  url: string;
+  child: ChildProcess;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  stderr(): string;
+}
+/** The library with a tiny compaction threshold, each compaction reported on stdout (a named namespace's with its name). */
+const LIBRARY_SCRIPT = `
+const { startEmulator } = await import(${JSON.stringify(pathToFileURL(fileURLToPath(new URL('../../dist/index.js', import.meta.url))).href)});
+const [dir, threshold] = process.argv.slice(2);
+const e = await startEmulator({ port: 0, inMemory: false, dataDir: dir, compactAfterBytes: Number(threshold) });
+e.bus.on('store.compacted', (result) => console.log('compacted ' + JSON.stringify(result)));
+console.log('payemu listening on ' + e.url);
+`;
+
+async function startLibrary(t: Test, dir: string, threshold: number): Promise<Running & { lines: string[] }> {
+  // A script file: the compactor is forked with the parent's execArgv (test/crash.test.ts).
+  const script = path.join(path.dirname(dir), 'start-library.mjs');
+  fs.writeFileSync(script, LIBRARY_SCRIPT);
+  const child = spawn(...nodeWithoutCoverage([script, dir, String(threshold)]), { cwd: path.dirname(dir), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+  t.teardown(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  });
+  const lines: string[] = [];
+  const reader = readline.createInterface({ input: child.stdout! });
+  const first = await new Promise<string>((resolve, reject) => {
+    reader.once('line', resolve);
+    child.once('exit', () => reject(new Error(`payemu exited before it listened:\n${stderr}`)));
+  });
+  reader.on('line', (line) => lines.push(line));
+  const url = /^payemu listening on (\S+)$/.exec(first)?.[1];
+  if (!url) throw new Error(`unexpected first line: ${first}`);
+  return { url, child, exited, stderr: () => stderr, lines };
+}
+
+const running = (started: Started): Running => ({
+  url: started.url,
+  child: started.proc.child,
+  exited: started.proc.exited,
+  stderr: () => started.proc.stderr,
+});
 
 /** Reads back every acknowledged session and payment in its namespace; the differences (none expected). */
 async function verify(url: string, ledger: Ledger): Promise<string[]> {
@@ -126,32 +179,68 @@ t.test('SIGKILL while five namespaces and the default write at once: every ackno
   const ledger = new Ledger();
   const namespaces = [undefined, 'n0', 'n1', 'n2', 'n3', 'n4'];
   const rounds = [
-    { kill: 120, perNamespace: 3 },
-    { kill: 1, perNamespace: 3 }, // right after the first answer of a fresh restart
-    { kill: 200, perNamespace: 4 },
+    { kill: 120, perNamespace: 3, more: [] },
+    { kill: 1, perNamespace: 3, more: [] }, // right after the first answer of a fresh restart
+    { kill: 200, perNamespace: 4, more: ['n5'] }, // one more, made under load
   ];
   for (const [n, round] of rounds.entries()) {
-    const running = await start(t, dir);
-    if (n > 0) t.same(await verify(running.url, ledger), [], `round ${n + 1}: after the restart, all ${ledger.acks.length} acknowledged writes are there`);
-    const answers = await writeLoad(running, ledger, namespaces, { ...round, round: `r${n}`, seed: 100 + n });
+    const started = await start(t, dir);
+    if (n > 0) t.same(await verify(started.url, ledger), [], `round ${n + 1}: after the restart, all ${ledger.acks.length} acknowledged writes are there`);
+    const answers = await writeLoad(running(started), ledger, [...namespaces, ...round.more], {
+      ...round,
+      kill: (count) => count >= round.kill,
+      round: `r${n}`,
+      seed: 100 + n,
+    });
     t.ok(answers >= round.kill, `round ${n + 1}: killed after ${answers} answers`);
   }
   const last = await start(t, dir);
   t.same(await verify(last.url, ledger), [], `finally: all ${ledger.acks.length} acknowledged writes are there`);
   t.same(
     (await namespacesOf(last.url)).map((ns) => ns.name),
-    ['n0', 'n1', 'n2', 'n3', 'n4'],
+    ['n0', 'n1', 'n2', 'n3', 'n4', 'n5'],
     'every namespace is read back',
   );
-  for (const namespace of namespaces) {
+  for (const namespace of [...namespaces, 'n5']) {
     const ids = ledger.paymentIds(namespace);
     t.equal(new Set(ids).size, ids.length, `${namespace ?? 'default'}: no payment id given twice (${ids.length} payments)`);
     const session = await call(last.url, namespace, 'POST', '/v1/sessions', { amount: 1 });
     const next = await call(last.url, namespace, 'POST', `/_payemu/sessions/${session.json.data.id}/complete`, { card_number: '4242424242424242' });
     t.ok(next.json.payment.id > Math.max(0, ...ids), `${namespace ?? 'default'}: the next payment id (${next.json.payment.id}) follows every one given out`);
   }
-  t.same(fs.readdirSync(path.join(dir, 'namespaces')).sort(), ['n0', 'n1', 'n2', 'n3', 'n4']);
+  t.same(fs.readdirSync(path.join(dir, 'namespaces')).sort(), ['n0', 'n1', 'n2', 'n3', 'n4', 'n5']);
   t.equal((await last.proc.stop('SIGTERM')).code, 0);
+});
+
+t.test('SIGKILL while namespaces compact their journals (library, tiny threshold): every acknowledged write is there', async (t) => {
+  const dir = path.join(t.testdir(), 'data');
+  const ledger = new Ledger();
+  const namespaces = ['c1', 'c2', 'c3'];
+  for (let n = 0; n < 2; n++) {
+    const library = await startLibrary(t, dir, 4096);
+    if (n > 0) t.same(await verify(library.url, ledger), [], `round ${n + 1}: after the restart, all ${ledger.acks.length} acknowledged writes are there`);
+    const compactions = () => library.lines.filter((line) => line.startsWith('compacted ') && line.includes('"namespace":'));
+    // Killed once namespaces have compacted twice: with a 4 KiB threshold more are under way.
+    const answers = await writeLoad(library, ledger, namespaces, {
+      round: `c${n}`,
+      kill: (count) => (count >= 60 && compactions().length >= 2) || count >= 3000,
+      perNamespace: 3,
+      seed: 300 + n,
+    });
+    const reports = compactions();
+    t.ok(reports.length >= 2, `round ${n + 1}: ${reports.length} compactions in namespaces, killed after ${answers} answers`);
+    t.same(
+      reports.filter((line) => !line.startsWith('compacted {"ok":true')),
+      [],
+      'every compaction succeeded',
+    );
+  }
+  const last = await startLibrary(t, dir, 4096);
+  t.same(await verify(last.url, ledger), [], `finally: all ${ledger.acks.length} acknowledged writes are there`);
+  t.ok(
+    namespaces.every((name) => fs.readdirSync(path.join(dir, 'namespaces', name)).includes('snapshot.json')),
+    "each namespace's directory holds its compacted snapshot",
+  );
 });
 
 t.test(
@@ -168,7 +257,7 @@ t.test(
 
     // The advance runs while two other namespaces write; killed once it has gone 200 days.
     const advance = call(first.url, 'adv', 'POST', '/_payemu/clock/advance', { by: `${DAYS}d` }).catch(() => undefined);
-    const writers = writeLoad(first, ledger, ['w1', 'w2'], { round: 'adv', kill: Number.POSITIVE_INFINITY, perNamespace: 2, seed: 7 });
+    const writers = writeLoad(running(first), ledger, ['w1', 'w2'], { round: 'adv', kill: () => false, perNamespace: 2, seed: 7 });
     let seen = started;
     while (seen < started + 200 * DAY) seen = Date.parse((await call(first.url, 'adv', 'GET', '/_payemu/clock')).json.now);
     first.proc.child.kill('SIGKILL');
