@@ -15,6 +15,7 @@ import { taxModule } from './resources/tax/index.js';
 import { eventsCollection } from './webhooks/records.js';
 import { eventWire } from './schemas/control.js';
 import { WebhookChaos } from './webhooks/chaos.js';
+import { WebhookDestinations } from './webhooks/destination.js';
 import { Faults } from './http/faults.js';
 import { outcomesModule } from './resources/outcomes/index.js';
 
@@ -22,8 +23,8 @@ import { outcomesModule } from './resources/outcomes/index.js';
  * The modules of payemu, in one list: a resource joins payemu by a line here (its folder's
  * `index.ts` exports its module: collections, routes, due work, events); src/catalogue.ts makes
  * what is served of them. Besides the resources, modules of payemu's own: the saved answers of
- * `Idempotency-Key` requests (expired after a day), the event log of the webhooks, the faults and
- * the webhook chaos. The order is the store's and the scheduler's, and that of the events
+ * `Idempotency-Key` requests (expired after a day), the event log of the webhooks, the faults,
+ * the webhook chaos and the webhook destinations set at run time. The order is the store's and the scheduler's, and that of the events
  * (payment.*, recurring.*, invoice.*: the hosted API's table; a new resource's after them).
  *
  * Apart from src/catalogue.ts so that src/types.ts can derive the events' types from it: the
@@ -47,6 +48,7 @@ export const MODULES = [
   outcomesModule,
   resourceModule('faults', { collections: [storedCollection(Faults)] }),
   resourceModule('webhook-chaos', { collections: [storedCollection(WebhookChaos)] }),
+  resourceModule('webhook-destinations', { collections: [storedCollection(WebhookDestinations)] }),
 ] as const satisfies readonly ResourceModule[];
 
 /** The webhook events: each name the modules declare, with the JSON Schema of its `data`, in the modules' order. */

@@ -146,6 +146,20 @@ export function main(argv: string[], options: { keepCompiledCode?: () => void } 
     .description("Turn the webhook chaos of the key's Source and mode off.")
     .action(async (options) => (await import('./webhook-chaos.js')).clear(options));
 
+  const webhook = program
+    .command('webhook')
+    .description("Show, set or clear where the key's Source's webhooks go (both modes), over the config's webhook_url and --webhook-url.");
+  client(webhook.command('show', { isDefault: true }).description("Show where the key's Source's webhooks go, and whether that was set here.")).action(
+    async (options) => (await import('./webhook.js')).show(options),
+  );
+  client(webhook.command('set'))
+    .description("Send the key's Source's webhooks to URL, in both modes, over the config's webhook_url and --webhook-url.")
+    .argument('<url>', 'an absolute http:// or https:// URL, without credentials or a fragment, e.g. http://127.0.0.1:3001/webhooks')
+    .action(async (url: string, options) => (await import('./webhook.js')).set(url, options));
+  client(webhook.command('clear'))
+    .description("Send the key's Source's webhooks where the config says again (its webhook_url, else --webhook-url).")
+    .action(async (options) => (await import('./webhook.js')).clear(options));
+
   program
     .command('verify-handler')
     .description(

@@ -19,6 +19,7 @@ export type {
   ResetResult,
   TriggerReport as TriggerResult,
   WebhookChaosView,
+  WebhookDestinationView,
 } from '../control/types.js';
 export type { PaymentSummary } from '../schemas/payments.js';
 import type { AttemptView, ClockView, EventView } from '../control/types.js';

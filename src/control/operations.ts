@@ -22,9 +22,12 @@ import { sessionComplete } from './operations/session-complete.js';
 import { snapshotExport } from './operations/snapshot-export.js';
 import { snapshotImport } from './operations/snapshot-import.js';
 import { trigger } from './operations/trigger.js';
+import { webhookClear } from './operations/webhook-clear.js';
 import { webhookChaosClear } from './operations/webhook-chaos-clear.js';
 import { webhookChaosRead } from './operations/webhook-chaos-read.js';
 import { webhookChaosSet } from './operations/webhook-chaos-set.js';
+import { webhookRead } from './operations/webhook-read.js';
+import { webhookSet } from './operations/webhook-set.js';
 
 /**
  * The control operations (`/_payemu/...`), one entry each (operation.ts): their routes, the
@@ -46,6 +49,9 @@ export const OPERATIONS = [
   webhookChaosRead,
   webhookChaosSet,
   webhookChaosClear,
+  webhookRead,
+  webhookSet,
+  webhookClear,
   requestsList,
   requestsClear,
   faultAdd,

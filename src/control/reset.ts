@@ -6,6 +6,7 @@ import { control } from '../http/route.js';
 import { Meta } from '../resources/meta/records.js';
 import { INVOICE_COUNTER_PREFIX, invoiceCounter } from '../resources/invoices/records.js';
 import { WebhookChaos } from '../webhooks/chaos.js';
+import { WebhookDestinations } from '../webhooks/destination.js';
 import { resetReport } from '../schemas/control.js';
 import { inScope } from './scope-records.js';
 
@@ -15,7 +16,8 @@ import { inScope } from './scope-records.js';
  * namespace: all of it, its clock back to where the default namespace's stands).
  * Payment and payment-link ids keep counting, so an id is never reused; invoice numbers start
  * again at INV-000001 in the emptied scope (its invoices are gone, so no number repeats).
- * Webhook chaos stays (it is a setting, like the clock); `DELETE /_payemu/webhook-chaos` ends it.
+ * Webhook chaos and webhook destinations stay (settings, like the clock); `DELETE /_payemu/webhook-chaos`
+ * and `DELETE /_payemu/webhook` end them.
  * Faults are emptied too, and the config's faults of the emptied scope put back afresh.
  */
 export const resetRoutes = [
@@ -34,8 +36,8 @@ export function resetScope(app: App, scope: { source: string; mode: Mode }, all:
   const invoiceNumbers = `counter:${invoiceCounter(scope.source, scope.mode)}`;
   let counters = 0;
   const cleared = app.store.clear((record, collection) => {
-    // Webhook chaos is how payemu behaves, not data: `--webhook-chaos` must outlive the resets of a test suite.
-    if (collection === WebhookChaos.name) return false;
+    // Webhook chaos and destinations are how payemu behaves, not data: they must outlive the resets of a test suite.
+    if (collection === WebhookChaos.name || collection === WebhookDestinations.name) return false;
     if (collection === Meta.name) {
       // The clock and the id counters stay; the invoice numbering of the scope restarts.
       const id = (record as { id: string }).id;

@@ -21,6 +21,7 @@ import type {
   sessionCompleted,
   triggerResult,
   webhookChaos,
+  webhookDestination,
 } from '../schemas/control.js';
 import type { ClosedObject } from '../schemas/wire.js';
 import type { WebhookEvent } from '../types.js';
@@ -33,6 +34,8 @@ export type AdvanceResult = FromSchema<typeof advanceReport>;
 export type ResetResult = FromSchema<typeof resetReport>;
 /** `GET`/`PUT /_payemu/webhook-chaos`: the settings in force (`{}` when off). */
 export type WebhookChaosView = FromSchema<typeof webhookChaos>;
+/** `GET`/`PUT`/`DELETE /_payemu/webhook`: where the key's Source's webhooks go now, and whether that was set at run time. */
+export type WebhookDestinationView = FromSchema<typeof webhookDestination>;
 /** One delivery attempt of an event. */
 export type AttemptView = FromSchema<typeof attempt>;
 /** An event of the control plane's log (`GET /_payemu/events`, `/_payemu/events/{id}`). */

@@ -84,7 +84,7 @@ export async function createCore(options: CoreOptions): Promise<Core> {
   scheduler.rebuild();
   const shutdown = new AbortController();
   if (options.startChaos) storeChaosForAll(store, options.config(), options.startChaos);
-  const webhooks = new Dispatcher(store, clock, bus, options.config, { ...options.dispatcherOptions, chaos: chaosSettingsOf(store) }, timers);
+  const webhooks = new Dispatcher(store, clock, bus, options.config, { ...options.dispatcherOptions, namespace, chaos: chaosSettingsOf(store) }, timers);
   keepRecentEvents(store);
   const app: App = {
     store,

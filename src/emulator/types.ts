@@ -33,7 +33,7 @@ interface EmulatorCore {
   webhookSecret: string;
   /** Every Source's keys. */
   sources: { slug: string; name: string; test_key: string; live_key: string; webhook_secret: string }[];
-  /** Where a Source's webhooks go now (its config's `webhook_url`, else `--webhook-url`), or null. */
+  /** Where a Source's webhooks go now (the destination set with `webhook.set`, else its config's `webhook_url`, else `--webhook-url`), or null. */
   webhookUrl(slug: string): string | null;
   /** The event log of every Source and mode, and live events (`get` and `resend` are the operations'). */
   events: {

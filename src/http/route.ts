@@ -103,6 +103,11 @@ export interface ApiRoute extends RouteBase {
 /** A route anyone may call: health, and the hosted pages (the session id is the capability). */
 export interface OpenRoute extends RouteBase {
   auth: 'none';
+  /**
+   * The answer to this route's path under `/~NAME/` when there is no namespace NAME: a hosted
+   * page's own 404 page, as for an id it does not know. Without it, the JSON 404.
+   */
+  notFound?: Reply;
   handle(ctx: OpenContext): Reply | Promise<Reply>;
 }
 

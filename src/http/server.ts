@@ -290,9 +290,10 @@ function openHandler(app: RouteApp, route: Extract<Route, { auth: 'none' }>, val
     settle(app, req, res, () => {
       if (req.namespace === undefined) return serve(app, req, res);
       const named = isNamespaceName(req.namespace) ? app.namespaces.find(req.namespace) : undefined;
-      if (!named)
-        throw new NotFound(`There is no namespace "${req.namespace}" in this payemu: a namespace is made by the first request with its key (sk_..._KEY~NAME).`);
-      return serve(named, req, res);
+      if (named) return serve(named, req, res);
+      // A hosted page answers its own 404 page, as for an id it does not know.
+      if (route.notFound) return send(res, route.notFound);
+      throw new NotFound(`There is no namespace "${req.namespace}" in this payemu: a namespace is made by the first request with its key (sk_..._KEY~NAME).`);
     });
 }
 

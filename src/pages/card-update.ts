@@ -9,11 +9,13 @@ import { attemptMethodUpdate, returnUrl } from '../resources/payment-method-sess
 import { PaymentMethods } from '../resources/payment-methods/records.js';
 import { Recurring } from '../resources/recurring/records.js';
 import { cardFields, challengePage, readCardForm, redirect, testCardHelp, type CardFormState } from './card-form.js';
-import { html, page } from './html.js';
+import { html, page, pagePath } from './html.js';
 import { recordPages } from './record-pages.js';
 import { cardText, everyText } from './subscription.js';
 
-const pages = recordPages(withSession);
+const NOT_FOUND: Reply = { status: 404, html: page('Not found', html`<h1>Page not found</h1><p>There is no card update session with this address.</p>`) };
+
+const pages = recordPages(withSession, NOT_FOUND);
 
 /**
  * The hosted card-update page of a payment-method session: the customer enters a new card,
@@ -29,7 +31,7 @@ export const cardUpdatePages = [
 
 function withSession(ctx: OpenContext, render: (session: MethodSessionRecord) => Reply | Promise<Reply>): Reply | Promise<Reply> {
   const session = ctx.app.store.get(MethodSessions, ctx.params.id!);
-  if (!session) return { status: 404, html: page('Not found', html`<h1>Page not found</h1><p>There is no card update session with this address.</p>`) };
+  if (!session) return NOT_FOUND;
   const status = methodSessionStatus(session, ctx.now);
   if (status === 'expired')
     return { status: 410, html: page('Expired', html`<h1>This link has expired</h1><p>Ask the merchant for a new card update link.</p>`, session.mode) };
@@ -46,7 +48,7 @@ function form(ctx: OpenContext, session: MethodSessionRecord, state: CardFormSta
     ${card ? html`<p class="muted" data-testid="card">Card on file: ${cardText(card.card_brand, card.card_last)}</p>` : ''}
     <p class="muted">The new card is verified and saved for future payments. Nothing is charged now.</p>
     ${state.failed ? html`<div class="alert" role="alert" data-testid="decline">The card was not accepted: ${state.failed} Try another card.</div>` : ''}
-    <form method="post" action="/card-update/${session.id}" novalidate>
+    <form method="post" action="${pagePath(ctx.app, `/card-update/${session.id}`)}" novalidate>
       ${cardFields(state)}
       <button type="submit">Save card</button>
     </form>
@@ -58,7 +60,12 @@ async function submit(ctx: OpenContext, session: MethodSessionRecord): Promise<R
   const { values, problems, threeDs } = readCardForm(await readForm(ctx.req), ctx.now);
   if (Object.keys(problems).length > 0) return form(ctx, session, { values, problems }, 422);
   if (!threeDs && evaluateCard(values.card_number, session.mode).outcome === 'three_ds') {
-    return challengePage(`/card-update/${session.id}/3ds`, html`Your bank asks you to confirm that this card may be saved.`, values, session.mode);
+    return challengePage(
+      pagePath(ctx.app, `/card-update/${session.id}/3ds`),
+      html`Your bank asks you to confirm that this card may be saved.`,
+      values,
+      session.mode,
+    );
   }
   let result: ReturnType<typeof attemptMethodUpdate>;
   try {
@@ -74,7 +81,7 @@ async function submit(ctx: OpenContext, session: MethodSessionRecord): Promise<R
   }
   // Post/Redirect/Get: without a success_url, the session's own page, which now says the card
   // is updated; a reload shows it again without posting.
-  return redirect(session.success_url ? returnUrl(session.success_url, 'updated') : `/card-update/${session.id}`);
+  return redirect(session.success_url ? returnUrl(session.success_url, 'updated') : pagePath(ctx.app, `/card-update/${session.id}`));
 }
 
 /** A completed session's page: the card now on file. */

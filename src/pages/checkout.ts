@@ -14,11 +14,13 @@ import { referenceKey } from '../resources/common/references.js';
 import { sessionStatus, Sessions, type SessionRecord } from '../resources/sessions/records.js';
 import { attemptPayment } from '../resources/sessions/service.js';
 import { cardFields, challengePage, readCardForm, redirect, testCardHelp, type CardFormState } from './card-form.js';
-import { html, page } from './html.js';
+import { html, page, pagePath } from './html.js';
 import { recordPages } from './record-pages.js';
 import { cardText, everyText, subscriptionTerms } from './subscription.js';
 
-const pages = recordPages(withSession);
+const NOT_FOUND: Reply = { status: 404, html: page('Not found', html`<h1>Checkout not found</h1><p>There is no checkout session with this address.</p>`) };
+
+const pages = recordPages(withSession, NOT_FOUND);
 
 /**
  * The hosted sandbox checkout at a session's `checkout_url`: amount, description, a card form,
@@ -29,12 +31,12 @@ export const checkoutPages = [
   pages.get('/checkout/:id', (ctx, session) => showForm(ctx, session, {})),
   pages.post('/checkout/:id/pay', pay),
   pages.post('/checkout/:id/3ds', pay),
-  pages.button('/checkout/:id/cancel', (_ctx, session) => redirect(session.cancel_url ?? `/checkout/${session.id}/cancelled`)),
-  pages.get('/checkout/:id/cancelled', (_ctx, session) => ({
+  pages.button('/checkout/:id/cancel', (ctx, session) => redirect(session.cancel_url ?? pagePath(ctx.app, `/checkout/${session.id}/cancelled`))),
+  pages.get('/checkout/:id/cancelled', (ctx, session) => ({
     status: 200,
     html: page(
       'Payment cancelled',
-      html`<h1>Payment cancelled</h1><p>You cancelled the payment; nothing was charged.</p><p><a href="/checkout/${session.id}">Return to the checkout</a></p>`,
+      html`<h1>Payment cancelled</h1><p>You cancelled the payment; nothing was charged.</p><p><a href="${pagePath(ctx.app, `/checkout/${session.id}`)}">Return to the checkout</a></p>`,
       session.mode,
     ),
   })),
@@ -47,7 +49,7 @@ interface FormState extends CardFormState {
 
 async function withSession(ctx: OpenContext, render: (session: SessionRecord) => Reply | Promise<Reply>): Promise<Reply> {
   const session = ctx.app.store.get(Sessions, ctx.params.id!);
-  if (!session) return { status: 404, html: page('Not found', html`<h1>Checkout not found</h1><p>There is no checkout session with this address.</p>`) };
+  if (!session) return NOT_FOUND;
   const status = sessionStatus(session, ctx.now);
   if (status === 'expired') {
     return {
@@ -71,7 +73,7 @@ function done(app: App, session: SessionRecord): Reply {
   if (session.status !== 'complete') {
     return {
       status: 409,
-      html: page('Not paid', html`<h1>Not paid yet</h1><p><a href="/checkout/${session.id}">Return to the checkout</a></p>`, session.mode),
+      html: page('Not paid', html`<h1>Not paid yet</h1><p><a href="${pagePath(app, `/checkout/${session.id}`)}">Return to the checkout</a></p>`, session.mode),
     };
   }
   const source = app.config().sources.find((s) => s.slug === session.source);
@@ -100,7 +102,7 @@ function done(app: App, session: SessionRecord): Reply {
     ${
       schedule
         ? html`<div class="subscription" data-testid="subscription"><p><strong>Subscription: ${formatMinor(session.amount)} ${session.currency} ${everyText(schedule.frequency, schedule.interval_count)}</strong></p>
-          <p>${schedule.next_billing_date === null ? 'No later charge.' : `Next charge ${formatDate(schedule.next_billing_date)}.`} <a href="/manage/${schedule.manage_token}">Manage your subscription</a></p></div>`
+          <p>${schedule.next_billing_date === null ? 'No later charge.' : `Next charge ${formatDate(schedule.next_billing_date)}.`} <a href="${pagePath(app, `/manage/${schedule.manage_token}`)}">Manage your subscription</a></p></div>`
         : ''
     }`;
   return { status: 200, html: page('Payment complete', body, session.mode) };
@@ -111,7 +113,7 @@ async function pay(ctx: OpenContext, session: SessionRecord): Promise<Reply> {
   if (Object.keys(problems).length > 0) return showForm(ctx, session, { values, problems }, 422);
   if (!threeDs && evaluateCard(values.card_number, session.mode).outcome === 'three_ds')
     return challengePage(
-      `/checkout/${session.id}/3ds`,
+      pagePath(ctx.app, `/checkout/${session.id}/3ds`),
       html`Your bank asks you to confirm this payment of <strong>${formatMinor(session.amount)} ${session.currency}</strong>.`,
       values,
       session.mode,
@@ -127,7 +129,7 @@ async function pay(ctx: OpenContext, session: SessionRecord): Promise<Reply> {
   if (result.outcome.outcome === 'decline') {
     return showForm(ctx, result.session, { values: { ...values, card_number: '' }, declined: result.payment.failure_message }, 402);
   }
-  return redirect(session.success_url ?? `/checkout/${session.id}/done`);
+  return redirect(session.success_url ?? pagePath(ctx.app, `/checkout/${session.id}/done`));
 }
 
 function showForm(ctx: OpenContext, session: SessionRecord, state: FormState, status = 200): Reply {
@@ -143,11 +145,11 @@ function showForm(ctx: OpenContext, session: SessionRecord, state: FormState, st
     ${session.description ? html`<p class="description">${session.description}</p>` : ''}
     ${recurring ? subscriptionTerms(recurring, money, ctx.now) : ''}
     ${state.declined ? html`<div class="alert" role="alert" data-testid="decline">Payment declined: ${state.declined} Try another card.</div>` : ''}
-    <form method="post" action="/checkout/${session.id}/pay" novalidate>
+    <form method="post" action="${pagePath(ctx.app, `/checkout/${session.id}/pay`)}" novalidate>
       ${cardFields(state)}
       <button type="submit">Pay ${money}${recurring ? ' and subscribe' : ''}</button>
     </form>
-    <form method="post" action="/checkout/${session.id}/cancel"><button class="secondary" type="submit">Cancel</button></form>
+    <form method="post" action="${pagePath(ctx.app, `/checkout/${session.id}/cancel`)}"><button class="secondary" type="submit">Cancel</button></form>
     ${session.mode === 'test' ? testCardHelp() : ''}`;
   return { status, html: page(`Pay ${source?.name ?? ''}`, body, session.mode) };
 }

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto';
+import type { HttpApp } from '../http/http-app.js';
+import type { Reply } from '../http/envelope.js';
 import { open, type OpenRoute } from '../http/route.js';
 
 /** Tiny helpers for the hosted pages: plain server-rendered HTML that works without JavaScript. */
@@ -79,15 +81,31 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'Referrer-Policy': 'no-referrer',
 };
 
-/** Declares a hosted page's route: open to anyone (the id in its path is the capability), its HTML sent with PAGE_HEADERS. */
+/**
+ * Declares a hosted page's route: open to anyone (the id in its path is the capability), its HTML
+ * (its `notFound` page too) sent with PAGE_HEADERS.
+ */
 export function pageRoute(route: Omit<OpenRoute, 'auth'>): OpenRoute {
+  const { notFound } = route;
   return open({
     ...route,
-    handle: async (ctx) => {
-      const reply = await route.handle(ctx);
-      return reply.html === undefined ? reply : { ...reply, headers: { ...PAGE_HEADERS, ...reply.headers } };
-    },
+    ...(notFound ? { notFound: withPageHeaders(notFound) } : {}),
+    handle: async (ctx) => withPageHeaders(await route.handle(ctx)),
   });
+}
+
+function withPageHeaders(reply: Reply): Reply {
+  return reply.html === undefined ? reply : { ...reply, headers: { ...PAGE_HEADERS, ...reply.headers } };
+}
+
+/**
+ * A hosted page's own path in the namespace it is of: `/~NAME/checkout/...` in a named one (the
+ * server routes that prefix to NAME's app), the path itself in the default. Every root-relative
+ * form action, link and redirect of the pages goes through it, so that a page of a named
+ * namespace posts back to that namespace and not to the default's.
+ */
+export function pagePath(app: Pick<HttpApp, 'namespace'>, path: string): string {
+  return app.namespace === undefined ? path : `/~${app.namespace}${path}`;
 }
 
 export function page(title: string, body: Raw, mode?: 'test' | 'live'): string {

@@ -9,10 +9,12 @@ import { payInvoice } from '../resources/invoices/pay.js';
 import { Invoices, type InvoiceRecord } from '../resources/invoices/records.js';
 import { invoiceTotals } from '../resources/invoices/totals.js';
 import { cardFields, challengePage, readCardForm, redirect, testCardHelp, type CardFormState } from './card-form.js';
-import { html, page } from './html.js';
+import { html, page, pagePath } from './html.js';
 import { recordPages } from './record-pages.js';
 
-const pages = recordPages(withInvoice);
+const NOT_FOUND: Reply = { status: 404, html: page('Not found', html`<h1>Invoice not found</h1><p>There is no invoice at this address.</p>`) };
+
+const pages = recordPages(withInvoice, NOT_FOUND);
 
 /** The hosted invoice at its `payment_url`: the items and totals, and a card form while it is payable. */
 export const invoicePages = [
@@ -23,7 +25,7 @@ export const invoicePages = [
 
 function withInvoice(ctx: OpenContext, render: (invoice: InvoiceRecord) => Reply | Promise<Reply>): Reply | Promise<Reply> {
   const invoice = ctx.app.store.get(Invoices, ctx.params.id!);
-  if (!invoice) return { status: 404, html: page('Not found', html`<h1>Invoice not found</h1><p>There is no invoice at this address.</p>`) };
+  if (!invoice) return NOT_FOUND;
   return render(invoice);
 }
 
@@ -49,7 +51,7 @@ function show(ctx: OpenContext, invoice: InvoiceRecord, state: CardFormState & {
     ${state.declined ? html`<div class="alert" role="alert" data-testid="decline">Payment declined: ${state.declined} Try another card.</div>` : ''}
     ${
       payable
-        ? html`<form method="post" action="/invoices/${invoice.id}/pay" novalidate>${cardFields(state)}<button type="submit">Pay ${money(totals.total)}</button></form>
+        ? html`<form method="post" action="${pagePath(ctx.app, `/invoices/${invoice.id}/pay`)}" novalidate>${cardFields(state)}<button type="submit">Pay ${money(totals.total)}</button></form>
         ${invoice.mode === 'test' ? testCardHelp() : ''}`
         : ''
     }`;
@@ -60,7 +62,12 @@ async function pay(ctx: OpenContext, invoice: InvoiceRecord): Promise<Reply> {
   const { values, problems, threeDs } = readCardForm(await readForm(ctx.req), ctx.now);
   if (Object.keys(problems).length > 0) return show(ctx, invoice, { values, problems }, 422);
   if (!threeDs && evaluateCard(values.card_number, invoice.mode).outcome === 'three_ds') {
-    return challengePage(`/invoices/${invoice.id}/3ds`, html`Your bank asks you to confirm the payment of invoice ${invoice.number}.`, values, invoice.mode);
+    return challengePage(
+      pagePath(ctx.app, `/invoices/${invoice.id}/3ds`),
+      html`Your bank asks you to confirm the payment of invoice ${invoice.number}.`,
+      values,
+      invoice.mode,
+    );
   }
   let result: ReturnType<typeof payInvoice>;
   try {
@@ -72,5 +79,5 @@ async function pay(ctx: OpenContext, invoice: InvoiceRecord): Promise<Reply> {
   }
   if (result.outcome.outcome === 'decline')
     return show(ctx, result.invoice, { values: { ...values, card_number: '' }, declined: result.payment.failure_message }, 402);
-  return redirect(`/invoices/${invoice.id}`);
+  return redirect(pagePath(ctx.app, `/invoices/${invoice.id}`));
 }

@@ -7,11 +7,13 @@ import { PaymentMethods } from '../resources/payment-methods/records.js';
 import { Recurring, type RecurringRecord } from '../resources/recurring/records.js';
 import { cancelRecurring } from '../resources/recurring/service.js';
 import { redirect } from './card-form.js';
-import { html, page } from './html.js';
+import { html, page, pagePath } from './html.js';
 import { recordPages } from './record-pages.js';
 import { cardText, everyText } from './subscription.js';
 
-const pages = recordPages(withSchedule);
+const NOT_FOUND: Reply = { status: 404, html: page('Not found', html`<h1>Page not found</h1><p>There is no subscription at this address.</p>`) };
+
+const pages = recordPages(withSchedule, NOT_FOUND);
 
 /**
  * A schedule's `manage_url`: the customer sees the schedule and the card it charges, and can
@@ -22,17 +24,17 @@ export const managePages = [
   pages.get('/manage/:token', show),
   pages.button('/manage/:token/cancel', (ctx, schedule) => {
     if (schedule.status !== 'cancelled') ctx.app.store.transaction((tx) => cancelRecurring(tx, scopeOf(ctx, schedule), schedule.reference, ctx.now));
-    return redirect(`/manage/${schedule.manage_token}`);
+    return redirect(pagePath(ctx.app, `/manage/${schedule.manage_token}`));
   }),
   pages.button('/manage/:token/card', (ctx, schedule) => {
-    if (!changeable(schedule)) return redirect(`/manage/${schedule.manage_token}`);
+    if (!changeable(schedule)) return redirect(pagePath(ctx.app, `/manage/${schedule.manage_token}`));
     // A payment-method session, as the merchant's POST .../payment-method-session opens: its
     // card-update page comes back here once the card is saved (a refused card shows the form
     // again with the reason).
     const session = ctx.app.store.transaction((tx) =>
-      createMethodSession(tx, scopeOf(ctx, schedule), schedule.reference, { success_url: `/manage/${schedule.manage_token}` }, ctx.now),
+      createMethodSession(tx, scopeOf(ctx, schedule), schedule.reference, { success_url: pagePath(ctx.app, `/manage/${schedule.manage_token}`) }, ctx.now),
     );
-    return redirect(`/card-update/${session.id}`);
+    return redirect(pagePath(ctx.app, `/card-update/${session.id}`));
   }),
 ];
 
@@ -47,7 +49,7 @@ const changeable = (schedule: RecurringRecord) => schedule.status !== 'cancelled
 function withSchedule(ctx: OpenContext, render: (schedule: RecurringRecord) => Reply | Promise<Reply>): Reply | Promise<Reply> {
   const schedule = ctx.app.store.find(Recurring, 'manage', ctx.params.token!)[0];
   if (!schedule || !ctx.app.config().sources.some((s) => s.slug === schedule.source)) {
-    return { status: 404, html: page('Not found', html`<h1>Page not found</h1><p>There is no subscription at this address.</p>`) };
+    return NOT_FOUND;
   }
   return render(schedule);
 }
@@ -75,8 +77,8 @@ function show(ctx: OpenContext, schedule: RecurringRecord): Reply {
     </table>
     ${
       changeable(schedule)
-        ? html`<form method="post" action="/manage/${schedule.manage_token}/card"><button type="submit">Update card</button></form>
-        <form method="post" action="/manage/${schedule.manage_token}/cancel"><button class="secondary" type="submit">Cancel subscription</button></form>`
+        ? html`<form method="post" action="${pagePath(ctx.app, `/manage/${schedule.manage_token}/card`)}"><button type="submit">Update card</button></form>
+        <form method="post" action="${pagePath(ctx.app, `/manage/${schedule.manage_token}/cancel`)}"><button class="secondary" type="submit">Cancel subscription</button></form>`
         : ''
     }`;
   return { status: 200, html: page('Your subscription', body, schedule.mode) };

@@ -6,11 +6,13 @@ import { linkTotal } from '../resources/payment-links/service.js';
 import { openCheckout } from '../resources/sessions/from-link.js';
 import { checkoutUrl } from '../resources/sessions/present.js';
 import { redirect } from './card-form.js';
-import { html, page } from './html.js';
+import { html, page, pagePath } from './html.js';
 import { recordPages } from './record-pages.js';
 import { everyText, subscriptionTerms } from './subscription.js';
 
-const pages = recordPages(withLink);
+const NOT_FOUND: Reply = { status: 404, html: page('Not found', html`<h1>Link not found</h1><p>There is no payment link at this address.</p>`) };
+
+const pages = recordPages(withLink, NOT_FOUND);
 
 /** A link's `links.pay`: what it sells, and a button that opens a checkout for it. */
 export const paymentLinkPages = [
@@ -25,8 +27,7 @@ const scopeOf = (ctx: OpenContext, link: PaymentLinkRecord) => ({ source: ctx.ap
 
 function withLink(ctx: OpenContext, render: (link: PaymentLinkRecord) => Reply | Promise<Reply>): Reply | Promise<Reply> {
   const link = /^\d+$/.test(ctx.params.id!) ? ctx.app.store.get(PaymentLinks, String(Number(ctx.params.id))) : undefined;
-  if (!link || !scopeOf(ctx, link).source)
-    return { status: 404, html: page('Not found', html`<h1>Link not found</h1><p>There is no payment link at this address.</p>`) };
+  if (!link || !scopeOf(ctx, link).source) return NOT_FOUND;
   if (!isUsable(link, ctx.now)) {
     return {
       status: 410,
@@ -53,6 +54,6 @@ function show(ctx: OpenContext, link: PaymentLinkRecord): Reply {
     <p class="amount" data-testid="amount">${money}${every}</p>
     ${link.taxable && total !== (link.amount ?? total) ? html`<p class="muted">Including ${scope.source.tax.name}.</p>` : ''}
     ${link.recurring ? subscriptionTerms(link.recurring, money, ctx.now) : ''}
-    <form method="post" action="/pay/${link.id}"><button type="submit">Continue to payment</button></form>`;
+    <form method="post" action="${pagePath(ctx.app, `/pay/${link.id}`)}"><button type="submit">Continue to payment</button></form>`;
   return { status: 200, html: page(link.title, body, link.mode) };
 }

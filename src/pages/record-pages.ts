@@ -12,14 +12,16 @@ type Answer = Reply | Promise<Reply>;
 export type PageLoader<T> = (ctx: OpenContext, render: (record: T) => Answer) => Answer;
 
 /**
- * The routes of a page file, each over the record its path names (`load`):
+ * The routes of a page file, each over the record its path names (`load`), and `notFound`, the
+ * 404 page its loader answers for an unknown id, answered under `/~NAME/` too when there is no
+ * namespace NAME:
  * `get` and `post` render it; `button` is a form post that carries nothing (cancel, pay with a
  * link): its form is read and dropped first, and it answers, usually with a redirect
  * (Post/Redirect/Get: a reload shows the page again without posting).
  */
-export function recordPages<T>(load: PageLoader<T>) {
+export function recordPages<T>(load: PageLoader<T>, notFound: Reply) {
   const route = (method: 'GET' | 'POST', path: string, render: (ctx: OpenContext, record: T) => Answer): OpenRoute =>
-    pageRoute({ method, path, handle: (ctx) => load(ctx, (record) => render(ctx, record)) });
+    pageRoute({ method, path, notFound, handle: (ctx) => load(ctx, (record) => render(ctx, record)) });
   return {
     get: (path: string, render: (ctx: OpenContext, record: T) => Answer) => route('GET', path, render),
     post: (path: string, render: (ctx: OpenContext, record: T) => Answer) => route('POST', path, render),

@@ -126,6 +126,19 @@ export const webhookChaos = named(
   ),
 );
 
+/** `GET`/`PUT`/`DELETE /_payemu/webhook`: where the key's Source's webhooks go now, and whether that was set at run time. */
+export const webhookDestination = named(
+  'WebhookDestination',
+  object({
+    source: { ...string, description: "The key's Source (the destination is the same in both modes)." },
+    url: {
+      ...nullable(string),
+      description: "Where its webhooks go now: the URL set with PUT, else the config's `webhook_url`, else `--webhook-url`; null: nowhere.",
+    },
+    overridden: { ...boolean, description: 'true when the URL was set with PUT /_payemu/webhook and wins over the config.' },
+  }),
+);
+
 const deliveryStatus = oneOfValues(['pending', 'retrying', 'delivered', 'failed', 'no_endpoint']);
 
 /**

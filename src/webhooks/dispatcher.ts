@@ -8,6 +8,7 @@ import { WriteRefused } from '../store/write-refused.js';
 import { inProgress, interrupted, settle, settleCopy, startedAttempt, withStarted } from './attempts.js';
 import type { ChaosSettingsOf } from './chaos.js';
 import { ChaosEffects, chaosSigning } from './chaos-apply.js';
+import { WebhookDestinations } from './destination.js';
 import { Lanes, type Lane } from './lanes.js';
 import { Events, attemptsOf, type Attempt, type EventRecord } from './records.js';
 import { RetrySchedule } from './retry-schedule.js';
@@ -16,6 +17,8 @@ import { sendWebhook } from './send.js';
 export interface DispatcherOptions {
   /** For every Source whose config has no `webhook_url`. */
   webhookUrl?: string;
+  /** The namespace whose events this dispatcher delivers, sent as `Payemu-Namespace`; unset in the default namespace (no header). */
+  namespace?: string;
   /** Waits before retries 1, 2 and 3 (virtual time). */
   backoffMs: number[];
   timeoutMs: number;
@@ -196,9 +199,18 @@ export class Dispatcher {
     return updated;
   }
 
-  /** Where a Source's webhooks go: its config's `webhook_url`, else `--webhook-url`, else nowhere. */
-  endpointFor(source: { webhook_url: string | null }): string | null {
-    return source.webhook_url ?? this.options.webhookUrl ?? null;
+  /**
+   * Where a Source's webhooks go: the destination set for it at run time (`PUT /_payemu/webhook`),
+   * else its config's `webhook_url`, else `--webhook-url`, else nowhere. On the delivery path:
+   * one lookup by id in memory.
+   */
+  endpointFor(source: { slug: string; webhook_url: string | null }): string | null {
+    return this.store.get(WebhookDestinations, source.slug)?.url ?? source.webhook_url ?? this.options.webhookUrl ?? null;
+  }
+
+  /** Whether `--strict-webhook-urls` is on: a destination set at run time is held to it at once. */
+  get strictUrls(): boolean {
+    return this.options.strictUrls;
   }
 
   isInFlight(id: string): boolean {

@@ -18,6 +18,8 @@ export interface SendOptions {
   timeoutMs: number;
   /** Refuse private and reserved addresses (--strict-webhook-urls). */
   strictUrls: boolean;
+  /** The namespace the event belongs to, sent as `Payemu-Namespace`; unset in the default namespace, which sends no such header. */
+  namespace?: string;
 }
 
 /** How an attempt is signed: normally with the Source's secret at the time it is sent. */
@@ -40,12 +42,14 @@ export async function sendWebhook(event: EventRecord, url: string, signing: Sign
   }
   const body = JSON.stringify(eventBody(event));
   const t = Math.floor(wallClock.now() / 1000) - (signing.ageSeconds ?? 0);
-  return postWebhook(
-    url,
-    body,
-    { 'X-Webhook-Signature': signatureHeader(signing.secret, body, t), 'X-Webhook-Event': event.event, 'X-Webhook-Event-Id': event.id },
-    { timeoutMs: options.timeoutMs, signal },
-  );
+  const headers: Record<string, string> = {
+    'X-Webhook-Signature': signatureHeader(signing.secret, body, t),
+    'X-Webhook-Event': event.event,
+    'X-Webhook-Event-Id': event.id,
+  };
+  // Workers sharing one receiver can tell whose event it is; the default namespace's deliveries stay as they were.
+  if (options.namespace !== undefined) headers['Payemu-Namespace'] = options.namespace;
+  return postWebhook(url, body, headers, { timeoutMs: options.timeoutMs, signal });
 }
 
 /**

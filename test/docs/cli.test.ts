@@ -56,7 +56,7 @@ t.before(async () => {
 t.test('the page has the blocks this test runs, in this order', async (t) => {
   t.same(
     blocks.map((b) => b.lang),
-    ['', '', 'sh', 'sh', 'sh', '', 'sh', '', '', 'sh', 'sh', 'sh', '', 'sh', 'sh', 'sh', 'sh', 'sh', 'sh', 'sh', 'sh'],
+    ['', '', 'sh', 'sh', 'sh', '', 'sh', '', '', 'sh', 'sh', 'sh', '', 'sh', 'sh', 'sh', 'sh', 'sh', 'sh', 'sh', 'sh', 'sh'],
   );
 });
 
@@ -72,7 +72,7 @@ t.test('the synopsis: every command has the options it lists', async (t) => {
     for (const [option] of line.replace(/\(also after.*\)/, '').matchAll(/--[a-z0-9-]+/g)) set.add(option);
     options.set(command, set);
   }
-  t.equal(options.size, 17, 'fifteen commands, and the add of fault and outcome');
+  t.equal(options.size, 18, 'sixteen commands, and the add of fault and outcome');
   // The helps at once: each is a Node start, and they do not depend on one another.
   const helps = await Promise.all([...options.keys()].map((command) => run(`payemu ${command} --help`)));
   for (const [i, [command, listed]] of [...options].entries()) {
@@ -272,8 +272,19 @@ t.test('webhook-chaos: show, set, set, clear, as the comments say', async (t) =>
   t.match((await run(show!)).stdout, /\boff$/m);
 });
 
+t.test('webhook: show, set, clear, as the comments say', async (t) => {
+  const [show, set, clear, ...rest] = shellCommands(blocks[14]!);
+  t.same(rest, []);
+  t.match((await run(show!)).stdout, /^acme webhooks go nowhere/);
+  const r = await receiver(t);
+  t.equal((await run(set!.replace('http://127.0.0.1:3001/webhooks', r.url))).code, 0);
+  t.equal((await run(show!)).stdout.trim(), `acme webhooks -> ${r.url} (set at run time, over the config)`);
+  t.equal((await run(clear!)).code, 0);
+  t.match((await run(show!)).stdout, /^acme webhooks go nowhere/);
+});
+
 t.test('verify-handler: a handler that verifies signatures passes every check', async (t) => {
-  const [plain, json, ...rest] = shellCommands(blocks[14]!);
+  const [plain, json, ...rest] = shellCommands(blocks[15]!);
   t.same(rest, []);
   // A correct handler: verifyWebhook on the raw body, 400 when it throws, 200 otherwise.
   const server = http.createServer((req, res) => {
@@ -302,7 +313,7 @@ t.test('verify-handler: a handler that verifies signatures passes every check', 
 });
 
 t.test('requests: the journal, filtered, as JSON, followed, cleared', async (t) => {
-  const [all, status, byPath, following, clear, ...rest] = shellCommands(blocks[15]!);
+  const [all, status, byPath, following, clear, ...rest] = shellCommands(blocks[16]!);
   t.same(rest, []);
   t.match((await run(all!)).stdout, /POST {2}\/v1\/sessions/);
   t.equal((await run(status!)).code, 0);
@@ -318,7 +329,7 @@ t.test('requests: the journal, filtered, as JSON, followed, cleared', async (t) 
 });
 
 t.test('fault: add three, list them, remove one, clear', async (t) => {
-  const [refunds, apply, latency, list, remove, clear, ...rest] = shellCommands(blocks[16]!);
+  const [refunds, apply, latency, list, remove, clear, ...rest] = shellCommands(blocks[17]!);
   t.same(rest, []);
   const added: string[] = [];
   for (const command of [refunds!, apply!, latency!]) {
@@ -334,7 +345,7 @@ t.test('fault: add three, list them, remove one, clear', async (t) => {
 });
 
 t.test('outcome: script a schedule and a saved card, list, clear', async (t) => {
-  const [schedule, card, list, clear, ...rest] = shellCommands(blocks[17]!);
+  const [schedule, card, list, clear, ...rest] = shellCommands(blocks[18]!);
   t.same(rest, []);
   // The page's schedule `sub-1` and a saved card (the `pm_...` it marks).
   const api = client(url, KEY);
@@ -352,7 +363,7 @@ t.test('outcome: script a schedule and a saved card, list, clear', async (t) => 
 });
 
 t.test('export and import: the files, the import, a start from a snapshot, a snapshot on exit', async (t) => {
-  const [scoped, all, stdout, load, startImport, startExport, ...rest] = shellCommands(blocks[18]!);
+  const [scoped, all, stdout, load, startImport, startExport, ...rest] = shellCommands(blocks[19]!);
   t.same(rest, []);
   const state = path.join(cwd, 'state.json');
   t.match((await run(scoped!)).stdout, /^exported acme\/test: /);
@@ -385,7 +396,7 @@ async function stoppedStore(t: Test): Promise<string> {
 }
 
 t.test('reset: the key’s scope, everything, a data directory', async (t) => {
-  const [scoped, all, data, ...rest] = shellCommands(blocks[19]!);
+  const [scoped, all, data, ...rest] = shellCommands(blocks[20]!);
   t.same(rest, []);
   t.match((await run(scoped!)).stdout, /^reset acme\/test: \d+ records removed/);
   t.match((await run(all!)).stdout, /^reset everything: /);
@@ -396,7 +407,7 @@ t.test('reset: the key’s scope, everything, a data directory', async (t) => {
 });
 
 t.test('doctor: a healthy store is exit 0, and --repair leaves it working', async (t) => {
-  const [check, repair, ...rest] = shellCommands(blocks[20]!);
+  const [check, repair, ...rest] = shellCommands(blocks[21]!);
   t.same(rest, []);
   const dir = await stoppedStore(t);
   const checked = await shAsync(check!, dir);

@@ -5,7 +5,7 @@ import { clockView } from '../clock.js';
 import { operation } from '../operation.js';
 
 /** Collections that hold settings or bookkeeping, not records a test makes: not counted. */
-const NOT_COUNTED = new Set(['meta', 'idempotency_keys', 'webhook_chaos']);
+const NOT_COUNTED = new Set(['meta', 'idempotency_keys', 'webhook_chaos', 'webhook_destinations']);
 
 /** `GET /_payemu/namespaces` (docs/namespaces.md): the named namespaces, with any key; the default is not listed. */
 export const namespacesList = operation({
