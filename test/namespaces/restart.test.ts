@@ -185,3 +185,46 @@ t.test('a damaged namespace stops the start, naming its directory, and leaves th
   const e2 = await emulator(t, { inMemory: false, dataDir: dir });
   t.equal((await client(e2.url, `${KEY}~w3`).get('/v1/me')).status, 200, 'once whole again, it starts');
 });
+
+t.test("each namespace's own webhook destination and its pending deliveries outlive a restart: a receiver down, restart, receiver up", async (t) => {
+  const dir = t.testdir();
+  const down = (_req: unknown, res: import('node:http').ServerResponse) => {
+    res.statusCode = 503;
+    res.end('down');
+  };
+  const ra = await receiver(t, down);
+  const rb = await receiver(t, down);
+  const options = { inMemory: false, dataDir: dir, freezeClock: true, webhookBackoff: '1h,1h,1h' };
+  const e1 = await emulator(t, options);
+  for (const [name, r] of [
+    ['a', ra],
+    ['b', rb],
+  ] as const) {
+    const api = client(e1.url, `${KEY}~${name}`);
+    t.equal((await api.request('PUT', '/_payemu/webhook', { url: r.url })).status, 200, `${name} sends to its own receiver`);
+    await pay(e1, { amount: 1, reference: `${name}-1` }, '4242424242424242', api);
+  }
+  await e1.idle();
+  t.ok(ra.received.length > 0 && rb.received.length > 0, 'the first attempts failed');
+  await e1.close();
+
+  for (const r of [ra, rb]) r.answer((_req, res) => res.end('ok'));
+  const e2 = await emulator(t, options);
+  const a2 = client(e2.url, `${KEY}~a`);
+  t.match((await a2.get('/_payemu/webhook')).body, { url: ra.url, overridden: true }, "a's destination is kept");
+  const before = { a: ra.received.length, b: rb.received.length };
+  await a2.post('/_payemu/clock/advance', { by: '1h' });
+  await e2.idle();
+  const retried = ra.received.slice(before.a);
+  t.ok(retried.length > 0, "a's retries went out on a's advance, to a's receiver");
+  t.ok(
+    retried.every((r) => r.headers['payemu-namespace'] === 'a'),
+    'each with Payemu-Namespace: a',
+  );
+  t.equal(rb.received.length, before.b, "b's wait for b's clock");
+  t.same(
+    (await a2.get('/_payemu/events')).body.events.map((ev: { delivery_status: string }) => ev.delivery_status),
+    (await a2.get('/_payemu/events')).body.events.map(() => 'delivered'),
+    "a's deliveries are done",
+  );
+});
