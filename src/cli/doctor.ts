@@ -3,7 +3,7 @@ import path from 'node:path';
 import { checkStore, repairStore, type Checkup, type DirCheckup, type DirRepair, type Finding, type Repair } from '../store/doctor.js';
 import { describeDamage, repairCommand } from '../store/files.js';
 import { acquireLock, lockHolder } from '../store/lock.js';
-import { dataDirOf, holdsPayemuData } from '../store/namespace-dirs.js';
+import { dataDirOf, holdsPayemuData, namespaceHolder } from '../store/namespace-dirs.js';
 import { CliError, EXIT } from './errors.js';
 import { output, type Output } from './output.js';
 
@@ -26,8 +26,7 @@ export async function doctor(options: DoctorOptions): Promise<void> {
   // The files are read while nothing writes them: not while a payemu runs on them. A named
   // namespace's directory (DATA/namespaces/NAME, which a start's damage message names) is held
   // by the payemu holding DATA.
-  const owner = dataDirOf(dir);
-  const holder = lockHolder(dir) ?? (owner === dir ? undefined : lockHolder(owner));
+  const holder = lockHolder(dir) ?? namespaceHolder(dir);
   if (holder)
     throw new CliError(
       `${dir} is in use by a running payemu (pid ${holder.pid})${holder.url ? ` at ${holder.url}` : ''}: stop it, then run doctor again`,
@@ -42,7 +41,7 @@ export async function doctor(options: DoctorOptions): Promise<void> {
   }
   let release: () => void;
   try {
-    release = acquireLock(owner); // and no payemu starts on it during the repair
+    release = acquireLock(dataDirOf(dir)); // and no payemu starts on it during the repair
   } catch (error) {
     throw new CliError((error as Error).message, EXIT.refused);
   }

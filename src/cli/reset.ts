@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { acquireLock, lockHolder } from '../store/lock.js';
-import { dropNamespaceDir, holdsPayemuData, namespaceDir, namespaceEntries, removeDefaultFiles } from '../store/namespace-dirs.js';
+import { dataDirOf, dropNamespaceDir, holdsPayemuData, namespaceHolder, namespaceDir, namespaceEntries, removeDefaultFiles } from '../store/namespace-dirs.js';
 import { namespacedKey } from '../lib/namespace-name.js';
 import { connect, DEFAULT_KEY } from './client.js';
 import { CliError, EXIT } from './errors.js';
@@ -42,6 +42,12 @@ export async function reset(options: ResetOptions): Promise<void> {
       );
     return resetAt(holder.url, options, out);
   }
+  const parent = namespaceHolder(dir);
+  if (parent)
+    throw new CliError(
+      `${dir} is namespace ${path.basename(dir)} of ${dataDirOf(dir)}, which a running payemu holds (pid ${parent.pid}): reset it through that data directory, with --data ${dataDirOf(dir)} --namespace ${path.basename(dir)}`,
+      EXIT.refused,
+    );
   if (!fs.existsSync(dir)) return out.result({ deleted: null }, () => `${dir} does not exist: nothing to reset`);
   if (!holdsPayemuData(dir)) throw new CliError(`${dir} does not look like a payemu data directory; not deleting it`, EXIT.usage);
   let release: () => void;

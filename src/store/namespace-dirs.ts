@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isNamespaceName } from '../lib/namespace-name.js';
 import { listSegments, looksLikeDataDir, segmentPath, snapshotPath } from './files.js';
+import { type LockHolder, lockHolder } from './lock.js';
 
 /**
  * Where named namespaces live in a data directory: `DATA/namespaces/NAME/`, each holding the
@@ -95,6 +96,16 @@ export async function dropNamespaceDir(dataDir: string, name: string): Promise<s
 /** Removes the directories of namespaces deleted, and of ones made but never written, before a crash. */
 export function removeLeftovers(dataDir: string, entries: NamespaceEntries): void {
   for (const entry of [...entries.dropped, ...entries.unborn]) fs.rmSync(path.join(namespacesDir(dataDir), entry), { recursive: true, force: true });
+}
+
+/**
+ * The live payemu holding the data directory that `dir` is a named namespace's directory of: it
+ * alone writes there (the directory has no lock of its own), so another payemu, a reset or a
+ * repair must keep out.
+ */
+export function namespaceHolder(dir: string): LockHolder | undefined {
+  const owner = dataDirOf(dir);
+  return owner === dir ? undefined : lockHolder(owner);
 }
 
 /**

@@ -141,5 +141,18 @@ t.test('reset --data DIR --all-namespaces with a payemu on it: every namespace r
   t.ok(answer.removed > 0 && answer.namespaces[0].removed > 0, 'records removed in both');
   t.equal((await client(running.url, `${KEY}~w1`).get('/v1/payments')).body.data.length, 0, 'w1 emptied');
   t.equal((await client(running.url, KEY).get('/v1/payments')).body.data.length, 0, 'the default emptied');
+  const own = await runPayemu(t, ['reset', '--data', path.join(dir, 'namespaces', 'w1')], { cwd });
+  t.equal(own.code, 1, "a namespace's own directory is not deleted under the payemu holding its data directory");
+  t.match(
+    own.stderr,
+    `is namespace w1 of ${dir}, which a running payemu holds (pid ${running.proc.pid}): reset it through that data directory, with --data ${dir} --namespace w1`,
+  );
+  t.ok(fs.existsSync(path.join(dir, 'namespaces', 'w1')));
+  const second = await runPayemu(t, ['start', '--data', path.join(dir, 'namespaces', 'w1'), '--no-ui', '--port', '0'], { cwd });
+  t.equal(second.code, 1, 'nor does another payemu start on it');
+  t.match(
+    second.stderr,
+    `payemu: data directory ${path.join(dir, 'namespaces', 'w1')} is in use by another payemu (pid ${running.proc.pid}) at ${running.url}`,
+  );
   t.same(await running.proc.stop(), { code: 0, signal: null });
 });
