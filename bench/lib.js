@@ -52,13 +52,14 @@ export function freePort() {
  * when the child printed its readiness line. The child's stdout (a log line per request) is
  * drained for the whole life of the child.
  *
- * kind: 'bare' | 'payemu'; payemu options: { dataDir, inMemory, configFile, nodeArgs, root (another
- * checkout of payemu, built, to run instead of this one) }; `cpu`: run the
+ * kind: 'bare' | 'payemu'; payemu options: { dataDir, inMemory, configFile, nodeArgs, args (more
+ * options of `payemu start`), root (another checkout of payemu, built, to run instead of this
+ * one) }; `cpu`: run the
  * server pinned to that core (spawned through `taskset -c <cpu>`, which execs node: same pid).
  */
 /**
  * @param {'bare' | 'payemu'} kind
- * @param {{ dataDir?: string, inMemory?: boolean, configFile?: string, nodeArgs?: string[], cpu?: number, root?: string, env?: NodeJS.ProcessEnv }} [options]
+ * @param {{ dataDir?: string, inMemory?: boolean, configFile?: string, nodeArgs?: string[], args?: string[], cpu?: number, root?: string, env?: NodeJS.ProcessEnv }} [options]
  * @returns {Promise<BenchServer>}
  */
 export async function startServer(kind, options = {}) {
@@ -75,6 +76,7 @@ export async function startServer(kind, options = {}) {
           String(port),
           '--no-ui',
           ...(options.configFile ? ['--config', options.configFile] : []),
+          ...(options.args ?? []),
           ...(options.inMemory ? ['--in-memory'] : ['--data', /** @type {string} */ (options.dataDir)]),
         ];
   const probePath = kind === 'bare' ? '/' : '/_payemu/health';
@@ -311,6 +313,35 @@ export function dirSize(dir) {
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs a bench script of bench/ in a child node of its own (its memory and CPU its own), its
+ * stderr shown as it goes; resolves the JSON of the last line it printed on stdout.
+ * @param {string[]} args node's arguments: options, the script (from the repository's root), its options
+ */
+export async function childJson(args) {
+  const script = args.find((arg) => arg.startsWith('bench/')) ?? args[0];
+  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => (out += chunk));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`${script} exited with ${code}`);
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '');
+}
+
+/** Runs a bench's `main`, then `cleanup` (also on Ctrl-C); a failure is printed, cleaned up after, and the exit code 1. */
+export function runBench(main, cleanup) {
+  process.on('SIGINT', () => cleanup().then(() => process.exit(130)));
+  main().then(
+    () => cleanup(),
+    async (error) => {
+      process.stderr.write(`bench failed: ${error.stack ?? error}\n`);
+      await cleanup();
+      process.exitCode = 1;
+    },
+  );
+}
 
 export const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);

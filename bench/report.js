@@ -12,7 +12,7 @@ const pct = (n) => (n === undefined || Number.isNaN(n) ? 'n/a' : `${Math.round(n
 
 export function report(results, settings) {
   const { load, loadReason, threads, connections, pinned, seconds, warmup, postBody, seed, paid: paidCount, quietCores, keepNodeEnv } = settings;
-  const { bare, file, memory, stored, paid, config, year } = results;
+  const { bare, file, memory, stored, paid, config, year, namespaces } = results;
   const wrk = load === 'wrk';
   const rows = [bare, file, memory, stored, config].filter(Boolean);
   const lines = [];
@@ -122,6 +122,7 @@ export function report(results, settings) {
       row.rssMb.afterRestart < 150,
     );
   }
+  if (namespaces) namespaceTargets(namespaces, target);
   lines.push('| target | measured | goal | |');
   lines.push('|---|---|---|---|');
   for (const t of targets) lines.push(`| ${t.name} | ${t.measured} | ${t.goal} | ${t.met ? 'met' : '**missed**'} |`);
@@ -168,6 +169,45 @@ export function report(results, settings) {
     }
   }
   return { text: lines.join('\n'), targets };
+}
+
+/**
+ * The goals of bench/namespaces.js's figures (docs/performance.md, "Namespaces").
+ * @param {{ memory?: any, first?: any, workers?: any }} figures
+ * @param {(name: string, measured: string, goal: string, met: boolean) => void} target
+ */
+export function namespaceTargets({ memory, first, workers }, target) {
+  for (const m of memory ? [memory.inMemory, memory.file] : []) {
+    target(
+      `memory of an empty namespace, ${m.file ? 'file-backed' : 'in memory'} (${m.count} made, heapUsed + external)`,
+      `${fmt(m.bytesPerNamespace / 1024, 1)} KB (resident ${fmt(m.rssBytesPerNamespace / 1024, 1)} KB)`,
+      '< 100 KB',
+      m.bytesPerNamespace < 100 * 1024,
+    );
+  }
+  for (const f of first ? [first.file, first.inMemory] : []) {
+    target(
+      `first request in a new namespace, ${f.label}: median over ${f.count}, against one in an existing namespace`,
+      `${fmt(f.extraMs, 2)} ms more (${fmt(f.firstMedianMs, 2)} / ${fmt(f.existingMedianMs, 2)} ms; server CPU ${fmt(f.firstCpuUs)} / ${fmt(f.existingCpuUs)} µs)`,
+      '< 1 ms more',
+      f.extraMs < 1,
+    );
+  }
+  if (workers) {
+    const sum = (list) => list.reduce((a, b) => a + b, 0);
+    target(
+      `${workers.connections} connections of durable POST /v1/sessions, one to each of ${workers.connections} namespaces against all to one`,
+      `${fmt(workers.ratio, 2)} (${workers.spreadRps.map((n) => fmt(n)).join(' + ')} / ${workers.aloneRps.map((n) => fmt(n)).join(' + ')} requests/s; server CPU ${fmt(sum(workers.spreadCpuUs) / workers.rounds)} / ${fmt(sum(workers.aloneCpuUs) / workers.rounds)} µs a request)`,
+      '>= 0.80',
+      workers.ratio >= 0.8,
+    );
+    target(
+      `cross-talk between those ${workers.connections} namespaces, each advancing its own clock`,
+      workers.crossTalk.length ? workers.crossTalk.join('; ') : `none${workers.errors ? ` (${workers.errors} errors)` : ''}`,
+      'none',
+      workers.crossTalk.length === 0 && workers.errors === 0,
+    );
+  }
 }
 
 /** The raw numbers of a run, with the machine they were measured on, as JSON in `out`; returns `out`. */

@@ -23,15 +23,16 @@
 //   BENCH_PAID=100000       paid payments stored before the "paid" restart (session + test card each)
 //   BENCH_REST_SECONDS=30   seconds the last "paid" restart is left idle, its memory read each
 //                           second (memory at rest); 0: not read
-//   BENCH_ONLY=bare,file,memory,seeded,paid,config,year   run only some of the parts (`config`:
-//                           start-ups with --config FILE; `year`: bench/recurring.js --file in a
-//                           child, 1,000 daily schedules advanced a year)
+//   BENCH_ONLY=bare,file,memory,seeded,paid,config,year,namespaces   run only some of the parts
+//                           (`config`: start-ups with --config FILE; `year`: bench/recurring.js
+//                           --file in a child, 1,000 daily schedules advanced a year;
+//                           `namespaces`: bench/namespaces.js in a child, what a namespace costs,
+//                           with its own BENCH_NS_* settings)
 //   BENCH_YEAR_DAYS=365     days the `year` part advances (fewer for a quick check of the bench)
 //   BENCH_KEEP_NODE_ENV=1   keep NODE_EXTRA_CA_CERTS in the servers' environment (see lib.js)
 //   BENCH_PROFILE=1         run payemu under --cpu-prof (profiles in bench/results/profiles/)
 //   BENCH_KEEP=1            keep the data directories
 //   BENCH_ROOT=DIR          run the payemu of another checkout (built): a before/after comparison
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,6 +40,7 @@ import {
   AUTH,
   GET_REFERENCE,
   ROOT,
+  childJson,
   coreSpeed,
   cpuMs,
   dirSize,
@@ -49,6 +51,7 @@ import {
   median,
   request,
   rssMb,
+  runBench,
   seedPaid,
   sessionRequests,
   sleep,
@@ -73,7 +76,7 @@ const STARTUP_RUNS = Math.max(1, Number(env.BENCH_STARTUP_RUNS ?? 5));
 const POST_BODY = env.BENCH_POST_BODY === 'unique' ? 'unique' : 'fixed';
 const QUIET_WAIT = Number(env.BENCH_QUIET_WAIT ?? 0);
 const QUIET_CORES = Number(env.BENCH_QUIET_CORES ?? 0.25);
-const ONLY = new Set((env.BENCH_ONLY ?? 'bare,file,memory,seeded,paid,config,year').split(',').map((s) => s.trim()));
+const ONLY = new Set((env.BENCH_ONLY ?? 'bare,file,memory,seeded,paid,config,year,namespaces').split(',').map((s) => s.trim()));
 const PROFILE_DIR = path.join(ROOT, 'bench/results/profiles');
 const payemuNodeArgs = env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
 
@@ -271,20 +274,20 @@ async function withConfig() {
  */
 async function year() {
   log(`year of billing: 1,000 daily schedules advanced ${env.BENCH_YEAR_DAYS ?? 365} days, file-backed`);
-  const child = spawn(
-    process.execPath,
-    ['--expose-gc', path.join(ROOT, 'bench/recurring.js'), '--file', '--json', '--days', String(env.BENCH_YEAR_DAYS ?? 365)],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  child.stdout.on('data', (chunk) => (out += chunk));
-  const code = await new Promise((resolve) => child.on('exit', resolve));
-  if (code !== 0) throw new Error(`bench/recurring.js exited with ${code}`);
-  const result = JSON.parse(out.trim().split('\n').at(-1) ?? '');
+  const result = await childJson(['--expose-gc', 'bench/recurring.js', '--file', '--json', '--days', String(env.BENCH_YEAR_DAYS ?? 365)]);
   log(
     `  ${result.charges} charges in ${result.wallS} s (${result.cpuS} s of CPU), peak RSS ${result.peakRssMb} MB, health within ${result.slowestHealthMs} ms`,
   );
   return result;
+}
+
+/**
+ * What a namespace costs (memory, first request, 32 workers against one namespace):
+ * bench/namespaces.js in a child of its own, with its figures as one JSON line.
+ */
+async function namespaces() {
+  log('namespaces: bench/namespaces.js');
+  return childJson(['bench/namespaces.js', '--json']);
 }
 
 /** Seeds SEED sessions through the API, restarts on the data, then measures on top of them. */
@@ -392,6 +395,7 @@ async function main() {
   if (ONLY.has('paid')) results.paid = await paid();
   if (ONLY.has('config')) results.config = await withConfig();
   if (ONLY.has('year')) results.year = await year();
+  if (ONLY.has('namespaces')) results.namespaces = await namespaces();
 
   const settings = {
     load: TOOL.tool,
@@ -423,12 +427,4 @@ async function cleanup() {
   else log(`data directories kept in ${TMP}`);
 }
 
-process.on('SIGINT', () => cleanup().then(() => process.exit(130)));
-main().then(
-  () => cleanup(),
-  async (error) => {
-    log(`bench failed: ${error.stack ?? error}`);
-    await cleanup();
-    process.exitCode = 1;
-  },
-);
+runBench(main, cleanup);

@@ -53,8 +53,8 @@ export function wrkScript({ dir, name, method, path: urlPath, body, uniquePrefix
 
 /**
  * Runs `taskset -c <cpu> wrk -t<threads> -c<connections> -d<seconds>s --latency -s <script> <url>`
- * and parses its report. wrk's CPU is sampled from /proc while it runs (the last sample is
- * at most 100 ms before it exits).
+ * and parses its report (`output`: the whole of it, with what a script's `done` printed). wrk's
+ * CPU is sampled from /proc while it runs (the last sample is at most 100 ms before it exits).
  * @param {{ url: string, script: string, connections: number, threads: number, seconds: number, cpu: number, tool: { wrk?: string, taskset?: string } }} options
  */
 export async function wrkLoad({ url, script, connections, threads, seconds, cpu, tool }) {
@@ -91,7 +91,7 @@ export async function wrkLoad({ url, script, connections, threads, seconds, cpu,
   });
   clearInterval(sampler);
   if (code !== 0) throw new Error(`wrk exited with ${code}: ${err.trim() || out.trim()}`);
-  return { ...parseWrk(out), loadCpuMs };
+  return { ...parseWrk(out), loadCpuMs, output: out };
 }
 
 /** wrk's durations ("812.00us", "1.20ms", "2.00s") in ms. */

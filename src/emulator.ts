@@ -25,6 +25,7 @@ import { NamespaceRegistry } from './emulator/namespaces.js';
 import { eventMethods } from './emulator/events.js';
 import { checkOptions, type EmulatorOptions } from './emulator/options.js';
 import { libraryMethods } from './emulator/operations.js';
+import { namespaceEmulator } from './emulator/namespace.js';
 import { importAtStart, writeExitSnapshot } from './emulator/snapshot.js';
 import type { Emulator } from './emulator/types.js';
 
@@ -32,7 +33,7 @@ import type { Emulator } from './emulator/types.js';
 // and engines, by createCore in src/emulator/core.ts), and each family of the library's methods
 // is made in its own file of src/emulator/.
 export type { EmulatorOptions } from './emulator/options.js';
-export type { Emulator, OutcomeScriptInput, RequestsFilter, ScopeOption } from './emulator/types.js';
+export type { Emulator, NamespaceEmulator, OutcomeScriptInput, RequestsFilter, ScopeOption } from './emulator/types.js';
 
 /**
  * Starts payemu: config, store, clock, scheduler and HTTP server, composed here and nowhere
@@ -177,6 +178,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     bus,
     dataDir,
     idle: () => timers.idle(),
+    namespace: (name) => namespaceEmulator({ root: app, url: baseUrl, idle: () => timers.idle() }, name),
     close: () =>
       (closing ??= (async () => {
         let exportError: unknown;

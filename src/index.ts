@@ -1,5 +1,5 @@
 /** The library entry point of payemu: start an emulator in-process, verify its webhooks. */
-export { startEmulator, type Emulator, type EmulatorOptions, type RequestsFilter } from './emulator.js';
+export { startEmulator, type Emulator, type EmulatorOptions, type NamespaceEmulator, type RequestsFilter } from './emulator.js';
 export type { RequestEntryView } from './http/request-journal.js';
 export { EVENT_NAMES } from './modules.js';
 export type { BusEvents } from './bus/bus.js';

@@ -1,11 +1,9 @@
 import { parseTimestamp } from '../clock/format.js';
-import { connect } from './client.js';
+import { type ConnectOptions, connect } from './client.js';
 import { CliError, EXIT } from './errors.js';
 import { output } from './output.js';
 
-interface Options {
-  url?: string;
-  key?: string;
+interface Options extends ConnectOptions {
   json?: boolean;
 }
 

@@ -1,17 +1,15 @@
 import type { PayemuClient } from '../client/client.js';
 import type { EventView } from '../client/types.js';
 import { formatAmount, payloadAmount } from '../lib/money.js';
-import { connect } from './client.js';
+import { type ConnectOptions, connect } from './client.js';
 import { CliError, EXIT } from './errors.js';
 import { output, type Output } from './output.js';
 
-export interface EventsOptions {
+export interface EventsOptions extends ConnectOptions {
   follow?: boolean;
   event?: string;
   reference?: string;
   limit?: number;
-  url?: string;
-  key?: string;
   json?: boolean;
 }
 

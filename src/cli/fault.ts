@@ -1,10 +1,8 @@
 import type { FaultInput, FaultView } from '../client/types.js';
-import { connect } from './client.js';
+import { type ConnectOptions, connect } from './client.js';
 import { output } from './output.js';
 
-interface Options {
-  url?: string;
-  key?: string;
+interface Options extends ConnectOptions {
   json?: boolean;
 }
 

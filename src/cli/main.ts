@@ -16,6 +16,7 @@ import {
   faultTimes,
   latency,
   limit,
+  namespaceName,
   outcomeSequence,
   port,
   probability,
@@ -208,6 +209,16 @@ export function main(argv: string[], options: { keepCompiledCode?: () => void } 
     .description('Remove every fault.')
     .action(async (options) => (await import('./fault.js')).clear(options));
 
+  const namespaces = client(program.command('namespaces'), { namespace: false })
+    .description(
+      'List the named namespaces of a running emulator (a key ending in ~NAME makes NAME on its first request): when each was made, its clock, its records.',
+    )
+    .action(async (options) => (await import('./namespaces.js')).list(options));
+  client(namespaces.command('delete'), { namespace: false })
+    .description('Drop a named namespace: its records, clock and pending deliveries; the next request with its key makes it afresh.')
+    .argument('<name>')
+    .action(async (name: string, options) => (await import('./namespaces.js')).remove(name, options));
+
   client(program.command('reset'))
     .description(
       "Empty a running emulator (the key's Source and mode). With --data DIR: the payemu holding DIR (found through its lock), or, when none does, delete DIR.",
@@ -323,12 +334,21 @@ function startOptions(command: Command, defaults: { port: number; data: string |
     .option('--max-namespaces <n>', 'how many named namespaces (API key ending in ~NAME) payemu holds at most (0: none)', count, 256);
 }
 
-/** The options of commands that talk to a running emulator. */
-function client(command: Command): Command {
-  return command
+/**
+ * The options of commands that talk to a running emulator: all take --namespace but those about
+ * the namespaces themselves, which act with any key.
+ */
+function client(command: Command, { namespace = true } = {}): Command {
+  command
     .option('--url <url>', 'where the emulator is (default: $PAYEMU_URL or http://127.0.0.1:4242)', emulatorUrl)
-    .option('--key <key>', 'API key (default: $PAYEMU_API_KEY or sk_test_payemu_acme)')
-    .option('--json', 'print JSON');
+    .option('--key <key>', 'API key (default: $PAYEMU_API_KEY or sk_test_payemu_acme)');
+  if (namespace)
+    command.option(
+      '--namespace <name>',
+      "act in this namespace, its own state and clock, by the key's ~NAME suffix (default: $PAYEMU_NAMESPACE, else the default namespace)",
+      namespaceName,
+    );
+  return command.option('--json', 'print JSON');
 }
 
 function collect(value: string, previous: string[]): string[] {

@@ -1,6 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { parseDuration } from '../clock/duration.js';
 import { FAULT_METHODS, MAX_FAULT_TIMES, MAX_LATENCY_MS } from '../lib/faults.js';
+import { isNamespaceName, NAMESPACE_NAME_RULE } from '../lib/namespace-name.js';
 import { REQUEST_METHOD, REQUEST_STATUS } from '../lib/request-filter.js';
 import { failureCode } from '../schemas/payments.js';
 import { parseChaosList } from '../webhooks/chaos.js';
@@ -100,6 +101,13 @@ export function outcomeSequence(value: string): string {
 /** `--url`: where an emulator may be, an http:// or https:// URL. */
 export function emulatorUrl(value: string): string {
   if (!isHttpUrl(value)) throw new InvalidArgumentError('must be an http:// or https:// URL, such as http://127.0.0.1:4242.');
+  return value;
+}
+
+/** `--namespace`: a name the key's `~NAME` suffix can carry. */
+export function namespaceName(value: string): string {
+  if (!isNamespaceName(value))
+    throw new InvalidArgumentError(`must be a namespace name: ${NAMESPACE_NAME_RULE.replace(/^a namespace name is /, '')}, such as w3.`);
   return value;
 }
 

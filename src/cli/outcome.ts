@@ -1,11 +1,9 @@
-import { connect } from './client.js';
+import { type ConnectOptions, connect } from './client.js';
 import { CliError, EXIT } from './errors.js';
 import { output } from './output.js';
 import type { OutcomeScript, OutcomeScriptInput } from '../client/types.js';
 
-interface Options {
-  url?: string;
-  key?: string;
+interface Options extends ConnectOptions {
   json?: boolean;
 }
 

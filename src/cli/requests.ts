@@ -2,18 +2,16 @@ import type { PayemuClient } from '../client/client.js';
 import type { RequestFilter, RequestView } from '../client/types.js';
 import { formatTimestamp, parseTimestamp } from '../clock/format.js';
 import { Timers } from '../clock/timers.js';
-import { connect } from './client.js';
+import { type ConnectOptions, connect } from './client.js';
 import { CliError, EXIT } from './errors.js';
 import { output, type Output } from './output.js';
 
-export interface RequestsOptions {
+export interface RequestsOptions extends ConnectOptions {
   method?: string;
   path?: string;
   status?: string;
   limit?: number;
   follow?: boolean;
-  url?: string;
-  key?: string;
   json?: boolean;
 }
 

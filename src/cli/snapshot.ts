@@ -1,12 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { connect } from './client.js';
+import { type ConnectOptions, connect } from './client.js';
 import { CliError, EXIT } from './errors.js';
 import { output } from './output.js';
 
-interface Options {
-  url?: string;
-  key?: string;
+interface Options extends ConnectOptions {
   json?: boolean;
 }
 

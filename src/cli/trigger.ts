@@ -5,15 +5,13 @@ import { createdKind } from '../control/triggers/created.js';
 import { loadFixtures, type TriggerFixture } from '../control/triggers/fixtures.js';
 import { unknownKeys } from '../control/triggers/keys.js';
 import { parseSet } from '../control/triggers/template.js';
-import { connect } from './client.js';
+import { type ConnectOptions, connect } from './client.js';
 import { CliError, EXIT } from './errors.js';
 import { output, type Output } from './output.js';
 
-export interface TriggerOptions {
+export interface TriggerOptions extends ConnectOptions {
   set?: string[];
   source?: string;
-  url?: string;
-  key?: string;
   json?: boolean;
 }
 

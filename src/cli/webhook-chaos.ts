@@ -1,12 +1,10 @@
 import type { WebhookChaosView } from '../client/types.js';
 import { parseChaosList } from '../webhooks/chaos.js';
-import { connect } from './client.js';
+import { type ConnectOptions, connect } from './client.js';
 import { CliError, EXIT } from './errors.js';
 import { output } from './output.js';
 
-interface Options {
-  url?: string;
-  key?: string;
+interface Options extends ConnectOptions {
   json?: boolean;
 }
 

@@ -5,6 +5,7 @@ import { OPERATIONS, type Operations } from '../control/operations.js';
 import type { Scope } from '../http/auth.js';
 import { HttpError, Unauthorized } from '../http/errors.js';
 import { check, compileBody, compileQuery } from '../http/validation.js';
+import { splitKey } from '../lib/namespace-name.js';
 import { scopeOf } from './scope.js';
 
 /**
@@ -55,7 +56,9 @@ function scopeFor(app: App, scope: LibraryScope | undefined): Scope {
   if (scope === undefined) return scopeOf(app);
   if (typeof scope === 'function') return scope(app) ?? scopeOf(app);
   if ('key' in scope) {
-    const found = app.keyring.lookup(scope.key ?? app.config().sources[0]!.test_key);
+    // In a named namespace a key ends in its `~NAME` (as the namespace's `keys` do); another namespace's is no key here.
+    const { key, namespace } = scope.key === undefined ? { key: app.config().sources[0]!.test_key, namespace: app.namespace } : splitKey(scope.key);
+    const found = namespace === app.namespace ? app.keyring.lookup(key) : undefined;
     if (!found) throw new Unauthorized();
     return found;
   }

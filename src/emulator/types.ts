@@ -23,6 +23,16 @@ export type OutcomeScriptInput = ScriptInput<ScriptStep>;
  */
 export type Emulator = EmulatorCore & LibraryMethods<Operations>;
 
+/**
+ * What `emulator.namespace(name)` resolves to: the same members for one named namespace (its
+ * state, clock, keys ending in `~NAME`, events and bus), but `close`, `dataDir` and `namespace`,
+ * which are the emulator's; and its `name`.
+ */
+export type NamespaceEmulator = Omit<Emulator, 'close' | 'dataDir' | 'namespace'> & {
+  /** The namespace's name, as its keys end in `~NAME`. */
+  name: string;
+};
+
 interface EmulatorCore {
   /** `http://HOST:PORT` */
   url: string;
@@ -50,6 +60,13 @@ interface EmulatorCore {
    * an advance reaches) does not hold it. Await it instead of waiting for events.
    */
   idle(): Promise<void>;
+  /**
+   * The named namespace `name` (made now when it does not exist yet, as a first request with a
+   * key ending in `~NAME` makes it), with the same members acting on its state alone. Rejects
+   * with a RangeError for a name that breaks the rule, or one namespace more than
+   * `maxNamespaces` allows.
+   */
+  namespace(name: string): Promise<NamespaceEmulator>;
   close(): Promise<void>;
 }
 

@@ -98,8 +98,10 @@ export function App(props: AppProps) {
     else if (input === 't') store.dispatch({ type: 'menu' });
     else if (input === 'r') {
       const event = selectedEvent(now);
-      // Resending an event whose Source has no webhook URL would record it again, sent nowhere.
-      if (event && now.targets[event.source]?.url === null) store.dispatch({ type: 'notice', tone: 'error', text: NO_DESTINATION });
+      // Resending an event whose Source has no webhook URL would record it again, sent nowhere (a
+      // named namespace may have a URL of its own: its server answers for it).
+      if (event && event.namespace === undefined && now.targets[event.source]?.url === null)
+        store.dispatch({ type: 'notice', tone: 'error', text: NO_DESTINATION });
       else if (event) run(() => control.resend(event));
       else store.dispatch({ type: 'notice', tone: 'error', text: 'select an event first (↑↓), then r resends it' });
     }
@@ -116,11 +118,19 @@ export function App(props: AppProps) {
         ) : (
           <>
             <Box height={eventRows + 2} flexDirection="column">
-              <EventList events={state.events} seen={state.seen.events} selected={state.selected} height={eventRows} width={width} days={days} />
+              <EventList
+                events={state.events}
+                seen={state.seen.events}
+                selected={state.selected}
+                height={eventRows}
+                width={width}
+                days={days}
+                namespaced={state.namespaced}
+              />
             </Box>
             {bothLists && (
               <Box marginTop={1}>
-                <RequestLog requests={state.requests} seen={state.seen.requests} height={requestRows} width={width} />
+                <RequestLog requests={state.requests} seen={state.seen.requests} height={requestRows} width={width} namespaced={state.namespaced} />
               </Box>
             )}
           </>

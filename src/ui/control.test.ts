@@ -40,6 +40,22 @@ t.test('resend, clock advance and trigger over HTTP; refusals become messages', 
   );
 });
 
+t.test("r resends a named namespace's event with that namespace's key", async (t) => {
+  const emulator = await startEmulator({ port: 0, inMemory: true });
+  t.teardown(() => emulator.close());
+  const heard: (BusEvents['domain'] & { namespace?: string })[] = [];
+  emulator.bus.on('domain', (e) => heard.push(e));
+  const w3 = { 'Content-Type': 'application/json', Authorization: 'Bearer sk_test_payemu_acme~w3' };
+  const made = await fetch(`${emulator.url}/_payemu/trigger`, { method: 'POST', headers: w3, body: JSON.stringify({ event: 'payment.completed' }) });
+  t.equal(made.status, 200);
+  const raised = heard.find((e) => e.name === 'payment.completed' && e.namespace === 'w3')!;
+  t.ok(raised, "the root bus heard ~w3's event, named");
+  const control = httpControl(emulator.url, emulator.sources);
+  const event = { id: raised.id, name: raised.name, source: 'acme', mode: 'test' } as const;
+  await t.rejects(control.resend(event), /No event with id/, 'the default does not have it');
+  t.match(await control.resend({ ...event, namespace: 'w3' }), /^resent payment\.completed/);
+});
+
 t.test('no emulator at the URL: the rejection says so', async (t) => {
   const emulator = await startEmulator({ port: 0, inMemory: true });
   const { url, sources } = emulator;

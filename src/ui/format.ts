@@ -54,6 +54,16 @@ export function clockOffset(ms: number): string {
   return `real time ${seconds < 0 ? '-' : '+'}${days > 0 ? `${days}d ` : ''}${hms}`;
 }
 
+/** A row's namespace as its key's suffix writes it (`~w3`), or empty for the default namespace. */
+export function namespaceText(row: { namespace?: string }): string {
+  return row.namespace === undefined ? '' : `~${row.namespace}`;
+}
+
+/** The namespace column of a list: as wide as the widest `~NAME` in view and two blanks, within bounds (a name may have 32 characters). */
+export function namespaceWidth(rows: readonly { namespace?: string }[], width: number): number {
+  return Math.min(width >= 120 ? 34 : 14, Math.max(5, ...rows.map((r) => textWidth(namespaceText(r)) + 2)));
+}
+
 /** An event's amount as every output writes it (`25.00 USD`), or empty when it has none. */
 export function amountText(row: Pick<EventRow, 'amount' | 'currency'>): string {
   return row.amount === null ? '' : formatAmount(row.amount, row.currency);

@@ -365,3 +365,38 @@ t.test('cells, clips and columns measure display columns', async (t) => {
     'a wide line: the flex column up to its max, the rest to the last',
   );
 });
+
+t.test('named namespaces: a namespace column in both lists, within 80 columns', async (t) => {
+  for (const size of [SIZES[0]!, SIZES[3]!]) {
+    const ui = mount(t, size, CLOCKS[0]);
+    // The default's traffic, then a named namespace's (the root bus hears it with its name).
+    for (const [reference, named] of [
+      ['d-1', {}],
+      ['w-1', { namespace: 'worker-12' }],
+    ] as const) {
+      ui.bus.emit('request', { method: 'POST', path: '/v1/sessions', status: 201, ms: 1.5, source: 'acme', mode: 'test', ...named });
+      const data = { reference, amount: 1, currency: 'USD' };
+      ui.bus.emit('domain', { id: `evt_${reference}`, name: 'payment.completed', source: 'acme', mode: 'test', data, at: AT, ...named });
+    }
+    const frame = await ui.until((f) => f.includes('Events (2)'), 'the rows');
+    fits(t, frame, size, `${size.columns} columns with namespaces`);
+    const lines = frame.split('\n');
+    const head = lines.findIndex((l) => /^\s+(time\s+)?event\s/.test(l));
+    const titles = lines[head]!.trim().split(/\s+/);
+    if (size.columns < 80) {
+      t.notOk(titles.includes('ns'), 'a narrow terminal drops it');
+      continue;
+    }
+    // A name of 10 characters costs the time too (the detail view has it): the namespace matters more.
+    t.same(titles, ['event', 'ns', 'reference', 'amount', 'delivery'], 'the namespace after the event; the source, then the time gone first');
+    const columnStarts = starts(lines[head]!, titles);
+    const rows = lines.slice(head + 1, head + 3);
+    aligned(t, rows, columnStarts, 'events with namespaces');
+    const ns = (row: string) => cells(row).slice(columnStarts[1]!, columnStarts[2]!).join('').trim();
+    t.same(rows.map(ns), ['~worker-12', ''], 'the named one as its key suffix, the default blank');
+    const requests = lines.filter((l) => /^\s+201\s/.test(l));
+    t.equal(requests.length, 2);
+    t.match(requests[0]!, /acme\/test\s+~worker-12\s*$/, 'a request of a named namespace');
+    t.notMatch(requests[1]!, /~/, "the default's has none");
+  }
+});

@@ -3,7 +3,59 @@ import path from 'node:path';
 import t from 'tap';
 import { Bus } from '../bus/bus.js';
 import type { UiHost, UiTimers } from './host.js';
-import { openFileLog } from './log.js';
+import { openFileLog, plainLine } from './log.js';
+import { plainPalette } from './palette.js';
+
+/** A payemu as the loggers read it, with no Source, on `bus`. */
+const hostOf = (bus: Bus, timers: UiTimers): UiHost => ({
+  url: 'http://127.0.0.1:1',
+  dataDir: undefined,
+  sources: [],
+  clock: { now: () => '2027-01-01T00:00:00.000000Z' },
+  bus,
+  webhookUrl: () => null,
+  timers,
+  eventNames: [],
+});
+
+/**
+ * Named namespaces (docs/terminal-ui.md): a plain line starts with `~NAME`, a JSON line has a
+ * `namespace` field; the default's lines have neither, as before namespaces.
+ */
+t.test("a named namespace's lines say which; the default's are as they were", async (t) => {
+  const request = { method: 'POST', path: '/v1/sessions', status: 201, ms: 1.25, source: 'acme', mode: 'test' };
+  t.equal(plainLine('request', request, plainPalette), '201 POST /v1/sessions 1.3ms acme/test');
+  t.equal(plainLine('request', { ...request, namespace: 'w3' }, plainPalette), '~w3 201 POST /v1/sessions 1.3ms acme/test');
+  const advanced = { now: Date.UTC(2027, 0, 1), ran: {} };
+  t.equal(plainLine('clock.advanced', { ...advanced, namespace: 'w3' }, plainPalette), '~w3 clock advanced to 2027-01-01T00:00:00.000000Z {}');
+
+  const file = path.join(t.testdir(), 'payemu.log');
+  const bus = new Bus();
+  const log = openFileLog(file);
+  log.attach(hostOf(bus, { after: () => ({ cancel() {} }), every: () => ({ cancel() {} }), soon: () => ({ cancel() {} }) }));
+  // A named core's bus forwards to this one, adding the name (src/bus/bus.ts).
+  const named = new Bus();
+  named.forward(bus, 'w3');
+  named.emit('request', request);
+  bus.emit('request', request);
+  named.emit('clock.advanced', advanced);
+  log.close();
+  const lines = fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  t.same(
+    lines.slice(1, 4).map((l) => [l.type, l.namespace]),
+    [
+      ['request', 'w3'],
+      ['request', undefined],
+      ['clock.advanced', 'w3'],
+    ],
+  );
+  t.notOk('namespace' in lines[2], "the default's JSON lines have no namespace field");
+  t.equal(lines[3].now, '2027-01-01T00:00:00.000000Z');
+});
 
 /**
  * `--log FILE` (docs/cli.md): lines are gathered for at most 20 ms and written together, and a
@@ -22,16 +74,7 @@ t.test('lines wait at most 20 ms, share one write, and the stop writes what wait
     soon: () => ({ cancel() {} }),
   };
   const bus = new Bus();
-  const host: UiHost = {
-    url: 'http://127.0.0.1:1',
-    dataDir: undefined,
-    sources: [],
-    clock: { now: () => '2027-01-01T00:00:00.000000Z' },
-    bus,
-    webhookUrl: () => null,
-    timers,
-    eventNames: [],
-  };
+  const host = hostOf(bus, timers);
   const log = openFileLog(file);
   log.attach(host);
   const types = () =>

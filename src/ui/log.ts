@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { BusEvents } from '../bus/bus.js';
+import type { BusEvents, Heard } from '../bus/bus.js';
 import { formatTimestamp } from '../clock/format.js';
 import { formatAmount, payloadAmount } from '../lib/money.js';
 import type { UiHost, UiTimers } from './host.js';
@@ -66,7 +66,7 @@ export function createLogger(emulator: UiHost, options: { json: boolean; palette
         }
       }
       for (const name of LOGGED) {
-        emulator.bus.on(name, (e: BusEvents[typeof name]) => lines.queue(options.json ? jsonLine(name, e) : `${time()} ${text(name, e, paint)}`));
+        emulator.bus.on(name, (e: Heard<typeof name>) => lines.queue(options.json ? jsonLine(name, e) : `${time()} ${plainLine(name, e, paint)}`));
       }
     },
     stopped() {
@@ -188,6 +188,16 @@ function listeningLine(emulator: UiHost): string {
 
 function jsonLine(name: string, event: object): string {
   return JSON.stringify({ type: name, ...jsonOf(event) });
+}
+
+/**
+ * A plain line's text after its time: a named namespace's start with its key's suffix (`~w3`),
+ * so that one worker's lines can be told apart (and grepped); the default's have none. A JSON
+ * line carries the bus's `namespace` field as it is, absent for the default.
+ */
+export function plainLine<K extends (typeof LOGGED)[number]>(name: K, event: Heard<K>, paint: Palette): string {
+  const line = text(name, event, paint);
+  return event.namespace === undefined ? line : `${paint.dim(`~${event.namespace}`)} ${line}`;
 }
 
 function text<K extends (typeof LOGGED)[number]>(name: K, event: BusEvents[K], paint: Palette): string {

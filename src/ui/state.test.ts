@@ -229,3 +229,40 @@ t.test('the UI only for a person at a real terminal', async (t) => {
   t.equal(inCi({ CI: 'false' }), false, 'CI=false is not CI (as Ink reads it)');
   t.equal(inCi({ CONTINUOUS_INTEGRATION: '1' }), true);
 });
+
+t.test('rows of named namespaces carry their name, and turn the namespace column on', async (t) => {
+  let s = run([
+    { type: 'domain', event: domain('a') },
+    { type: 'request', request: { method: 'GET', path: '/v1/me', status: 200, ms: 1, source: 'acme', mode: 'test' } },
+  ]);
+  t.equal(s.namespaced, false, 'the default only: no namespace column');
+  t.notOk('namespace' in s.events[0]!, 'a default row has no namespace');
+  s = reduce(s, { type: 'domain', event: { ...domain('a'), namespace: 'w3' } });
+  t.equal(s.events.length, 2, 'the same id in another namespace is another event');
+  t.equal(s.events[0]!.namespace, 'w3');
+  t.equal(s.namespaced, true, 'a named row turns the column on');
+  t.equal(reduce(s, { type: 'domain', event: { ...domain('a'), namespace: 'w3' } }), s, 'the same event of ~w3 twice is one row');
+
+  s = reduce(s, { type: 'attempt', event: record('a', { delivery_status: 'delivered', attempts: [attempt(200)] }), attempt: attempt(200), namespace: 'w3' });
+  t.same(
+    s.events.map((e) => [e.namespace, e.delivery]),
+    [
+      ['w3', 'delivered'],
+      [undefined, 'pending'],
+    ],
+    "~w3's attempt updates ~w3's row only",
+  );
+  t.match(s.targets.acme, { last: { ok: true, status: 200 } }, 'an attempt to the configured endpoint tells of it, whatever the namespace');
+
+  const elsewhere = { ...attempt(500), url: 'http://127.0.0.1:3001/w4' };
+  const before = s.targets;
+  s = reduce(s, { type: 'attempt', event: record('b', { delivery_status: 'retrying', attempts: [elsewhere] }), attempt: elsewhere, namespace: 'w4' });
+  t.equal(s.targets, before, "a named namespace's own endpoint is not the header's");
+  t.match(s.events[0], { id: 'b', namespace: 'w4', delivery: 'retrying' }, 'an unseen event of ~w4 is added with its namespace');
+  s = reduce(s, { type: 'attempt', event: record('c', { delivery_status: 'no_endpoint' }), attempt: null, namespace: 'w4' });
+  t.equal(s.targets, before, 'nor is its having none');
+
+  const requests = run([{ type: 'request', request: { method: 'GET', path: '/v1/me', status: 200, ms: 1, source: 'acme', mode: 'test', namespace: 'w3' } }]);
+  t.equal(requests.requests[0]!.namespace, 'w3');
+  t.equal(requests.namespaced, true, 'a named request turns it on too');
+});

@@ -1,4 +1,4 @@
-import type { BusEvents } from '../bus/bus.js';
+import type { Heard } from '../bus/bus.js';
 import { payloadAmount } from '../lib/money.js';
 import { attemptState, attemptsOf, cycleAttempts, eventBody, referenceOf, type Attempt, type DeliveryStatus, type EventRecord } from '../webhooks/records.js';
 
@@ -14,6 +14,8 @@ export interface EventRow {
   name: string;
   source: string;
   mode: 'test' | 'live';
+  /** The named namespace it was raised in; absent for the default one. */
+  namespace?: string;
   /** Virtual time the event was raised (epoch ms). */
   at: number;
   reference: string | null;
@@ -36,6 +38,8 @@ export interface RequestRow {
   ms: number;
   source?: string;
   mode?: string;
+  /** The named namespace of the request's key; absent for the default one. */
+  namespace?: string;
 }
 
 /** A Source's webhook endpoint and how its last delivery went (the UI never probes it). */
@@ -59,6 +63,12 @@ export interface UiState {
   requests: RequestRow[];
   /** How many of each were seen since start (the lists keep only the latest). */
   seen: { events: number; requests: number };
+  /**
+   * Whether a named namespace's event or request was seen: the lists then show a namespace
+   * column (and keep it, so the layout does not jump as rows scroll away). Without namespaces
+   * the lists are as they were.
+   */
+  namespaced: boolean;
   targets: Record<string, Target>;
   /** Newest last. */
   notices: Notice[];
@@ -76,9 +86,9 @@ export interface UiState {
 }
 
 export type Action =
-  | { type: 'request'; request: BusEvents['request'] }
-  | { type: 'domain'; event: BusEvents['domain'] }
-  | { type: 'attempt'; event: EventRecord; attempt: Attempt | null }
+  | { type: 'request'; request: Heard<'request'> }
+  | { type: 'domain'; event: Heard<'domain'> }
+  | { type: 'attempt'; event: EventRecord; attempt: Attempt | null; namespace?: string }
   | { type: 'targets'; urls: Record<string, string | null> }
   | { type: 'notice'; text: string; tone?: Notice['tone'] }
   /** Moves the selection (list, detail) or the menu highlight (trigger) by `by` lines. */
@@ -97,6 +107,7 @@ export function initialState(urls: Record<string, string | null> = {}, triggers:
     events: [],
     requests: [],
     seen: { events: 0, requests: 0 },
+    namespaced: false,
     targets: Object.fromEntries(Object.entries(urls).map(([slug, url]) => [slug, { url, last: null }])),
     notices: [],
     screen: 'list',
@@ -117,14 +128,15 @@ export function reduce(state: UiState, action: Action): UiState {
         seq: row.id,
         requests: bounded([row, ...state.requests], LIMITS.requests),
         seen: { ...state.seen, requests: state.seen.requests + 1 },
+        namespaced: state.namespaced || row.namespace !== undefined,
       };
     }
     case 'domain': {
-      if (state.events.some((e) => e.id === action.event.id)) return state;
+      if (state.events.some((e) => sameEvent(e, action.event.id, action.event.namespace))) return state;
       return withNewEvent(state, rowOfDomain(action.event));
     }
     case 'attempt':
-      return attempted(state, action.event, action.attempt);
+      return attempted(state, action.event, action.attempt, action.namespace);
     case 'targets': {
       const targets: Record<string, Target> = {};
       for (const [slug, url] of Object.entries(action.urls)) {
@@ -156,12 +168,16 @@ export function selectedEvent(state: UiState): EventRow | undefined {
   return state.selected === null ? undefined : state.events.find((e) => e.id === state.selected);
 }
 
-function rowOfDomain(event: BusEvents['domain']): EventRow {
+/** Event ids are random, so one is in one namespace only; the namespace is matched too all the same. */
+const sameEvent = (row: EventRow, id: string, namespace: string | undefined) => row.id === id && row.namespace === namespace;
+
+function rowOfDomain(event: Heard<'domain'>): EventRow {
   return {
     id: event.id,
     name: event.name,
     source: event.source,
     mode: event.mode,
+    ...(event.namespace === undefined ? {} : { namespace: event.namespace }),
     at: event.at,
     ...summaryOf(event.data),
     payload: { event: event.name, data: event.data },
@@ -181,14 +197,17 @@ function summaryOf(data: Record<string, unknown>): Pick<EventRow, 'reference' | 
   };
 }
 
-function attempted(state: UiState, record: EventRecord, attempt: Attempt | null): UiState {
+function attempted(state: UiState, record: EventRecord, attempt: Attempt | null, namespace: string | undefined): UiState {
   const delivery = {
     delivery: record.delivery_status,
     attempts: attemptsOf(record).slice(-LIMITS.attempts),
     cycleAttempts: cycleAttempts(record),
   };
   // An attempt still out, or cut off by a stop, says nothing yet of whether the endpoint answers.
-  const settled = attempt === null || attempt.state === undefined;
+  // The header's endpoints are the config's: a named namespace (which may send elsewhere) tells
+  // of one only by an attempt that went to it.
+  const settled =
+    (attempt === null || attempt.state === undefined) && (namespace === undefined || (attempt !== null && attempt.url === state.targets[record.source]?.url));
   const targets = settled
     ? {
         ...state.targets,
@@ -198,7 +217,7 @@ function attempted(state: UiState, record: EventRecord, attempt: Attempt | null)
         },
       }
     : state.targets;
-  const index = state.events.findIndex((e) => e.id === record.id);
+  const index = state.events.findIndex((e) => sameEvent(e, record.id, namespace));
   if (index >= 0) {
     const events = state.events.slice();
     events[index] = { ...events[index]!, ...delivery };
@@ -210,6 +229,7 @@ function attempted(state: UiState, record: EventRecord, attempt: Attempt | null)
     name: record.event,
     source: record.source,
     mode: record.mode,
+    ...(namespace === undefined ? {} : { namespace }),
     at: record.created_at,
     ...summaryOf(record.data),
     payload: eventBody(record),
@@ -225,7 +245,7 @@ function withNewEvent(state: UiState, row: EventRow): UiState {
     const drop = events[events.length - 1]!.id === state.selected ? events.length - 2 : events.length - 1;
     events = events.filter((_, i) => i !== drop);
   }
-  return { ...state, events, seen: { ...state.seen, events: state.seen.events + 1 } };
+  return { ...state, events, seen: { ...state.seen, events: state.seen.events + 1 }, namespaced: state.namespaced || row.namespace !== undefined };
 }
 
 function moved(state: UiState, by: number): UiState {

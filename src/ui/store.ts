@@ -53,8 +53,13 @@ export function createUiStore(bus: Bus, options: UiStoreOptions): UiStore {
   const off = [
     bus.on('request', (request) => fromBus({ type: 'request', request })),
     bus.on('domain', (event) => fromBus({ type: 'domain', event })),
-    bus.on('webhook.attempt', ({ event, attempt }) => fromBus({ type: 'attempt', event, attempt })),
-    bus.on('clock.advanced', (e) => fromBus({ type: 'notice', text: `clock advanced to ${clockDateTime(e.now)}${ranText(e.ran)}` })),
+    bus.on('webhook.attempt', ({ event, attempt, namespace }) =>
+      fromBus({ type: 'attempt', event, attempt, ...(namespace === undefined ? {} : { namespace }) }),
+    ),
+    // The header's clock is the default namespace's: a named one's advance says whose it was.
+    bus.on('clock.advanced', (e) =>
+      fromBus({ type: 'notice', text: `clock${e.namespace === undefined ? '' : ` of ~${e.namespace}`} advanced to ${clockDateTime(e.now)}${ranText(e.ran)}` }),
+    ),
     bus.on('config.reloaded', (e) => {
       fromBus({ type: 'targets', urls: urls() });
       fromBus({ type: 'notice', text: `config reloaded from ${e.path}` });

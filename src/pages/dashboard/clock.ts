@@ -40,7 +40,7 @@ function render(app: App, scope: DashScope, advanced: Advanced | undefined, form
   const ran = advanced ? Object.entries(advanced.report.ran) : [];
   const body = html`<h1>Clock</h1>
     ${clockFacts(app)}
-    <p class="muted">One clock for the whole emulator: an advance runs the due work of every Source and mode.</p>
+    <p class="muted">${whose(scope)}</p>
     <h2>Advance</h2>
     ${form.problem ? html`<p class="alert" role="alert" data-testid="problem">${form.problem}</p>` : ''}
     <form class="filters" method="post" action="${href(scope, '/clock/advance')}" aria-label="Advance the clock">
@@ -64,6 +64,12 @@ function render(app: App, scope: DashScope, advanced: Advanced | undefined, form
         : ''
     }`;
   return shell(app, scope, 'Clock', '/clock', body, form.problem ? 422 : 200);
+}
+
+/** Whose clock the page advances: the emulator's, or a named namespace's own. */
+function whose(scope: DashScope): string {
+  if (scope.namespace === undefined) return 'One clock for the whole emulator: an advance runs the due work of every Source and mode.';
+  return `The clock of namespace ~${scope.namespace}: an advance runs the due work of its every Source and mode, and no other namespace's.`;
 }
 
 /** The clock as a date and an offset from real time (the timestamp beside them, as the API writes it), and whether it is frozen. */

@@ -4,13 +4,15 @@ import type { DashScope } from './scope.js';
 
 /**
  * The dashboard's forms carry a token: an HMAC, under a secret made once per process, of the
- * Source, mode and action. Another site cannot read it, so it cannot make a browser post a
+ * Source, mode and action, and the namespace when it is a named one (a form of one namespace
+ * cannot be posted into another). Another site cannot read it, so it cannot make a browser post a
  * dashboard form; a restart makes old pages' tokens stale (reload the page).
  */
 const SECRET = randomBytes(32);
 
 export function csrfToken(scope: DashScope, action: string): string {
-  return createHmac('sha256', SECRET).update(`${scope.source.slug}\n${scope.mode}\n${action}`).digest('base64url');
+  const named = scope.namespace === undefined ? '' : `\n${scope.namespace}`;
+  return createHmac('sha256', SECRET).update(`${scope.source.slug}\n${scope.mode}\n${action}${named}`).digest('base64url');
 }
 
 /** Why a dashboard POST is refused, or undefined when its token and origin are good. */

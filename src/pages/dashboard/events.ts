@@ -5,7 +5,7 @@ import { pageOf, when } from './format.js';
 import { badge } from './badges.js';
 import { num, shell, table } from './layout.js';
 import { referenceLink } from './links.js';
-import { type DashScope, href, newestFirst, param, scopeFromQuery } from './scope.js';
+import { type DashScope, href, newestFirst, param, scopeFromQuery, scopeFields } from './scope.js';
 
 const STATUSES = ['pending', 'retrying', 'delivered', 'failed', 'no_endpoint'];
 
@@ -23,7 +23,7 @@ export function eventsPage(ctx: OpenContext) {
   );
   const body = html`<h1>Events</h1>
     <form class="filters" method="get" action="/_payemu/dashboard/events" aria-label="Filter events">
-      <input type="hidden" name="source" value="${scope.source.slug}"><input type="hidden" name="mode" value="${scope.mode}">
+      ${scopeFields(scope)}
       <label>Delivery <select name="delivery_status"><option value="">any</option>${STATUSES.map((s) => html`<option${s === status ? html` selected` : ''}>${s}</option>`)}</select></label>
       <button type="submit">Filter</button>
     </form>

@@ -27,7 +27,7 @@ export function invoicePage(ctx: OpenContext) {
       <dt>Total</dt><dd>${amount(totals.total)} <span class="muted">(subtotal ${amount(totals.subtotal)}, discount ${amount(totals.discount)}, tax ${amount(totals.tax_amount)})</span></dd>
       <dt>Due</dt><dd>${day(invoice.due_date)}</dd><dt>Sent</dt><dd>${when(invoice.sent_at)}</dd><dt>Paid</dt><dd>${when(invoice.paid_at)}</dd>
       <dt>Payment</dt><dd>${invoice.payment_id ? html`<a class="id" href="${paymentHref(scope, invoice.payment_id)}">${invoice.payment_id}</a>` : '—'}</dd>
-      <dt>Hosted page</dt><dd><a href="${hostedInvoiceHref(invoice.id)}">${hostedInvoiceHref(invoice.id)}</a></dd>
+      <dt>Hosted page</dt><dd><a href="${hostedInvoiceHref(scope, invoice.id)}">${hostedInvoiceHref(scope, invoice.id)}</a></dd>
       <dt>Created</dt><dd>${when(invoice.created_at)}</dd>
     </dl>
     <h2>Items</h2>

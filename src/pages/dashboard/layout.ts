@@ -4,6 +4,7 @@ import { PAGE_HEADERS, html, raw, type Raw } from '../html.js';
 import { LOGO_PATHS } from '../favicon.js';
 import { BASE, href, type DashScope } from './scope.js';
 import type { App } from '../../app.js';
+import { namespacedKey } from '../../lib/namespace-name.js';
 
 /** The pages of the nav bar: path under the dashboard, label. */
 const NAV = [
@@ -20,26 +21,29 @@ const NAV = [
 ] as const;
 
 /**
- * A dashboard page: the nav bar, the Source and mode switcher (a plain GET form), the body, and
- * the live-refresh script (served by payemu, so the CSP lets it run; the page works without it).
- * The body carries the event stream's address with the chosen Source's key: the dashboard shows
- * the keys to the person at this machine anyway.
+ * A dashboard page: the nav bar, the Source, mode and namespace switcher (a plain GET form), the
+ * body, and the live-refresh script (served by payemu, so the CSP lets it run; the page works
+ * without it). The body carries the event stream's address with the chosen Source's key (and
+ * `~NAME` in a named namespace): the dashboard shows the keys to the person at this machine anyway.
  */
 export function shell(app: App, scope: DashScope, title: string, active: string, body: Raw, status = 200): Reply {
-  const key = scope.mode === 'live' ? scope.source.live_key : scope.source.test_key;
+  const key = namespacedKey(scope.mode === 'live' ? scope.source.live_key : scope.source.test_key, scope.namespace);
   const stream = `/_payemu/events/stream?key=${encodeURIComponent(key)}`;
   const sources = app.config().sources;
+  const named = scope.namespace === undefined ? '' : ` · ~${scope.namespace}`;
+  const namespaces = namespaceNames(app, scope);
   const doc = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${title} · payemu dashboard</title><link rel="icon" href="/favicon.ico" type="image/svg+xml"><link rel="stylesheet" href="${BASE}/assets/style.css"><script src="${BASE}/assets/live.js" defer></script></head>
+<title>${title}${named} · payemu dashboard</title><link rel="icon" href="/favicon.ico" type="image/svg+xml"><link rel="stylesheet" href="${BASE}/assets/style.css"><script src="${BASE}/assets/live.js" defer></script></head>
 <body data-stream="${stream}" data-mode="${scope.mode}">
 <header>
   <div class="bar">
   <a class="brand" href="${href(scope)}"><svg viewBox="0 0 32 32" aria-hidden="true" focusable="false">${raw(LOGO_PATHS)}</svg>payemu</a>
-  <span class="scope ${scope.mode}">${scope.source.name} · ${scope.mode} mode</span>
-  <form class="switcher" method="get" action="${BASE}${active}" aria-label="Source and mode">
+  <span class="scope ${scope.mode}" data-testid="scope">${scope.source.name} · ${scope.mode} mode${named}</span>
+  <form class="switcher" method="get" action="${BASE}${active}" aria-label="${namespaces ? 'Source, mode and namespace' : 'Source and mode'}">
     <label><span class="word">Source</span> <select name="source">${sources.map((s) => html`<option value="${s.slug}"${s.slug === scope.source.slug ? html` selected` : ''}>${s.name} (${s.slug})</option>`)}</select></label>
     <label><span class="word">Mode</span> <select name="mode"><option value="test"${scope.mode === 'test' ? html` selected` : ''}>test</option><option value="live"${scope.mode === 'live' ? html` selected` : ''}>live</option></select></label>
+    ${namespaces ? namespaceSelect(namespaces, scope.namespace) : ''}
     <button type="submit">Show</button>
   </form>
   </div>
@@ -49,6 +53,23 @@ export function shell(app: App, scope: DashScope, title: string, active: string,
 <main>${body}</main>
 </body></html>`;
   return { status, html: doc.value, headers: HEADERS };
+}
+
+/**
+ * The named namespaces the switcher offers, or undefined when there are none (nor is one shown):
+ * a payemu without namespaces keeps the switcher it had.
+ */
+function namespaceNames(app: App, scope: DashScope): string[] | undefined {
+  const names = app.namespaces.list().map((n) => n.name);
+  if (scope.namespace !== undefined && !names.includes(scope.namespace)) names.push(scope.namespace);
+  return names.length === 0 ? undefined : names;
+}
+
+/** The namespace select: the default (an empty value, as its key has no suffix) and each named one as its key's suffix. */
+function namespaceSelect(names: readonly string[], chosen: string | undefined): Raw {
+  return html`<label><span class="word">Namespace</span> <select name="namespace"><option value=""${chosen === undefined ? html` selected` : ''}>default</option>${names.map(
+    (name) => html`<option value="${name}"${name === chosen ? html` selected` : ''}>~${name}</option>`,
+  )}</select></label>`;
 }
 
 /**

@@ -4,7 +4,7 @@ import { referenceKey } from '../../resources/common/references.js';
 import { Invoices } from '../../resources/invoices/records.js';
 import { PaymentLinks } from '../../resources/payment-links/records.js';
 import { Recurring, recurringId } from '../../resources/recurring/records.js';
-import { html, type Raw } from '../html.js';
+import { html, type Raw, pagePath } from '../html.js';
 import { type DashScope, href } from './scope.js';
 
 /** A payment's dashboard page. */
@@ -17,7 +17,7 @@ export const scheduleHref = (scope: DashScope, reference: string) => href(scope,
 export const invoiceHref = (scope: DashScope, id: string) => href(scope, `/invoices/${encodeURIComponent(id)}`);
 
 /** An invoice's hosted page, the one its customer gets. */
-export const hostedInvoiceHref = (id: string) => `/invoices/${encodeURIComponent(id)}`;
+export const hostedInvoiceHref = (scope: DashScope, id: string) => pagePath(scope, `/invoices/${encodeURIComponent(id)}`);
 
 /**
  * Where a reference leads: an event names a payment's reference, a schedule's, or an invoice's
@@ -54,6 +54,6 @@ function recordHref(app: App, scope: DashScope, id: string): string | undefined 
   const schedule = app.store.get(Recurring, id);
   if (schedule && mine(schedule)) return scheduleHref(scope, schedule.reference);
   if (mine(app.store.get(Invoices, id))) return invoiceHref(scope, id);
-  if (mine(app.store.get(PaymentLinks, id))) return `/pay/${encodeURIComponent(id)}`;
+  if (mine(app.store.get(PaymentLinks, id))) return pagePath(scope, `/pay/${encodeURIComponent(id)}`);
   return undefined;
 }

@@ -1,4 +1,5 @@
 import type { OpenContext } from '../../http/route.js';
+import { namespacedKey } from '../../lib/namespace-name.js';
 import { scopeKey } from '../../lib/scope-key.js';
 import { Invoices } from '../../resources/invoices/records.js';
 import { PaymentLinks } from '../../resources/payment-links/records.js';
@@ -34,7 +35,11 @@ const ATTEMPT_SERIES: readonly Series[] = [
   { key: 'interrupted', label: 'interrupted', fill: 'fill-neutral' },
 ];
 
-/** The overview: how much there is and how it went over virtual time, where to send requests with which keys and secret, where webhooks go, the clock. */
+/**
+ * The overview: how much there is and how it went over virtual time, where to send requests with
+ * which keys (a named namespace's end in `~NAME`: the one base URL serves every namespace) and
+ * secret, where webhooks go, the clock.
+ */
 export function overview(ctx: OpenContext) {
   const { app } = ctx;
   const scope = scopeFromQuery(ctx);
@@ -73,11 +78,11 @@ export function overview(ctx: OpenContext) {
     <div class="grid">
       <section aria-labelledby="connect-h"><h2 id="connect-h">Connect</h2>
       <dl data-testid="connect">
-        <dt>Base URL</dt><dd><code>${app.baseUrl()}</code></dd>
-        <dt>Test key</dt><dd><code data-testid="test-key">${scope.source.test_key}</code></dd>
-        <dt>Live key</dt><dd><code>${scope.source.live_key}</code></dd>
+        <dt>Base URL</dt><dd><code>${app.namespaces.root().baseUrl()}</code></dd>
+        <dt>Test key</dt><dd><code data-testid="test-key">${namespacedKey(scope.source.test_key, scope.namespace)}</code></dd>
+        <dt>Live key</dt><dd><code>${namespacedKey(scope.source.live_key, scope.namespace)}</code></dd>
         <dt>Webhook secret</dt><dd><code data-testid="webhook-secret">${scope.source.webhook_secret}</code></dd>
-        <dt>Webhook URL</dt><dd>${webhookUrl ? html`<code>${webhookUrl}</code>` : html`<span class="muted">none: set one with <code>--webhook-url URL</code> or <code>webhook_url</code> in payemu.config.json</span>`}</dd>
+        <dt>Webhook URL</dt><dd>${webhookUrl ? html`<code>${webhookUrl}</code>` : html`<span class="muted">none: set one with <code>--webhook-url URL</code>, <code>webhook_url</code> in payemu.config.json, or <code>PUT /_payemu/webhook</code> with ${scope.namespace === undefined ? 'the' : 'this namespace’s'} key (<code>payemu webhook set URL</code>)</span>`}</dd>
       </dl></section>
       <section aria-labelledby="clock-h"><h2 id="clock-h">Clock</h2>${clockFacts(app)}
       <p><a href="${href(scope, '/clock')}">Advance the clock</a></p></section>

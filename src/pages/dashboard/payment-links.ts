@@ -1,6 +1,6 @@
 import type { OpenContext } from '../../http/route.js';
 import { PaymentLinks, isUsable, linkKind, linkPrice } from '../../resources/payment-links/records.js';
-import { html } from '../html.js';
+import { html, pagePath } from '../html.js';
 import { money, when } from './format.js';
 import { badge } from './badges.js';
 import { num, shell, table } from './layout.js';
@@ -12,7 +12,7 @@ export function paymentLinksPage(ctx: OpenContext) {
   const rows = newestFirst(ctx.app, scope, PaymentLinks).map(
     (
       l,
-    ) => html`<tr><td><a href="/pay/${encodeURIComponent(l.id)}">${l.title}</a></td><td><a class="id" href="/pay/${encodeURIComponent(l.id)}">${l.id}</a></td><td class="num">${money(linkPrice(l), l.currency)}</td>
+    ) => html`<tr><td><a href="${pagePath(scope, `/pay/${encodeURIComponent(l.id)}`)}">${l.title}</a></td><td><a class="id" href="${pagePath(scope, `/pay/${encodeURIComponent(l.id)}`)}">${l.id}</a></td><td class="num">${money(linkPrice(l), l.currency)}</td>
         <td>${linkKind(l).replace('_', ' ')}${l.recurring ? ` (${l.recurring.frequency})` : ''}</td><td class="num">${l.uses_count}${l.max_uses === null ? '' : ` of ${l.max_uses}`}</td>
         <td>${when(l.expires_at)}</td><td data-testid="status">${badge(isUsable(l, ctx.now) ? 'usable' : 'closed')}</td></tr>`,
   );

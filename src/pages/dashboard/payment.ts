@@ -2,7 +2,7 @@ import type { OpenContext } from '../../http/route.js';
 import { Payments, paymentDescription, refundedOf, updatedAt } from '../../resources/common/payment-records.js';
 import { Refunds } from '../../resources/refunds/records.js';
 import { Events, attemptsOf, eventReference } from '../../webhooks/records.js';
-import { html } from '../html.js';
+import { html, pagePath } from '../html.js';
 import { badge, httpBadge } from './badges.js';
 import { ATTEMPT_COLUMNS, attemptRows } from './event.js';
 import { money, when } from './format.js';
@@ -42,7 +42,7 @@ export function paymentPage(ctx: OpenContext) {
       <dt>Failure</dt><dd>${payment.failure_code ? `${payment.failure_code}: ${payment.failure_message ?? ''}` : '—'}</dd>
       ${payment.recurring_reference ? html`<dt>Schedule</dt><dd><a class="id" href="${scheduleHref(scope, payment.recurring_reference)}">${payment.recurring_reference}</a></dd>` : ''}
       ${payment.invoice_id ? html`<dt>Invoice</dt><dd><a class="id" href="${invoiceHref(scope, payment.invoice_id)}">${payment.invoice_id}</a></dd>` : ''}
-      ${payment.payment_link_id ? html`<dt>Payment link</dt><dd><a class="id" href="/pay/${encodeURIComponent(payment.payment_link_id)}">${payment.payment_link_id}</a></dd>` : ''}
+      ${payment.payment_link_id ? html`<dt>Payment link</dt><dd><a class="id" href="${pagePath(scope, `/pay/${encodeURIComponent(payment.payment_link_id)}`)}">${payment.payment_link_id}</a></dd>` : ''}
       <dt>Created</dt><dd>${when(payment.created_at)}</dd><dt>Updated</dt><dd>${when(updatedAt(payment))}</dd>
     </dl></section>
     <section aria-labelledby="life"><h2 id="life">Timeline</h2>${paymentTimeline(scope, payment, refunds, [...events].reverse())}</section>

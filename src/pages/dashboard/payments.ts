@@ -5,7 +5,7 @@ import { bound, money, pageOf, when } from './format.js';
 import { badge } from './badges.js';
 import { cell, num, shell, table } from './layout.js';
 import { paymentHref } from './links.js';
-import { href, newestFirst, param, scopeFromQuery } from './scope.js';
+import { href, newestFirst, param, scopeFromQuery, scopeFields } from './scope.js';
 
 /** Payments of the Source and mode, newest first, filtered by status, reference (part of it) and creation date, 25 a page. */
 export function paymentsPage(ctx: OpenContext) {
@@ -30,7 +30,7 @@ export function paymentsPage(ctx: OpenContext) {
   );
   const body = html`<h1>Payments</h1>
     <form class="filters" method="get" action="${href(scope, '/payments').split('?')[0]}" aria-label="Filter payments">
-      <input type="hidden" name="source" value="${scope.source.slug}"><input type="hidden" name="mode" value="${scope.mode}">
+      ${scopeFields(scope)}
       <label>Status <select name="status"><option value="">any</option>${PAYMENT_STATUSES.map((s) => html`<option${s === filter.status ? html` selected` : ''}>${s}</option>`)}</select></label>
       <label>Reference <input name="reference" value="${filter.reference}"></label>
       <label>From <input type="date" name="from" value="${filter.from}"></label>

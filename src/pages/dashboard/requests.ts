@@ -4,7 +4,7 @@ import type { OpenContext } from '../../http/route.js';
 import { html } from '../html.js';
 import { httpBadge } from './badges.js';
 import { cell, num, shell, table } from './layout.js';
-import { href, param, scopeFromQuery } from './scope.js';
+import { href, param, scopeFromQuery, scopeFields } from './scope.js';
 
 /** The request journal of the Source and mode: its `/v1` requests newest first, filtered by method, path (`*`, `**`) and status (`422`, `4xx`). */
 export function requestsPage(ctx: OpenContext) {
@@ -27,7 +27,7 @@ export function requestsPage(ctx: OpenContext) {
   );
   const body = html`<h1>Requests</h1>
     <form class="filters" method="get" action="/_payemu/dashboard/requests" aria-label="Filter requests">
-      <input type="hidden" name="source" value="${scope.source.slug}"><input type="hidden" name="mode" value="${scope.mode}">
+      ${scopeFields(scope)}
       <label>Method <input name="method" size="7" value="${input.method}" placeholder="POST"></label>
       <label>Path <input name="path" value="${input.path}" placeholder="/v1/payments/*"></label>
       <label>Status <input name="status" size="5" value="${input.status}" placeholder="4xx"></label>

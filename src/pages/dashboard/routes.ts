@@ -1,3 +1,4 @@
+import type { OpenRoute } from '../../http/route.js';
 import { pageRoute } from '../html.js';
 import { advanceAction, clockPage } from './clock.js';
 import { eventPage, resendAction } from './event.js';
@@ -16,35 +17,48 @@ import { requestsPage } from './requests.js';
 import { resetAction, resetPage } from './reset.js';
 import { schedulePage } from './schedule.js';
 import { schedulesPage } from './schedules.js';
-import { BASE } from './scope.js';
+import { BASE, namespaceApp } from './scope.js';
+
+/**
+ * A page of the namespace its address names (`?namespace=NAME`): its handler reads and acts on
+ * that namespace's app, and its virtual time, as it would the default's.
+ */
+function inNamespace(handle: OpenRoute['handle']): OpenRoute['handle'] {
+  return (ctx) => {
+    const app = namespaceApp(ctx);
+    return handle(app === ctx.app ? ctx : { ...ctx, app, now: app.clock.now() });
+  };
+}
+
+const page = (method: 'GET' | 'POST', path: string, handle: OpenRoute['handle']) => pageRoute({ method, path, handle: inNamespace(handle) });
 
 /**
  * The dashboard (docs/dashboard.md): pages for the person at this machine, so no key is asked
  * (the Host check still applies); every POST carries a CSRF token and answers 303 to a page.
  */
 export const dashboardPages = [
-  pageRoute({ method: 'GET', path: BASE, handle: overview }),
+  page('GET', BASE, overview),
   pageRoute({ method: 'GET', path: `${BASE}/assets/style.css`, handle: (ctx) => asset(ctx.res, 'text/css', STYLE) }),
   pageRoute({ method: 'GET', path: `${BASE}/assets/live.js`, handle: (ctx) => asset(ctx.res, 'text/javascript', SCRIPT) }),
-  pageRoute({ method: 'GET', path: `${BASE}/payments`, handle: paymentsPage }),
-  pageRoute({ method: 'GET', path: `${BASE}/payments/:id`, handle: paymentPage }),
-  pageRoute({ method: 'GET', path: `${BASE}/schedules`, handle: schedulesPage }),
-  pageRoute({ method: 'GET', path: `${BASE}/schedules/:reference`, handle: schedulePage }),
-  pageRoute({ method: 'GET', path: `${BASE}/invoices`, handle: invoicesPage }),
-  pageRoute({ method: 'GET', path: `${BASE}/invoices/:id`, handle: invoicePage }),
-  pageRoute({ method: 'GET', path: `${BASE}/payment-links`, handle: paymentLinksPage }),
-  pageRoute({ method: 'GET', path: `${BASE}/events`, handle: eventsPage }),
-  pageRoute({ method: 'GET', path: `${BASE}/events/:id`, handle: eventPage }),
-  pageRoute({ method: 'POST', path: `${BASE}/events/:id/resend`, handle: resendAction }),
-  pageRoute({ method: 'GET', path: `${BASE}/requests`, handle: requestsPage }),
-  pageRoute({ method: 'GET', path: `${BASE}/faults`, handle: faultsPage }),
-  pageRoute({ method: 'POST', path: `${BASE}/faults`, handle: addFaultAction }),
-  pageRoute({ method: 'POST', path: `${BASE}/faults/clear`, handle: clearFaultsAction }),
-  pageRoute({ method: 'POST', path: `${BASE}/faults/webhook-chaos`, handle: setChaosFromFaultsPage }),
-  pageRoute({ method: 'POST', path: `${BASE}/faults/webhook-chaos/off`, handle: chaosOffAction }),
-  pageRoute({ method: 'POST', path: `${BASE}/faults/:id/remove`, handle: removeFaultAction }),
-  pageRoute({ method: 'GET', path: `${BASE}/clock`, handle: clockPage }),
-  pageRoute({ method: 'POST', path: `${BASE}/clock/advance`, handle: advanceAction }),
-  pageRoute({ method: 'GET', path: `${BASE}/reset`, handle: resetPage }),
-  pageRoute({ method: 'POST', path: `${BASE}/reset`, handle: resetAction }),
+  page('GET', `${BASE}/payments`, paymentsPage),
+  page('GET', `${BASE}/payments/:id`, paymentPage),
+  page('GET', `${BASE}/schedules`, schedulesPage),
+  page('GET', `${BASE}/schedules/:reference`, schedulePage),
+  page('GET', `${BASE}/invoices`, invoicesPage),
+  page('GET', `${BASE}/invoices/:id`, invoicePage),
+  page('GET', `${BASE}/payment-links`, paymentLinksPage),
+  page('GET', `${BASE}/events`, eventsPage),
+  page('GET', `${BASE}/events/:id`, eventPage),
+  page('POST', `${BASE}/events/:id/resend`, resendAction),
+  page('GET', `${BASE}/requests`, requestsPage),
+  page('GET', `${BASE}/faults`, faultsPage),
+  page('POST', `${BASE}/faults`, addFaultAction),
+  page('POST', `${BASE}/faults/clear`, clearFaultsAction),
+  page('POST', `${BASE}/faults/webhook-chaos`, setChaosFromFaultsPage),
+  page('POST', `${BASE}/faults/webhook-chaos/off`, chaosOffAction),
+  page('POST', `${BASE}/faults/:id/remove`, removeFaultAction),
+  page('GET', `${BASE}/clock`, clockPage),
+  page('POST', `${BASE}/clock/advance`, advanceAction),
+  page('GET', `${BASE}/reset`, resetPage),
+  page('POST', `${BASE}/reset`, resetAction),
 ];

@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import { attemptTone, cell, chaosTag, deliveryText, durationText, fitColumns, oneLine, outcome, timeText, type ColumnSpec } from '../format.js';
+import { attemptTone, cell, chaosTag, deliveryText, durationText, fitColumns, namespaceText, oneLine, outcome, timeText, type ColumnSpec } from '../format.js';
 import type { EventRow } from '../state.js';
 import { Line, type Span } from './line.js';
 
@@ -53,7 +53,7 @@ export function EventDetail(props: { event: EventRow | undefined; scroll: number
         width={width}
         spans={[
           { text: event.name, style: 'bold' },
-          { text: ` ${event.source}/${event.mode} at ${timeText(event.at, days)} ` },
+          { text: ` ${event.source}/${event.mode}${event.namespace === undefined ? '' : ` ${namespaceText(event)}`} at ${timeText(event.at, days)} ` },
           { text: `id ${event.id}`, style: 'dim' },
         ]}
       />
