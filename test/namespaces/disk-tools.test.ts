@@ -154,5 +154,14 @@ t.test('reset --data DIR --all-namespaces with a payemu on it: every namespace r
     second.stderr,
     `payemu: data directory ${path.join(dir, 'namespaces', 'w1')} is in use by another payemu (pid ${running.proc.pid}) at ${running.url}`,
   );
+  const usage = await runPayemu(t, ['reset', '--data', dir, '--all-namespaces', '--namespace', 'w1'], { cwd });
+  t.equal(usage.code, 2, 'one namespace or all of them, not both');
+  t.match(usage.stderr, '--all-namespaces acts in every namespace, and --namespace names one');
   t.same(await running.proc.stop(), { code: 0, signal: null });
+
+  const offline = await runPayemu(t, ['reset', '--data', dir, '--namespace', 'w1', '--json'], { cwd });
+  t.equal(offline.code, 0, offline.stderr);
+  t.same(JSON.parse(offline.stdout), { deleted: path.join(dir, 'namespaces', 'w1') }, "with no payemu on DIR, the namespace's directory alone is deleted");
+  t.same(fs.readdirSync(path.join(dir, 'namespaces')), [], 'renamed aside and removed: nothing left behind');
+  t.ok(fs.existsSync(path.join(dir, 'journal-000001.ndjson')), "the default's files stay");
 });
