@@ -67,7 +67,7 @@ export function describeUndelivered(events: EventView[], settle: string): string
   }
   if (events.some((e) => e.delivery_status === 'no_endpoint')) {
     lines.push(
-      'payemu: no_endpoint: no webhook URL was set for their Source; set --webhook-url (or webhook_url of the Source in the config) so that they are sent.',
+      'payemu: no_endpoint: no webhook URL was set for their Source; set --webhook-url (or webhook_url of the Source in the config, or payemu webhook set URL) so that they are sent.',
     );
   }
   return `${lines.join('\n')}\n`;

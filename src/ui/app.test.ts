@@ -418,6 +418,12 @@ t.test('r on an event whose Source has no webhook URL says it has no destination
   await ui.press('r');
   await ui.until((f) => f.includes('• resent payment.completed'), 'the resend');
   t.same(ui.calls, ['resend g1 globex/test']);
+
+  // A destination set through PUT /_payemu/webhook is shown at once; a named namespace's is its own.
+  ui.urls.globex = 'http://127.0.0.1:3002/own';
+  ui.bus.emit('webhook.destination', { source: 'globex', url: 'http://127.0.0.1:3009/w3', namespace: 'w3' });
+  ui.bus.emit('webhook.destination', { source: 'globex', url: 'http://127.0.0.1:3002/own' });
+  await ui.until((f) => f.includes('http://127.0.0.1:3002/own'), "the header's new destination");
 });
 
 t.test('every hint fits 80 columns', async (t) => {

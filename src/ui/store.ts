@@ -64,6 +64,10 @@ export function createUiStore(bus: Bus, options: UiStoreOptions): UiStore {
       fromBus({ type: 'targets', urls: urls() });
       fromBus({ type: 'notice', text: `config reloaded from ${e.path}` });
     }),
+    // The header shows the default namespace's destinations: a named one's are its own.
+    bus.on('webhook.destination', (e) => {
+      if (e.namespace === undefined) fromBus({ type: 'targets', urls: urls() });
+    }),
     bus.on('config.rejected', (e) => fromBus({ type: 'notice', tone: 'error', text: `config edit rejected, the last valid config stays: ${e.error}` })),
     bus.on('server.error', (e) => fromBus({ type: 'notice', tone: 'error', text: `error in ${e.method} ${e.path}: ${e.error}` })),
     bus.on('store.compacted', (e) => {

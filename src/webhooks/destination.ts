@@ -47,3 +47,10 @@ export const WebhookDestinations = collection<WebhookDestinationRecord>('webhook
   const problem = destinationProblem(record.url);
   return problem ? ['url', problem] : undefined;
 });
+
+declare module '../bus/bus.js' {
+  interface BusEvents {
+    /** A Source's own webhook destination was set or cleared (`url`: the one in force now, or null). */
+    'webhook.destination': { source: string; url: string | null };
+  }
+}

@@ -12,7 +12,10 @@ export const webhookClear = operation({
   run: (app, scope) => {
     const slug = scope.source.slug;
     if (app.store.get(WebhookDestinations, slug)) app.store.transaction((tx) => tx.delete(WebhookDestinations, slug));
-    return destinationView(app, scope);
+    const view = destinationView(app, scope);
+    // The terminal UI's header shows where each Source's webhooks go.
+    app.bus.emit('webhook.destination', { source: slug, url: view.url });
+    return view;
   },
   client: { name: 'clearWebhook' },
   library: { at: 'webhook.clear', args: (options?: { source?: string }) => ({ scope: options }) },

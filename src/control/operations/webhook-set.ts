@@ -28,7 +28,10 @@ export const webhookSet = operation({
     if (problem) throw Unprocessable.field('url', problem);
     const slug = scope.source.slug;
     app.store.transaction((tx) => tx.put(WebhookDestinations, { id: slug, source: slug, url: body.url }));
-    return destinationView(app, scope);
+    const view = destinationView(app, scope);
+    // The terminal UI's header shows where each Source's webhooks go.
+    app.bus.emit('webhook.destination', { source: slug, url: view.url });
+    return view;
   },
   client: { name: 'setWebhook', args: (url: string) => ({ body: { url } }) },
   library: {
