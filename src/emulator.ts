@@ -20,7 +20,7 @@ import { recordLockUrl } from './store/lock.js';
 import { memoryPersistence } from './store/persistence.js';
 import { restoreClock } from './emulator/clock.js';
 import { createCore } from './emulator/core.js';
-import { keptNamespaces, namedCoreBuilder, removeDropped, removeNamespaceDir, type SharedCoreOptions } from './emulator/named-core.js';
+import { keptNamespaces, namedCoreBuilder, removeNamespaceDir, type SharedCoreOptions } from './emulator/named-core.js';
 import { NamespaceRegistry } from './emulator/namespaces.js';
 import { eventMethods } from './emulator/events.js';
 import { checkOptions, type EmulatorOptions } from './emulator/options.js';
@@ -132,8 +132,18 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // namespaces kept in the data directory are read back and carry on likewise.
   await core.start();
   if (dataDir) {
-    removeDropped(dataDir);
-    for (const name of keptNamespaces(dataDir)) await namespaces.open(name, { kept: true });
+    try {
+      for (const name of keptNamespaces(dataDir)) await namespaces.open(name, { kept: true });
+    } catch (error) {
+      // A namespace that cannot be read back (damage) stops the start as the default's would:
+      // nothing left listening or running, the lock released.
+      core.stop();
+      namespaces.stopAll();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await namespaces.closeAll();
+      await core.close(() => timers.cancelAll());
+      throw error;
+    }
   }
 
   const applyConfig = (next: PayemuConfig) => {

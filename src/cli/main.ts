@@ -225,6 +225,7 @@ export function main(argv: string[], options: { keepCompiledCode?: () => void } 
     )
     .option('--all', 'empty every Source and mode, and put the clock back')
     .option('--data <dir>', 'act on this data directory only: reset the payemu that holds it, or delete it')
+    .option('--all-namespaces', 'the named namespaces too (without: the default only; with --data and no payemu holding it, the named ones are kept)')
     .action(async (options) => (await import('./reset.js')).reset(options));
 
   program

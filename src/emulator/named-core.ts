@@ -1,20 +1,13 @@
-import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
 import type { App } from '../app.js';
-import { isNamespaceName } from '../lib/namespace-name.js';
 import { type FilePersistenceOptions, filePersistence } from '../store/file-persistence.js';
+import { dropNamespaceDir, namespaceDir, namespaceEntries, removeLeftovers } from '../store/namespace-dirs.js';
 import { memoryPersistence } from '../store/persistence.js';
+import { DataDirUnusable, WriteRefused } from '../store/write-refused.js';
 import { namespaceClock } from './clock.js';
 import { type Core, type CoreOptions, createCore } from './core.js';
 
 /** What every core of one payemu shares: all of CoreOptions but what is each core's own. */
 export type SharedCoreOptions = Omit<CoreOptions, 'persistence' | 'clockFrom' | 'namespace' | 'abandoned'>;
-
-/** Where a named namespace keeps its state: a data directory of its own inside payemu's. */
-export function namespaceDir(dataDir: string, name: string): string {
-  return path.join(dataDir, 'namespaces', name);
-}
 
 /**
  * How a named namespace's core is made: in memory, or file-backed in its own directory (the
@@ -29,53 +22,42 @@ export function namedCoreBuilder(
   freezeClock: boolean | undefined,
 ): (name: string) => Promise<Core> {
   return async (name) => {
-    const persistence = dataDir === undefined ? memoryPersistence() : filePersistence(namespaceDir(dataDir, name), { ...persistenceOptions, lock: false });
-    const core = await createCore({
-      ...shared,
-      persistence,
-      namespace: name,
-      clockFrom: (store) => namespaceClock(store, root().clock, { freezeClock }),
-    });
+    // Its compactions are heard as its own, like its other events (`namespace` in the payload).
+    const onCompaction: FilePersistenceOptions['onCompaction'] = (result) => shared.bus.emit('store.compacted', { ...result, namespace: name });
+    const persistence =
+      dataDir === undefined ? memoryPersistence() : filePersistence(namespaceDir(dataDir, name), { ...persistenceOptions, onCompaction, lock: false });
+    let core: Core;
+    try {
+      core = await createCore({
+        ...shared,
+        persistence,
+        namespace: name,
+        clockFrom: (store) => namespaceClock(store, root().clock, { freezeClock }),
+      });
+    } catch (error) {
+      // Made for a request: a directory the disk refuses (full, read-only, a file in its place)
+      // is that request's 503 naming it, as a refused write is; the next request tries again.
+      throw error instanceof DataDirUnusable ? new WriteRefused(error.dir, `${error.dir}: ${error.reason}`) : error;
+    }
     await core.start();
     return core;
   };
 }
 
-/** The named namespaces kept in a data directory (a directory per valid name), to be read back at start. */
-export function keptNamespaces(dataDir: string): string[] {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(path.join(dataDir, 'namespaces'), { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.filter((entry) => entry.isDirectory() && isNamespaceName(entry.name)).map((entry) => entry.name);
-}
-
 /**
- * Removes a dropped namespace's directory: renamed first (atomic: after a crash from here on the
- * namespace is gone), then deleted; a start removes what a crash left (`removeDropped`).
+ * The named namespaces kept in a data directory, to be read back at start. What a crash left
+ * goes first: a namespace deleted (renamed aside) but not yet removed, and a directory made for
+ * a first request that never got its answer (no whole journal line: nothing was acknowledged).
+ * Entries no key can select (another name, a file) are left alone and not read (`payemu doctor`
+ * lists them).
  */
-export async function removeNamespaceDir(dataDir: string, name: string): Promise<void> {
-  const from = namespaceDir(dataDir, name);
-  const to = path.join(dataDir, 'namespaces', `.deleted-${name}-${randomBytes(4).toString('hex')}`);
-  try {
-    fs.renameSync(from, to);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  await fs.promises.rm(to, { recursive: true, force: true });
+export function keptNamespaces(dataDir: string): string[] {
+  const entries = namespaceEntries(dataDir);
+  removeLeftovers(dataDir, entries);
+  return entries.kept;
 }
 
-/** Directories of namespaces dropped just before a crash. */
-export function removeDropped(dataDir: string): void {
-  const dir = path.join(dataDir, 'namespaces');
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) if (name.startsWith('.deleted-')) fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+/** Removes a dropped namespace's directory, crash-safe (see dropNamespaceDir). */
+export async function removeNamespaceDir(dataDir: string, name: string): Promise<void> {
+  await dropNamespaceDir(dataDir, name);
 }

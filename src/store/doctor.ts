@@ -3,13 +3,15 @@ import path from 'node:path';
 import { MissingBase } from './collection.js';
 import { decodeLine, isRecord, listSegments, segmentPath, snapshotPath, type Damage } from './files.js';
 import { readLines } from './lines.js';
+import { namespaceDir, namespaceEntries, type NamespaceEntries } from './namespace-dirs.js';
 import { checkSnapshot, snapshotDb, snapshotSyntaxDamage, type Snapshot } from './snapshot-file.js';
 
 /**
  * `payemu doctor` (src/cli/doctor.ts): checks a data directory's files as a start reads them,
  * but reads on past damage to find all of it, and repairs: every readable record is kept, each
  * damaged file is set aside whole (`journal-000003.ndjson.damaged-1`) and replaced by what
- * could be read of it. The caller makes sure no payemu holds the directory meanwhile.
+ * could be read of it. A data directory's named namespaces (`namespaces/NAME`) are checked and
+ * repaired alike, each on its own. The caller makes sure no payemu holds the directory meanwhile.
  */
 
 /** Something wrong in a file, with the start of what is lost (a journal line) for a human. */
@@ -17,7 +19,8 @@ export interface Finding extends Damage {
   excerpt?: string;
 }
 
-export interface Checkup {
+/** One store directory's check: the data directory's own files, or a named namespace's. */
+export interface DirCheckup {
   dir: string;
   /** No damage: payemu starts on it. */
   healthy: boolean;
@@ -31,17 +34,30 @@ export interface Checkup {
   records: number;
 }
 
-export interface Repair extends Checkup {
+/**
+ * A data directory's check: its own files, and each named namespace's directory in it
+ * (`DATA/namespaces/NAME`), checked alike. `healthy` is the whole: a start reads every namespace
+ * back, so damage in one stops it. `notes` name what a crash or a hand left in `namespaces/`.
+ */
+export interface Checkup extends DirCheckup {
+  namespaces: (DirCheckup & { name: string })[];
+}
+
+export interface DirRepair extends DirCheckup {
   /** Each damaged file, and the name its original was kept under. */
   backups: { file: string; backup: string }[];
   /** What the repaired store no longer has: the damage found. */
   dropped: Finding[];
 }
 
+export interface Repair extends DirRepair {
+  namespaces: (DirRepair & { name: string })[];
+}
+
 const EXCERPT = 120;
 
 /** What a check found, and what a repair would write. */
-interface Examination extends Checkup {
+interface Examination extends DirCheckup {
   /** The snapshot with its damaged parts left out; `rewrite` when the file must be replaced. */
   snapshot: { data: Snapshot; rewrite: boolean };
   /** Segments with damage (the newest one's unfinished last write is not damage). */
@@ -51,7 +67,10 @@ interface Examination extends Checkup {
 }
 
 export async function checkStore(dir: string): Promise<Checkup> {
-  return checkupOf(examine(dir));
+  const entries = namespaceEntries(dir);
+  const own = checkupOf(examine(dir));
+  const namespaces = entries.kept.map((name) => ({ name, ...checkupOf(examine(namespaceDir(dir, name))) }));
+  return { ...own, healthy: own.healthy && namespaces.every((n) => n.healthy), notes: [...own.notes, ...leftovers(entries)], namespaces };
 }
 
 /**
@@ -61,8 +80,26 @@ export async function checkStore(dir: string): Promise<Checkup> {
  * one name or the other; a repair cut short is done again by running it again.
  */
 export async function repairStore(dir: string): Promise<Repair> {
+  const entries = namespaceEntries(dir);
+  const own = await repairDir(dir);
+  const namespaces: Repair['namespaces'] = [];
+  for (const name of entries.kept) namespaces.push({ name, ...(await repairDir(namespaceDir(dir, name))) });
+  return { ...own, notes: [...own.notes, ...leftovers(entries)], namespaces };
+}
+
+/** What a start would do with the entries of `namespaces/` that are no namespace it reads: notes, not damage. */
+function leftovers(entries: NamespaceEntries): Finding[] {
+  const at = (entry: string) => `namespaces/${entry}`;
+  return [
+    ...entries.unborn.map((name) => ({ file: at(name), problem: 'holds no whole journal line (made for a first request never answered): a start removes it' })),
+    ...entries.dropped.map((entry) => ({ file: at(entry), problem: 'is a deleted namespace not removed yet: a start removes it' })),
+    ...entries.strays.map(({ entry, why }) => ({ file: at(entry), problem: `is ${why}: no key selects it, payemu leaves it alone` })),
+  ];
+}
+
+async function repairDir(dir: string): Promise<DirRepair> {
   const found = examine(dir);
-  const backups: Repair['backups'] = [];
+  const backups: DirRepair['backups'] = [];
   for (const n of found.damagedSegments) {
     const file = segmentPath(dir, n);
     const temp = `${file}.repair.tmp`;
@@ -86,7 +123,7 @@ export async function repairStore(dir: string): Promise<Repair> {
 function examine(dir: string): Examination {
   const damage: Finding[] = [];
   const notes: Finding[] = [];
-  const files: Checkup['files'] = [];
+  const files: DirCheckup['files'] = [];
   const records = new Map<string, Set<string>>();
   const put = (collection: string, id: string, present: boolean) => {
     let ids = records.get(collection);
@@ -148,7 +185,7 @@ function examine(dir: string): Examination {
   return { dir, healthy: damage.length === 0, damage, notes, files, records: count, snapshot, damagedSegments, unreadable };
 }
 
-function checkupOf({ dir, healthy, damage, notes, files, records }: Examination): Checkup {
+function checkupOf({ dir, healthy, damage, notes, files, records }: Examination): DirCheckup {
   return { dir, healthy, damage, notes, files, records };
 }
 

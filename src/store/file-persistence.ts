@@ -2,7 +2,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { encodeChangesBytes, listSegments, segmentPath } from './files.js';
-import { acquireLock } from './lock.js';
+import { acquireLock, DirectoryInUse } from './lock.js';
+import { namespaceHolder } from './namespace-dirs.js';
 import type { Persistence, StoreState } from './persistence.js';
 import { fingerprint, indexKeysCurrent, keyedCollections, readIndexKeys, snapshotName, writeIndexKeys, type KeySet } from './index-keys.js';
 import type { Marks } from './raw-records.js';
@@ -155,6 +156,11 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
         }
       };
       usable(() => makeDir(dir));
+      if (options.lock !== false) {
+        // A named namespace's directory, used by the payemu holding its data directory.
+        const holder = namespaceHolder(dir);
+        if (holder) throw new DirectoryInUse(dir, holder, holder.pid === process.pid);
+      }
       releaseLock = options.lock === false ? () => {} : usable(() => acquireLock(dir));
       try {
         const state = await readState(dir, apply, { repairTail: true, ...(raw ? { raw } : {}) });

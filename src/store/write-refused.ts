@@ -25,6 +25,8 @@ const REASONS: Record<string, string> = {
   EIO: 'input/output error',
   ENOENT: 'the data directory was removed',
   ENOTDIR: 'a part of its path is not a directory',
+  // A directory to be made where a file is (a named namespace's, in DATA/namespaces/).
+  EEXIST: 'a file is where its directory belongs',
 };
 
 /** The readable cause of a file system error a write can meet; undefined for any other error (a bug, not the disk). */
@@ -41,7 +43,10 @@ export function refusal(dir: string, error: unknown): unknown {
 
 /** A data directory that cannot be used at start: names the directory and the cause. */
 export class DataDirUnusable extends Error {
-  constructor(dir: string, reason: string) {
+  constructor(
+    readonly dir: string,
+    readonly reason: string,
+  ) {
     super(`cannot use data directory ${dir}: ${reason}`);
   }
 }

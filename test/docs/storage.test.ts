@@ -29,6 +29,7 @@ const FILES: [string, RegExp][] = [
   ['journal-000042.ndjson', /^journal-\d{6}\.ndjson$/],
   ['payemu.lock', /^payemu\.lock$/],
   ['*.damaged-N', /\.damaged-\d+$/],
+  ['namespaces/NAME/', /^namespaces$/],
 ];
 
 const SNAPSHOT_LINES = [
@@ -60,7 +61,12 @@ t.test('a data directory holds the files the page lists, in the forms it gives',
   for (let i = 0; i < 30; i++) await api.post('/v1/sessions', { amount: 10 + i, reference: `order-${i}` });
   const paid = await api.post<{ data: { id: string } }>('/v1/sessions', { amount: 5, reference: 'paid' });
   await api.post(`/_payemu/sessions/${paid.body.data.id}/complete`, { card_number: '4242424242424242' });
+  await client(payemu.url, `${payemu.keys.test}~w1`).post('/v1/sessions', { amount: 10, reference: 'in-w1' });
   await payemu.idle();
+  t.ok(
+    fs.readdirSync(path.join(dataDir, 'namespaces', 'w1')).some((n) => FILES[2]![1].test(n)),
+    'namespaces/NAME/: a named namespace writes its own journal',
+  );
   t.ok(
     fs.readdirSync(dataDir).some((n) => FILES[2]![1].test(n)),
     'journal-000042.ndjson: the segments written since the snapshot',
@@ -87,6 +93,8 @@ t.test('a data directory holds the files the page lists, in the forms it gives',
       `${name} is there`,
     );
   t.notOk(names.includes('payemu.lock'), 'the lock goes with its owner');
+  t.ok(names.includes('namespaces'), 'namespaces/NAME/ is there');
+  t.notOk(fs.readdirSync(path.join(dataDir, 'namespaces', 'w1')).includes('payemu.lock'), 'with no lock of its own');
 
   // The second sample: every line of the real snapshot has one of its shapes.
   const lines = fs.readFileSync(path.join(dataDir, 'snapshot.json'), 'utf8').trimEnd().split('\n');
