@@ -106,6 +106,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     }
   }
 
+  // What a crash left in DATA/namespaces is cleaned now; the namespaces kept there are read back once payemu listens.
+  try {
+    if (dataDir) namespaces.keep(keptNamespaces(dataDir));
+  } catch (error) {
+    timers.cancelAll();
+    await abandon();
+    throw error;
+  }
+
   let checkHost: HostCheck | undefined; // set once the bound address is known
   const server = createServer(app, [...ROUTES, ...(options.extraRoutes ?? [])], { checkHost: (req) => checkHost?.(req) });
   inject = injector(server, () => new URL(baseUrl).host);
@@ -133,7 +142,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   await core.start();
   if (dataDir) {
     try {
-      for (const name of keptNamespaces(dataDir)) await namespaces.open(name, { kept: true });
+      await namespaces.readBack();
     } catch (error) {
       // A namespace that cannot be read back (damage) stops the start as the default's would:
       // nothing left listening or running, the lock released.

@@ -23,6 +23,8 @@ export class NamespaceRegistry implements Namespaces {
   private readonly cores = new Map<string, Core>();
   /** Being made: two first requests at once share one core. */
   private readonly opening = new Map<string, Promise<Core>>();
+  /** Kept in the data directory, to be read back at start: never refused by the limit, even by a request that comes first. */
+  private kept = new Set<string>();
 
   constructor(private readonly options: NamespaceRegistryOptions) {}
 
@@ -44,15 +46,15 @@ export class NamespaceRegistry implements Namespaces {
   }
 
   /**
-   * The core of `name`, made (and counted against the limit) when there is none yet. One `kept`
-   * in the data directory is read back at start whatever the limit (a limit lowered since).
+   * The core of `name`, made (and counted against the limit) when there is none yet. One kept
+   * in the data directory (`readBack`) is made whatever the limit (a limit lowered since).
    */
-  open(name: string, { kept = false } = {}): Promise<Core> {
+  open(name: string): Promise<Core> {
     const core = this.cores.get(name);
     if (core) return Promise.resolve(core);
     const pending = this.opening.get(name);
     if (pending) return pending;
-    if (!kept && this.size >= this.options.max) return Promise.reject(overLimit(this.options.max));
+    if (!this.kept.has(name) && this.size >= this.options.max) return Promise.reject(overLimit(this.options.max));
     const made = this.options.build(name).then(
       (built) => {
         this.opening.delete(name);
@@ -66,6 +68,23 @@ export class NamespaceRegistry implements Namespaces {
     );
     this.opening.set(name, made);
     return made;
+  }
+
+  /**
+   * The namespaces kept in the data directory, told before payemu listens: a request that comes
+   * for one of them before `readBack` reaches it makes it, whatever the limit.
+   */
+  keep(names: readonly string[]): void {
+    this.kept = new Set(names);
+  }
+
+  /** Reads back the kept namespaces, one by one (a start). */
+  async readBack(): Promise<void> {
+    try {
+      for (const name of this.kept) await this.open(name);
+    } finally {
+      this.kept = new Set();
+    }
   }
 
   list(): readonly { name: string; createdAt: number; app: App }[] {
