@@ -1,6 +1,6 @@
 import type { Browser, Page, Request, Response } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, openWithoutScript } from './helpers/browser.js';
 import { emulator, type TestEmulator } from './helpers/emulator.js';
 
 /**
@@ -23,15 +23,14 @@ const START = '2027-01-31T10:00:00Z';
 
 /** A page with JavaScript off, recording the method of every document request it makes. */
 async function open(t: Test, url: string): Promise<{ page: Page; posts: () => string[] }> {
-  const context = await browser.newContext({ javaScriptEnabled: false });
-  t.teardown(() => context.close());
-  const page = await context.newPage();
-  const requests: Request[] = [];
-  page.on('request', (request) => {
-    if (request.isNavigationRequest()) requests.push(request);
-  });
-  await page.goto(url);
-  return { page, posts: () => requests.filter((r) => r.method() === 'POST').map((r) => new URL(r.url()).pathname) };
+  const { page, navigations } = await openWithoutScript(browser, t, url);
+  return {
+    page,
+    posts: () =>
+      navigations()
+        .filter((r) => r.method() === 'POST')
+        .map((r) => new URL(r.url()).pathname),
+  };
 }
 
 /** Clicks a submit button; resolves with the final answer and the first one (a 303 when redirected). */

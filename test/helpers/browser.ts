@@ -1,4 +1,5 @@
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page, type Request } from 'playwright-core';
+import type { Test } from 'tap';
 
 /**
  * Debian's headless Chromium as the browser tests drive it. The background-networking flags keep
@@ -18,4 +19,20 @@ export function launchChromium(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * A page of `browser` with JavaScript off (the hosted pages work without it), at `url`, closed
+ * when the test ends; `navigations()` is every document request it has made so far.
+ */
+export async function openWithoutScript(browser: Browser, t: Test, url: string): Promise<{ page: Page; navigations: () => Request[] }> {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  t.teardown(() => context.close());
+  const page = await context.newPage();
+  const requests: Request[] = [];
+  page.on('request', (request) => {
+    if (request.isNavigationRequest()) requests.push(request);
+  });
+  await page.goto(url);
+  return { page, navigations: () => requests };
 }

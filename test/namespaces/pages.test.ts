@@ -1,6 +1,6 @@
 import type { Browser, Page, Request, Response } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { launchChromium } from '../helpers/browser.js';
+import { launchChromium, openWithoutScript } from '../helpers/browser.js';
 import { client, emulator, type Client, type TestEmulator } from '../helpers/emulator.js';
 import { sentInvoice } from '../helpers/invoice.js';
 
@@ -18,15 +18,8 @@ t.teardown(() => browser?.close());
 
 /** A page with JavaScript off (the pages work without it), recording the path of every document request. */
 async function open(t: Test, url: string): Promise<{ page: Page; paths: () => string[] }> {
-  const context = await browser.newContext({ javaScriptEnabled: false });
-  t.teardown(() => context.close());
-  const page = await context.newPage();
-  const requests: Request[] = [];
-  page.on('request', (request) => {
-    if (request.isNavigationRequest()) requests.push(request);
-  });
-  await page.goto(url);
-  return { page, paths: () => requests.map((r) => `${r.method()} ${new URL(r.url()).pathname}`) };
+  const { page, navigations } = await openWithoutScript(browser, t, url);
+  return { page, paths: () => navigations().map((r) => `${r.method()} ${new URL(r.url()).pathname}`) };
 }
 
 /** Clicks a submit button; resolves with the answer the browser lands on and the post's own answer (a 303 when redirected). */
