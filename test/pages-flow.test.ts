@@ -1,4 +1,4 @@
-import type { Browser, Page, Request, Response } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import t, { type Test } from 'tap';
 import { launchChromium, openWithoutScript } from './helpers/browser.js';
 import { emulator, type TestEmulator } from './helpers/emulator.js';
