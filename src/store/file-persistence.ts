@@ -155,7 +155,7 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
           throw unusable(dir, error);
         }
       };
-      usable(() => makeDir(dir));
+      const made = usable(() => makeDir(dir));
       if (options.lock !== false) {
         // A named namespace's directory, used by the payemu holding its data directory.
         const holder = namespaceHolder(dir);
@@ -163,12 +163,18 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
       }
       releaseLock = options.lock === false ? () => {} : usable(() => acquireLock(dir));
       try {
-        const state = await readState(dir, apply, { repairTail: true, ...(raw ? { raw } : {}) });
-        usable(() => openSegment(state.segments.at(-1) ?? state.covers + 1));
-        bytes = state.journalBytes;
-        oldLayout = state.snapshotLayout === 'whole';
-        snapshotRead = state.snapshotLayout === 'none' ? undefined : { marks: state.snapshotMarks };
-        snapshotRecords = state.snapshotCrc === undefined ? undefined : snapshotName(state.snapshotCrc, state.covers);
+        if (made) {
+          // Made just now, so it holds nothing to read: a new namespace's first request pays
+          // for no reading of an empty directory.
+          usable(() => openSegment(1));
+        } else {
+          const state = await readState(dir, apply, { repairTail: true, ...(raw ? { raw } : {}) });
+          usable(() => openSegment(state.segments.at(-1) ?? state.covers + 1));
+          bytes = state.journalBytes;
+          oldLayout = state.snapshotLayout === 'whole';
+          snapshotRead = state.snapshotLayout === 'none' ? undefined : { marks: state.snapshotMarks };
+          snapshotRecords = state.snapshotCrc === undefined ? undefined : snapshotName(state.snapshotCrc, state.covers);
+        }
       } catch (error) {
         // A store that cannot be read is not open: the directory is free again.
         try {
@@ -248,10 +254,13 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
   };
 }
 
-/** mkdir -p; a recursive mkdir refused (a read-only file system) says ENOENT: the plain one says why. */
-function makeDir(dir: string): void {
+/**
+ * mkdir -p; true when `dir` itself was made now. A recursive mkdir refused (a read-only file
+ * system) says ENOENT: the plain one says why.
+ */
+function makeDir(dir: string): boolean {
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    return fs.mkdirSync(dir, { recursive: true }) !== undefined;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') fs.mkdirSync(dir);
     throw error;
