@@ -94,7 +94,7 @@ export function report(results, settings) {
   if (year) {
     target(
       `${year.days} days over ${fmt(year.schedules)} daily schedules, file-backed`,
-      `${fmt(year.wallS, 1)} s (${fmt(year.cpuS, 1)} s of CPU, GC ${fmt(year.gcS, 1)} s)`,
+      `${fmt(year.wallS, 1)} s (${fmt(year.cpuS, 1)} s of CPU, ${fmt(year.cpuPerChargeUs)} µs a charge, GC ${fmt(year.gcS, 1)} s)`,
       '< 10 s',
       year.wallS < 10,
     );
