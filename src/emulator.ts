@@ -20,12 +20,11 @@ import { recordLockUrl } from './store/lock.js';
 import { memoryPersistence } from './store/persistence.js';
 import { restoreClock } from './emulator/clock.js';
 import { createCore } from './emulator/core.js';
-import { keptNamespaces, namedCoreBuilder, removeNamespaceDir, type SharedCoreOptions } from './emulator/named-core.js';
+import { keptNamespaces, namedCoreBuilder, type SharedCoreOptions } from './emulator/named-core.js';
+import { dropNamespaceDir } from './store/namespace-dirs.js';
 import { NamespaceRegistry } from './emulator/namespaces.js';
-import { eventMethods } from './emulator/events.js';
 import { checkOptions, type EmulatorOptions } from './emulator/options.js';
-import { libraryMethods } from './emulator/operations.js';
-import { namespaceEmulator } from './emulator/namespace.js';
+import { emulatorMembers, namespaceEmulator } from './emulator/namespace.js';
 import { importAtStart, writeExitSnapshot } from './emulator/snapshot.js';
 import type { Emulator } from './emulator/types.js';
 
@@ -74,7 +73,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     max: maxNamespaces,
     root: () => app,
     build: (name) => buildNamed(name),
-    remove: dataDir === undefined ? undefined : (name) => removeNamespaceDir(dataDir, name),
+    remove: dataDir === undefined ? undefined : async (name) => void (await dropNamespaceDir(dataDir, name)),
   });
   const shared: SharedCoreOptions = {
     config: () => config,
@@ -90,7 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     namespaces,
   };
   const core = await createCore({ ...shared, persistence, clockFrom: (store) => restoreClock(store, options), abandoned: removeNewDataDir });
-  const { app, store, webhooks } = core;
+  const { app, store } = core;
   const buildNamed = namedCoreBuilder(shared, () => app, dataDir, persistenceOptions, options.freezeClock);
   const abandon = async () => {
     await store.close();
@@ -167,23 +166,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       ? await watchConfigCreation(path.resolve(options.configFileIfCreated), bus, applyConfig)
       : undefined;
 
-  const first = config.sources[0]!;
-  const operations = libraryMethods(app);
   let closing: Promise<void> | undefined;
   return {
-    url: baseUrl,
-    dashboardUrl: `${baseUrl}/_payemu/dashboard`,
-    keys: { test: first.test_key, live: first.live_key },
-    webhookSecret: first.webhook_secret,
-    sources: config.sources.map(({ slug, name, test_key, live_key, webhook_secret }) => ({ slug, name, test_key, live_key, webhook_secret })),
-    // Read at call time: a config reload can change it (the terminal UI's header shows it).
-    webhookUrl(slug) {
-      const source = config.sources.find((s) => s.slug === slug);
-      return source ? webhooks.endpointFor(source) : null;
-    },
-    // The control operations' methods (src/control/operations/), and the event log's own.
-    ...operations,
-    events: { ...operations.events, ...eventMethods(app) },
+    ...emulatorMembers(app, baseUrl, `${baseUrl}/_payemu/dashboard`),
     bus,
     dataDir,
     idle: () => timers.idle(),

@@ -1,6 +1,6 @@
 import type { App } from '../app.js';
 import { type FilePersistenceOptions, filePersistence } from '../store/file-persistence.js';
-import { dropNamespaceDir, namespaceDir, namespaceEntries, removeLeftovers } from '../store/namespace-dirs.js';
+import { namespaceDir, namespaceEntries, removeLeftovers } from '../store/namespace-dirs.js';
 import { memoryPersistence } from '../store/persistence.js';
 import { DataDirUnusable, WriteRefused } from '../store/write-refused.js';
 import { namespaceClock } from './clock.js';
@@ -55,9 +55,4 @@ export function keptNamespaces(dataDir: string): string[] {
   const entries = namespaceEntries(dataDir);
   removeLeftovers(dataDir, entries);
   return entries.kept;
-}
-
-/** Removes a dropped namespace's directory, crash-safe (see dropNamespaceDir). */
-export async function removeNamespaceDir(dataDir: string, name: string): Promise<void> {
-  await dropNamespaceDir(dataDir, name);
 }

@@ -2,7 +2,7 @@ import type { App } from '../app.js';
 import { isNamespaceName, NAMESPACE_NAME_RULE, namespacedKey } from '../lib/namespace-name.js';
 import { eventMethods } from './events.js';
 import { libraryMethods } from './operations.js';
-import type { NamespaceEmulator } from './types.js';
+import type { Emulator, NamespaceEmulator } from './types.js';
 
 /** What a namespace's object shares with the emulator that made it. */
 export interface NamespaceHost {
@@ -29,6 +29,24 @@ export async function namespaceEmulator(host: NamespaceHost, name: string): Prom
   } catch (error) {
     throw new RangeError(`emulator.namespace(${JSON.stringify(name)}): ${(error as Error).message}`);
   }
+  return {
+    name,
+    ...emulatorMembers(app, host.url, `${host.url}/_payemu/dashboard?namespace=${name}`),
+    bus: app.bus,
+    idle: host.idle,
+  };
+}
+
+/**
+ * What the emulator and each of its namespaces show alike, from the app of their namespace: the
+ * keys (with `~NAME` in a named one), the destination in force, the control operations' methods
+ * (src/control/operations/) and the event log's own.
+ */
+export function emulatorMembers(
+  app: App,
+  url: string,
+  dashboardUrl: string,
+): Pick<Emulator, 'url' | 'dashboardUrl' | 'keys' | 'webhookSecret' | 'sources' | 'webhookUrl' | 'events'> & ReturnType<typeof libraryMethods> {
   const sources = app.config().sources.map(({ slug, name, test_key, live_key, webhook_secret }) => ({
     slug,
     name,
@@ -39,20 +57,17 @@ export async function namespaceEmulator(host: NamespaceHost, name: string): Prom
   const first = sources[0]!;
   const operations = libraryMethods(app);
   return {
-    name,
-    url: host.url,
-    dashboardUrl: `${host.url}/_payemu/dashboard?namespace=${name}`,
+    url,
+    dashboardUrl,
     keys: { test: first.test_key, live: first.live_key },
     webhookSecret: first.webhook_secret,
     sources,
-    // Read at call time, from this namespace's dispatcher: the destination in force here.
+    // Read at call time: a config reload, or PUT /_payemu/webhook, can change it (the terminal UI's header shows it).
     webhookUrl(slug) {
       const source = app.config().sources.find((s) => s.slug === slug);
       return source ? app.webhooks.endpointFor(source) : null;
     },
     ...operations,
     events: { ...operations.events, ...eventMethods(app) },
-    bus: app.bus,
-    idle: host.idle,
   };
 }
