@@ -57,7 +57,7 @@ async function stop(server) {
 
 /** Restarts on `dataDir`: per start, spawn -> first answer (and its CPU), -> first POST answered, RSS after it. */
 async function restarts(dataDir) {
-  /** @type {{ firstAnswerMs: number, cpuMs: number | undefined, firstPostMs: number, rssMb: number | undefined }[]} */
+  /** @type {{ firstAnswerMs: number, cpuMs: number | undefined, firstPostMs: number, firstPostCpuMs: number | undefined, rssMb: number | undefined }[]} */
   const runs = [];
   let server;
   for (let i = 0; i < RESTARTS; i++) {
@@ -66,9 +66,10 @@ async function restarts(dataDir) {
     const created = await request(server.url, 'POST', '/v1/sessions', { amount: 10 });
     if (created.status !== 201) throw new Error(`first POST /v1/sessions answered ${created.status}`);
     const firstPostMs = round1(performance.now() - server.spawnedAt);
-    runs.push({ firstAnswerMs: round1(server.startupMs ?? Number.NaN), cpuMs: server.startupCpuMs, firstPostMs, rssMb: rssMb(server.pid) });
+    const firstPostCpuMs = cpuMs(server.pid);
+    runs.push({ firstAnswerMs: round1(server.startupMs ?? Number.NaN), cpuMs: server.startupCpuMs, firstPostMs, firstPostCpuMs, rssMb: rssMb(server.pid) });
     log(
-      `  restart ${i + 1}: first answer ${runs[i]?.firstAnswerMs} ms (${server.startupCpuMs} ms of CPU), first POST answered ${firstPostMs} ms, RSS ${runs[i]?.rssMb} MB`,
+      `  restart ${i + 1}: first answer ${runs[i]?.firstAnswerMs} ms (${server.startupCpuMs} ms of CPU), first POST answered ${firstPostMs} ms (${firstPostCpuMs} ms of CPU), RSS ${runs[i]?.rssMb} MB`,
     );
   }
   if (!server) throw new Error('no restart');
@@ -101,6 +102,10 @@ async function creates(server, label) {
     WRK
       ? wrkLoad({ url: server.url, script, connections: CONNECTIONS, threads: 1, seconds: Math.max(1, Math.round(seconds)), cpu: 1, tool: TOOL })
       : load({ url: server.url, requests, connections: CONNECTIONS, seconds });
+  // The first POST builds the index of the payments' references (timed with the restarts):
+  // answered before the warm-up, so that the measurement sees creates, not that build.
+  const first = await request(server.url, 'POST', '/v1/sessions', { amount: 10 });
+  if (first.status !== 201) throw new Error(`${label}: first POST /v1/sessions answered ${first.status}`);
   if (WARMUP > 0) await drive(WARMUP);
   const before = cpuMs(server.pid);
   const result = await drive(SECONDS);
@@ -152,6 +157,7 @@ async function main() {
       firstAnswerMs: median(restarted.runs.map((r) => r.firstAnswerMs)),
       firstPostMs: median(restarted.runs.map((r) => r.firstPostMs)),
       cpuMs: median(restarted.runs.map((r) => r.cpuMs ?? Number.NaN)),
+      firstPostCpuMs: median(restarted.runs.map((r) => r.firstPostCpuMs ?? Number.NaN)),
       rssMb: median(restarted.runs.map((r) => r.rssMb ?? Number.NaN)),
       runs: restarted.runs,
       atRest: restarted.atRest,
@@ -170,7 +176,11 @@ async function main() {
   const r = figures.restart;
   const rows = [
     ['seeding through the library', seeding ? `${seeding.wallS} s (${seeding.cpuS} s of CPU), peak RSS ${seeding.peakRssMb} MB` : '(given)', 'minutes'],
-    ['restart to first answer (median of 3)', `${r.firstAnswerMs} ms (${r.cpuMs} ms of CPU); first POST answered ${r.firstPostMs} ms`, '< 3 s'],
+    [
+      'restart to first answer (median of 3)',
+      `${r.firstAnswerMs} ms (${r.cpuMs} ms of CPU); first POST answered ${r.firstPostMs} ms (${r.firstPostCpuMs} ms of CPU)`,
+      '< 3 s',
+    ],
     ['resident memory after it and its first POST', `${r.rssMb} MB${r.atRest ? `, ${r.atRest.mb} MB at rest` : ''}`, '< 600 MB'],
     [
       'creates with 1M stored / empty',
