@@ -14,7 +14,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { childJson, cpuMs, dirSize, elapsedMs, load, median, request, rssMb, runBench, sleep, startServer } from './lib.js';
+import { childJson, cpuMs, dirSize, elapsedMs, load, median, request, restingRss, rssMb, runBench, serverSet } from './lib.js';
 import { chooseLoadTool, wrkLoad, wrkScript } from './wrk.js';
 
 const arg = (name, fallback) => {
@@ -35,25 +35,15 @@ const ROUNDS = Math.max(1, Number(env.BENCH_ROUNDS ?? 2));
 const RESTARTS = 3;
 
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-million-'));
-const running = new Set();
 const log = (line) => process.stderr.write(`${line}\n`);
 const round1 = (n) => Math.round(n * 10) / 10;
 const round2 = (n) => Math.round(n * 100) / 100;
 const mb = (bytes) => round1(bytes / 1024 / 1024);
 
+const servers = serverSet(log);
 /** @param {{ dataDir: string }} options */
-async function start(options) {
-  const server = await startServer('payemu', { ...options, ...(WRK ? { cpu: 0 } : {}) });
-  running.add(server);
-  return server;
-}
-
-/** @param {import('./lib.js').BenchServer} server */
-async function stop(server) {
-  const result = await server.stop();
-  running.delete(server);
-  if (result.code !== 0) log(`  warning: payemu exited with ${result.code ?? result.signal}: ${server.stderr.trim()}`);
-}
+const start = (options) => servers.start('payemu', { ...options, ...(WRK ? { cpu: 0 } : {}) });
+const stop = servers.stop;
 
 /** Restarts on `dataDir`: per start, spawn -> first answer (and its CPU), -> first POST answered, RSS after it. */
 async function restarts(dataDir) {
@@ -73,16 +63,8 @@ async function restarts(dataDir) {
     );
   }
   if (!server) throw new Error('no restart');
-  let atRest;
-  if (REST_SECONDS > 0) {
-    atRest = { mb: rssMb(server.pid) ?? Number.POSITIVE_INFINITY, afterSeconds: 0 };
-    for (let s = 1; s <= REST_SECONDS; s++) {
-      await sleep(1000);
-      const now = rssMb(server.pid) ?? Number.POSITIVE_INFINITY;
-      if (now < atRest.mb) atRest = { mb: now, afterSeconds: s };
-    }
-    log(`  idle ${REST_SECONDS} s: RSS ${atRest.mb} MB at its lowest, after ${atRest.afterSeconds} s`);
-  }
+  const atRest = REST_SECONDS > 0 ? await restingRss(server.pid, REST_SECONDS) : undefined;
+  if (atRest) log(`  idle ${REST_SECONDS} s: RSS ${atRest.mb} MB at its lowest, after ${atRest.afterSeconds} s`);
   await stop(server);
   return { runs, atRest };
 }
@@ -140,7 +122,7 @@ async function main() {
     rates.empty.push(await creates(empty, `empty, round ${round + 1}`));
     await stop(empty);
     const million = await start({ dataDir });
-    rates.million.push(await creates(million, `1M stored, round ${round + 1}`));
+    rates.million.push(await creates(million, `stored, round ${round + 1}`));
     // A stop with a journal past 1 MiB writes the snapshot again: the next round restarts on it.
     await stop(million);
   }
@@ -183,18 +165,20 @@ async function main() {
     ],
     ['resident memory after it and its first POST', `${r.rssMb} MB${r.atRest ? `, ${r.atRest.mb} MB at rest` : ''}`, '< 600 MB'],
     [
-      'creates with 1M stored / empty',
+      'creates with them stored / empty',
       `${figures.creates.rateRatio} of the rate (${rateOf(rates.million)} / ${rateOf(rates.empty)} req/s), ${figures.creates.cpuRatio} by CPU (${cpuOf(rates.million)} / ${cpuOf(rates.empty)} µs a request)`,
       '>= 0.8',
     ],
   ];
-  console.log(`\n${figures.payments?.toLocaleString('en-US')} paid payments, file-backed (${os.cpus()[0]?.model}, node ${process.version})\n`);
+  console.log(
+    `\n${figures.payments === undefined ? 'The paid payments of DIR' : `${figures.payments.toLocaleString('en-US')} paid payments`}, file-backed (${os.cpus()[0]?.model}, node ${process.version})\n`,
+  );
   console.log('| | measured | goal |\n|---|---|---|');
   for (const [what, measured, goal] of rows) console.log(`| ${what} | ${measured} | ${goal} |`);
 }
 
 async function cleanup() {
-  await Promise.all([...running].map((server) => server.stop().catch(() => {})));
+  await servers.stopAll();
   if (!env.BENCH_KEEP) fs.rmSync(TMP, { recursive: true, force: true });
   else log(`data directories kept in ${TMP}`);
 }
