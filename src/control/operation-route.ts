@@ -33,6 +33,7 @@ export function operationRoute(op: AnyOperation): ApiRoute | OpenRoute {
     ...doc,
     body: op.body,
     bodyLimit: op.bodyLimit,
+    readBody: op.readBody,
     idempotent: op.idempotent,
     anyNamespace: op.anyNamespace,
     handle: (ctx: ApiContext) => {

@@ -2,7 +2,7 @@ import type { App } from '../app.js';
 import type { Mode } from '../config/types.js';
 import type { Scope } from '../http/auth.js';
 import type { HttpError } from '../http/errors.js';
-import type { Method } from '../http/route.js';
+import type { ApiRoute, Method } from '../http/route.js';
 import type { Transaction } from '../store/store.js';
 
 /**
@@ -93,6 +93,8 @@ export interface OperationSpec<I extends Input = Input, R = unknown> {
   body?: object;
   /** The largest body taken, in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /** Over HTTP, reads the body in place of `readJson` (ApiRoute.readBody). */
+  readBody?: ApiRoute['readBody'];
   /** false: a POST refuses an `Idempotency-Key`. By default every POST takes one. */
   idempotent?: boolean;
   /** No key needed (health). */
