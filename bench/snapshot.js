@@ -12,6 +12,7 @@
 //   node bench/snapshot.js [--schedules 1000] [--days 100] [--file] [--json]
 //     [--from FILE]   start from this snapshot (imported, untimed) instead of billing schedules
 //     [--save FILE]   write the exported snapshot to FILE (for --from)
+//     [--root DIR]    run the payemu of another built checkout (a before/after comparison)
 //   BENCH_PROFILE=DIR  run the server under --cpu-prof, its profiles in DIR
 import fs from 'node:fs';
 import http from 'node:http';
@@ -29,6 +30,7 @@ const file = process.argv.includes('--file');
 const json = process.argv.includes('--json');
 const from = arg('from', undefined);
 const save = arg('save', undefined);
+const root = arg('root', undefined);
 const profileDir = process.env.BENCH_PROFILE;
 const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
 const CLOCK = ['--clock-start', '2027-01-01T12:00:00Z', '--freeze-clock'];
@@ -43,7 +45,7 @@ const tempDir = () => {
 /** @type {import('./lib.js').BenchServer[]} */
 const servers = [];
 const start = async (options) => {
-  const server = await startServer('payemu', { nodeArgs, args: CLOCK, ...options });
+  const server = await startServer('payemu', { nodeArgs, args: CLOCK, root, ...options });
   servers.push(server);
   return server;
 };
