@@ -15,10 +15,11 @@ import { inScope, scopedCounter } from './scope-records.js';
 export const SNAPSHOT_FORMAT = 1;
 
 /**
- * How large a snapshot `POST /_payemu/snapshot` takes (100,000 payments are about 45 MB): 500 MiB.
- * The body is read as one string, and V8 refuses a string over about 512 MiB, so a larger limit
- * would turn bodies between the two into 500s; above this one the answer is a 413 sent before
- * the body is read.
+ * How large a snapshot `POST /_payemu/snapshot` takes (100,000 payments are about 33 MB): 500 MiB.
+ * The body is parsed record by record as it arrives (snapshot-body.ts), never as one string, so
+ * V8's limit on a string (about 512 MiB) no longer bounds it; the records parsed are held until
+ * the whole document is checked, about 7 times the text's size, so the limit bounds memory. A
+ * body declared larger is a 413 sent before the body is read; one that grows larger, as it does.
  */
 export const SNAPSHOT_BODY_LIMIT = 500 * 1024 * 1024;
 
