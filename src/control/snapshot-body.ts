@@ -88,6 +88,10 @@ export class SnapshotParser {
   private inString = false;
   private escaped = false;
   private primitive = false;
+  /** The chunk `record` searched, and where the next `},{` and `}]` stand in it (-1: none; -2: not searched). */
+  private searched: Buffer | undefined;
+  private betweenAt = -2;
+  private lastAt = -2;
   /** A body that is not an object, read whole. */
   private whole: Buffer[] | undefined;
   /** The first `__proto__` key and the first ill-formed string: readJson refuses the first before the second, once all parsed. */
@@ -229,8 +233,20 @@ export class SnapshotParser {
    * that is not JSON, or its end in a later chunk): -1, and the scan finds its end.
    */
   private record(chunk: Buffer, i: number): number {
-    let at = chunk.indexOf(BETWEEN_RECORDS, i);
-    if (at === -1) at = chunk.indexOf(LAST_RECORD, i);
+    // Each search's answer is kept for the chunk: the first `},{` at or after a point is the same
+    // from any point before it, and none after a point means none after any later one (a document
+    // laid out with white space has none: each record would search the rest of its chunk).
+    if (this.searched !== chunk) {
+      this.searched = chunk;
+      this.betweenAt = -2;
+      this.lastAt = -2;
+    }
+    if (this.betweenAt !== -1 && this.betweenAt < i) this.betweenAt = chunk.indexOf(BETWEEN_RECORDS, i);
+    let at = this.betweenAt;
+    if (at === -1) {
+      if (this.lastAt !== -1 && this.lastAt < i) this.lastAt = chunk.indexOf(LAST_RECORD, i);
+      at = this.lastAt;
+    }
     if (at === -1) return -1;
     const bytes = chunk.subarray(i, at + 1);
     if (!isUtf8(bytes)) return -1;
