@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
 import { BIN } from './cli.js';
+import { withoutCoverage } from './plain-node.js';
 
 /** A fenced code block of a Markdown file: its info string's language, its text, its first line. */
 export interface CodeBlock {
@@ -73,9 +74,9 @@ export interface ShellRun {
  */
 export function sh(command: string, cwd: string, env: NodeJS.ProcessEnv = {}): ShellRun {
   const bin = path.join(cwd, 'node_modules/.bin');
-  const run = spawnSync('sh', ['-c', command], {
+  const run = spawnSync(...withoutCoverage('sh', ['-c', command]), {
     cwd,
-    env: { ...process.env, NO_COLOR: '1', ...env, PATH: `${bin}:${process.env.PATH}`, NODE_OPTIONS: '' },
+    env: { ...process.env, NO_COLOR: '1', ...env, PATH: `${bin}:${process.env.PATH}` },
     encoding: 'utf8',
     timeout: 90_000,
   });
@@ -85,9 +86,9 @@ export function sh(command: string, cwd: string, env: NodeJS.ProcessEnv = {}): S
 /** The same, without blocking the event loop (for a command that talks to a server of this process). */
 export function shAsync(command: string, cwd: string, env: NodeJS.ProcessEnv = {}): Promise<ShellRun> {
   const bin = path.join(cwd, 'node_modules/.bin');
-  const child = spawn('sh', ['-c', command], {
+  const child = spawn(...withoutCoverage('sh', ['-c', command]), {
     cwd,
-    env: { ...process.env, NO_COLOR: '1', ...env, PATH: `${bin}:${process.env.PATH}`, NODE_OPTIONS: '' },
+    env: { ...process.env, NO_COLOR: '1', ...env, PATH: `${bin}:${process.env.PATH}` },
   });
   let stdout = '';
   let stderr = '';

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
 import { BIN } from './cli.js';
+import { withoutCoverage } from './plain-node.js';
 
 /**
  * What the tests of docs/*.md share beyond reading the blocks (doc-blocks.ts): a user's project
@@ -40,7 +41,7 @@ export function sh(command: string, cwd: string, options: { url?: string; env?: 
   const bin = path.join(cwd, 'node_modules/.bin');
   const here = options.url ? command.replace(/http:\/\/(127\.0\.0\.1|localhost):4242/g, options.url) : command;
   // Asynchronous: a page's command often talks to a server in this test's own process.
-  const child = spawn('sh', ['-c', here], {
+  const child = spawn(...withoutCoverage('sh', ['-c', here]), {
     cwd,
     env: {
       ...process.env,
@@ -49,7 +50,6 @@ export function sh(command: string, cwd: string, options: { url?: string; env?: 
       ...(options.url ? { PAYEMU_URL: options.url } : {}),
       ...options.env,
       PATH: `${bin}:${process.env.PATH}`,
-      NODE_OPTIONS: '',
     },
     timeout: 60_000,
   });
