@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
-import { BIN } from './cli.js';
+import { linkPayemu } from './doc-blocks.js';
 import { withoutCoverage } from './plain-node.js';
 
 /**
@@ -20,10 +20,7 @@ export function page(name: string): string {
 /** A project folder: package.json, and payemu in node_modules (this checkout, its binary in .bin). */
 export function project(t: Test, files: Record<string, string> = {}): string {
   const dir = t.testdir({ 'package.json': JSON.stringify({ name: 'shop', private: true, type: 'module' }), ...files });
-  fs.mkdirSync(path.join(dir, 'node_modules/.bin'), { recursive: true });
-  fs.symlinkSync(ROOT, path.join(dir, 'node_modules/payemu'));
-  fs.symlinkSync(BIN, path.join(dir, 'node_modules/.bin/payemu'));
-  return dir;
+  return linkPayemu(dir);
 }
 
 export interface ShellRun {
