@@ -23,7 +23,7 @@
 //   BENCH_PAID=100000       paid payments stored before the "paid" restart (session + test card each)
 //   BENCH_REST_SECONDS=30   seconds the last "paid" restart is left idle, its memory read each
 //                           second (memory at rest); 0: not read
-//   BENCH_ONLY=bare,file,memory,seeded,paid,config,year,namespaces   run only some of the parts
+//   BENCH_ONLY=bare,file,memory,seeded,paid,config,year,namespaces,snapshot   run only some of the parts
 //                           (`config`: start-ups with --config FILE; `year`: bench/recurring.js
 //                           --file in a child, 1,000 daily schedules advanced a year;
 //                           `namespaces`: bench/namespaces.js in a child, what a namespace costs,
@@ -77,7 +77,7 @@ const STARTUP_RUNS = Math.max(1, Number(env.BENCH_STARTUP_RUNS ?? 5));
 const POST_BODY = env.BENCH_POST_BODY === 'unique' ? 'unique' : 'fixed';
 const QUIET_WAIT = Number(env.BENCH_QUIET_WAIT ?? 0);
 const QUIET_CORES = Number(env.BENCH_QUIET_CORES ?? 0.25);
-const ONLY = new Set((env.BENCH_ONLY ?? 'bare,file,memory,seeded,paid,config,year,namespaces').split(',').map((s) => s.trim()));
+const ONLY = new Set((env.BENCH_ONLY ?? 'bare,file,memory,seeded,paid,config,year,namespaces,snapshot').split(',').map((s) => s.trim()));
 const PROFILE_DIR = path.join(ROOT, 'bench/results/profiles');
 const payemuNodeArgs = env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE_DIR] : [];
 
@@ -283,6 +283,17 @@ async function year() {
 }
 
 /**
+ * Snapshots: bench/snapshot.js --file in a child of its own (payemu in a child of its own too),
+ * export and import of 100,001 payments against a restart on the same data, as one JSON line.
+ */
+async function snapshot() {
+  log('snapshots: bench/snapshot.js --file, 100,001 payments exported, imported, and a restart on them');
+  const result = await childJson(['bench/snapshot.js', '--file', '--json']);
+  log(`  export ${result.export.ms} ms, import ${result.import.ms} ms, restart ${result.restart.ms} ms`);
+  return result;
+}
+
+/**
  * What a namespace costs (memory, first request, 32 workers against one namespace):
  * bench/namespaces.js in a child of its own, with its figures as one JSON line.
  */
@@ -381,6 +392,7 @@ async function main() {
   if (ONLY.has('config')) results.config = await withConfig();
   if (ONLY.has('year')) results.year = await year();
   if (ONLY.has('namespaces')) results.namespaces = await namespaces();
+  if (ONLY.has('snapshot')) results.snapshot = await snapshot();
 
   const settings = {
     load: TOOL.tool,

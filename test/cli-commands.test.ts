@@ -9,6 +9,9 @@ import { nodeWithoutCoverage } from './helpers/plain-node.js';
 
 const BIN = path.resolve('bin/payemu.js');
 
+// About 40 runs of the binary and a dozen emulators: past tap's 120 s on a 2-core machine under load.
+t.setTimeout(240_000);
+
 /**
  * Runs the real binary; resolves with its exit code and output. The drift guard, as in
  * helpers/cli.ts: the answers the command receives are logged (PAYEMU_DRIFT_LOG) and checked

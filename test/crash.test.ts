@@ -263,7 +263,7 @@ t.test('SIGKILL under write load, restart: every acknowledged write is there (pa
       );
     if (n === 0) {
       // While it runs, a second payemu on the same directory is refused.
-      const second = spawn(process.execPath, [BIN, 'start', '--port', '0', '--data', dir, '--no-ui'], { stdio: ['ignore', 'ignore', 'pipe'] });
+      const second = spawn(...nodeWithoutCoverage([BIN, 'start', '--port', '0', '--data', dir, '--no-ui']), { stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       second.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
       const code = await new Promise((resolve) => second.once('exit', resolve));

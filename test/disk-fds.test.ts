@@ -6,6 +6,7 @@ import readline from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import t from 'tap';
 import { idleSocket } from './helpers/disk.js';
+import { nodeWithoutCoverage } from './helpers/plain-node.js';
 
 /**
  * docs/reliability.md, "The disk": no file descriptor left when the journal rotates. A real
@@ -31,7 +32,7 @@ t.test('no descriptor for the next segment: 503 "too many open files", nothing a
   }
   const dir = t.testdir({ 'start.mjs': SCRIPT });
   const data = path.join(dir, 'data');
-  const child = spawn(process.execPath, [path.join(dir, 'start.mjs'), data], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(...nodeWithoutCoverage([path.join(dir, 'start.mjs'), data]), { stdio: ['ignore', 'pipe', 'inherit'] });
   t.teardown(() => void child.kill('SIGKILL'));
   const lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const url = (await lines.next()).value as string;

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { BIN } from './helpers/cli.js';
+import { nodeWithoutCoverage } from './helpers/plain-node.js';
 
 /**
  * examples/checkout-app's own integration test, run as its README says (`payemu exec
@@ -36,10 +37,9 @@ t.test('examples/checkout-app: its test passes under payemu exec', async (t) => 
 
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
-  delete env.NODE_OPTIONS; // tap's coverage hooks are not the app's
+  // tap's coverage hooks are not the app's.
   const child = spawn(
-    process.execPath,
-    [BIN, 'exec', '--webhook-url', `http://127.0.0.1:${port}/webhooks`, '--', process.execPath, '--test', '--test-reporter=tap'],
+    ...nodeWithoutCoverage([BIN, 'exec', '--webhook-url', `http://127.0.0.1:${port}/webhooks`, '--', process.execPath, '--test', '--test-reporter=tap']),
     {
       cwd: app,
       env,

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
 import { waitUntilRefused } from './helpers/cli.js';
+import { withoutCoverage } from './helpers/plain-node.js';
 
 /**
  * `npx payemu start` is three processes: npx (npm), the shell npm runs the bin with
@@ -45,8 +46,7 @@ interface Npx {
 /** `npx --no -- payemu ...args` in `cwd`, without tap's coverage hooks (NODE_OPTIONS). */
 function npx(t: Test, cwd: string, args: readonly string[], pids: number[]): Npx {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  delete env.NODE_OPTIONS;
-  const child = spawn('npx', ['--no', '--', 'payemu', ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(...withoutCoverage('npx', ['--no', '--', 'payemu', ...args]), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const proc: Npx = {
     child,
     stdout: [],

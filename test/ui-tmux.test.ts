@@ -7,6 +7,7 @@ import t, { type Test } from 'tap';
 import { BIN, waitUntilRefused } from './helpers/cli.js';
 import { client } from './helpers/emulator.js';
 import { receiver } from './helpers/receiver.js';
+import { withoutCoverage } from './helpers/plain-node.js';
 
 // The real binary in a real terminal: tmux gives `payemu start` a TTY of a fixed size, and
 // capture-pane reads the screen as a person would see it. tmux has no event to wait on, so each
@@ -25,7 +26,7 @@ const POLL_MS = 50;
  */
 function tmuxServer(t: Test) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-tmux-'));
-  const tmux = async (...args: string[]) => (await run('tmux', ['-S', path.join(dir, 'socket'), '-f', '/dev/null', ...args])).stdout;
+  const tmux = async (...args: string[]) => (await run(...withoutCoverage('tmux', ['-S', path.join(dir, 'socket'), '-f', '/dev/null', ...args]))).stdout;
   t.teardown(async () => {
     await tmux('kill-server').catch(() => {});
     fs.rmSync(dir, { recursive: true, force: true });

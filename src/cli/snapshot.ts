@@ -8,28 +8,88 @@ interface Options extends ConnectOptions {
   json?: boolean;
 }
 
-/** `payemu export [--all] [--out FILE]`: the snapshot as JSON on stdout, or written to FILE. */
+/**
+ * `payemu export [--all] [--out FILE]`: the snapshot as JSON on stdout, or written to FILE, as
+ * it arrives (never held whole: 100,000 payments are 33 MB). FILE is written to a temporary
+ * file renamed over it once whole, so a failure never leaves half a snapshot there.
+ */
 export async function exportState(options: Options & { all?: boolean; out?: string }): Promise<void> {
   // A folder that is not there is known before asking for the snapshot (a usage error either way).
   if (options.out !== undefined) {
     const file = path.resolve(options.out);
     if (!isDirectory(path.dirname(file))) throw new CliError(`cannot write ${file}: ENOENT (no folder ${path.dirname(file)})`, EXIT.usage);
   }
-  const snapshot = await connect(options).exportSnapshot({ all: options.all === true });
-  const text = JSON.stringify(snapshot);
+  const chunks = await connect(options).exportSnapshotText({ all: options.all === true });
   if (options.out === undefined) {
-    process.stdout.write(`${text}\n`);
+    for await (const chunk of chunks) if (!process.stdout.write(chunk)) await new Promise((resolve) => process.stdout.once('drain', resolve));
+    process.stdout.write('\n');
     return;
   }
   const file = path.resolve(options.out);
+  const temporary = `${file}.${process.pid}.tmp`;
+  const count = new RecordCount();
+  const cannotWrite = (error: unknown) =>
+    new CliError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, EXIT.usage);
+  let fd: number;
   try {
-    fs.writeFileSync(file, text);
+    fd = fs.openSync(temporary, 'w');
   } catch (error) {
-    throw new CliError(`cannot write ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, EXIT.usage);
+    throw cannotWrite(error);
   }
-  const records = Object.values(snapshot.data).reduce((sum, list) => sum + list.length, 0);
-  const scope = snapshot.scope === 'all' ? 'everything' : `${snapshot.scope.source}/${snapshot.scope.mode}`;
-  output(options).result({ file, scope: snapshot.scope, records, bytes: Buffer.byteLength(text) }, () => `exported ${scope}: ${records} records to ${file}`);
+  try {
+    for await (const chunk of chunks) {
+      count.read(chunk);
+      for (let written = 0; written < chunk.length; ) written += fs.writeSync(fd, chunk, written);
+    }
+  } catch (error) {
+    fs.closeSync(fd);
+    fs.rmSync(temporary, { force: true });
+    throw error instanceof Error && 'errno' in error ? cannotWrite(error) : error;
+  }
+  fs.closeSync(fd);
+  fs.renameSync(temporary, file);
+  const scope = count.scope();
+  const what = scope === 'all' ? 'everything' : `${scope.source}/${scope.mode}`;
+  output(options).result({ file, scope, records: count.records, bytes: count.bytes }, () => `exported ${what}: ${count.records} records to ${file}`);
+}
+
+/**
+ * What `payemu export` says of the snapshot it wrote, read from its bytes as they pass: the
+ * records (the objects of the lists in `data`, three levels deep) and the scope, the document's
+ * second field as payemu writes it (`{"payemu_snapshot":1,"scope":...,"clock":`).
+ */
+class RecordCount {
+  records = 0;
+  bytes = 0;
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+  private head = '';
+
+  read(chunk: Uint8Array): void {
+    if (this.head.length < 4096) this.head += Buffer.from(chunk.subarray(0, 4096)).toString('utf8');
+    this.bytes += chunk.length;
+    let { depth, inString, escaped } = this;
+    for (let i = 0; i < chunk.length; i++) {
+      const c = chunk[i]!;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (c === 0x5c) escaped = true;
+        else if (c === 0x22) inString = false;
+      } else if (c === 0x22) inString = true;
+      else if (c === 0x7b || c === 0x5b) {
+        if (depth++ === 3 && c === 0x7b) this.records++;
+      } else if (c === 0x7d || c === 0x5d) depth--;
+    }
+    this.depth = depth;
+    this.inString = inString;
+    this.escaped = escaped;
+  }
+
+  scope(): 'all' | { source: string; mode: string } {
+    const start = this.head.indexOf('"scope":') + '"scope":'.length;
+    return JSON.parse(this.head.slice(start, this.head.indexOf(',"clock":', start)));
+  }
 }
 
 /** `payemu import FILE`: replaces the scope the snapshot names (everything, with the clock, for an `all` snapshot). */

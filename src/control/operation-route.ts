@@ -33,6 +33,7 @@ export function operationRoute(op: AnyOperation): ApiRoute | OpenRoute {
     ...doc,
     body: op.body,
     bodyLimit: op.bodyLimit,
+    readBody: op.readBody,
     idempotent: op.idempotent,
     anyNamespace: op.anyNamespace,
     handle: (ctx: ApiContext) => {
@@ -41,6 +42,13 @@ export function operationRoute(op: AnyOperation): ApiRoute | OpenRoute {
       const context: RunContext = { now };
       if (saveResult) context.save = (tx, result) => void (saved = saveResult(tx, { status, json: result }));
       const result = op.run(app, scope, { params, query, body }, context);
+      // Written by the entry itself, piece by piece (a GET: no key to save, nothing to settle).
+      const write = op.write;
+      if (write)
+        return Promise.resolve(result).then(async (value): Promise<Reply> => {
+          await write(value, ctx.res, status);
+          return { status, streamed: true };
+        });
       // With `settle` still to wait for, the key is saved now, with the run's work (a retry
       // after a crash then does nothing again); otherwise the idempotency layer saves the answer.
       const finish = (settled: unknown): Reply => {

@@ -1,8 +1,9 @@
+import type { ServerResponse } from 'node:http';
 import type { App } from '../app.js';
 import type { Mode } from '../config/types.js';
 import type { Scope } from '../http/auth.js';
 import type { HttpError } from '../http/errors.js';
-import type { Method } from '../http/route.js';
+import type { ApiRoute, Method } from '../http/route.js';
 import type { Transaction } from '../store/store.js';
 
 /**
@@ -93,6 +94,8 @@ export interface OperationSpec<I extends Input = Input, R = unknown> {
   body?: object;
   /** The largest body taken, in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /** Over HTTP, reads the body in place of `readJson` (ApiRoute.readBody). */
+  readBody?: ApiRoute['readBody'];
   /** false: a POST refuses an `Idempotency-Key`. By default every POST takes one. */
   idempotent?: boolean;
   /** No key needed (health). */
@@ -105,6 +108,11 @@ export interface OperationSpec<I extends Input = Input, R = unknown> {
   /** The refusals the operation itself gives (404, 409, 422, ...), each in the error envelope. */
   errors?: readonly number[];
   run(app: App, scope: Scope, input: I, context: RunContext): R;
+  /**
+   * Over HTTP, writes the result as the answer itself, in pieces as the socket takes them (a
+   * snapshot's tens of megabytes), in place of one JSON text: the same bytes.
+   */
+  write?: (result: Awaited<R>, res: ServerResponse, status: number) => Promise<void>;
   /** Over HTTP, awaited after the run and before the answer (the due work a snapshot import left). */
   settle?: (app: App) => Promise<unknown>;
   client?: ClientMapping<Awaited<R>>;

@@ -5,6 +5,7 @@ import { COLLECTIONS } from '../catalogue.js';
 import { ConfigError } from '../config/load.js';
 import type { Mode } from '../config/types.js';
 import { exportSnapshot, importSnapshot, type ImportReport, type SnapshotDocument } from '../control/snapshot.js';
+import { snapshotText } from '../control/snapshot-text.js';
 
 /** Where each snapshot goes: the scope it names (everything, or one Source and mode). */
 export function importAs(app: App, document: SnapshotDocument): ImportReport {
@@ -41,10 +42,21 @@ function readSnapshotFile(file: string): SnapshotDocument {
   }
 }
 
-/** Written whole to a temporary file, then renamed over FILE: a crash never leaves half a snapshot. */
+/**
+ * Written to a temporary file a piece at a time (never the whole text at once), then renamed
+ * over FILE: a crash never leaves half a snapshot.
+ */
 export function writeSnapshotFile(file: string, snapshot: SnapshotDocument): void {
   const target = path.resolve(file);
   const temporary = `${target}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, JSON.stringify(snapshot));
+  const fd = fs.openSync(temporary, 'w');
+  try {
+    for (const piece of snapshotText(snapshot)) {
+      const bytes = Buffer.from(piece);
+      for (let written = 0; written < bytes.length; ) written += fs.writeSync(fd, bytes, written);
+    }
+  } finally {
+    fs.closeSync(fd);
+  }
   fs.renameSync(temporary, target);
 }

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import { captureOf } from './body-capture.js';
+import { type BodyCapture, captureOf } from './body-capture.js';
 import { BadRequest, PayloadTooLarge, Unprocessable, UnsupportedMediaType } from './errors.js';
 import { checkJsonText } from './text.js';
 import { noteWrittenNumbers } from '../lib/written-numbers.js';
@@ -65,6 +65,15 @@ export async function readJson(req: IncomingMessage, limit = BODY_LIMIT): Promis
     capture.requestJson = json;
   }
   if (!json) throw new UnsupportedMediaType(type);
+  return parseJsonBody(raw, capture);
+}
+
+/**
+ * The checks and the parse of readJson over a body read whole (`raw`, declared as JSON):
+ * UTF-8, blank, depth, JSON, `__proto__` keys, well-formed text, the written numbers; the text
+ * decoded goes to `capture`.
+ */
+export function parseJsonBody(raw: Buffer, capture?: BodyCapture): unknown {
   if (!isUtf8(raw)) throw new BadRequest('The request body is not valid UTF-8.');
   const text = raw.toString('utf8');
   if (capture) capture.requestText = text;
@@ -97,14 +106,15 @@ export async function readForm(req: IncomingMessage): Promise<Record<string, str
   return form;
 }
 
-function isJsonType(type: string | undefined): boolean {
+export function isJsonType(type: string | undefined): boolean {
   if (!type) return false;
   if (type === 'application/json') return true; // the common case, without splitting
   const essence = type.split(';')[0]!.trim().toLowerCase();
   return essence === 'application/json' || (essence.startsWith('application/') && essence.endsWith('+json'));
 }
 
-function rejectProtoKeys(value: unknown, path: string): void {
+/** Refuses (422, naming the field) any `__proto__` key in `value`, whose fields are named from `path`. */
+export function rejectProtoKeys(value: unknown, path: string): void {
   if (value === null || typeof value !== 'object') return;
   for (const key of Object.keys(value)) {
     const field = path ? `${path}.${key}` : key;

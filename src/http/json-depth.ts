@@ -55,7 +55,7 @@ export function cutDeeperThan(text: string, limit: number, replacement: string):
 }
 
 /** Whether `text` holds more than `limit` `{` and `[` in all (in strings too). */
-function moreOpenings(text: string, limit: number): boolean {
+export function moreOpenings(text: string, limit: number): boolean {
   let count = 0;
   for (let i = text.indexOf('{'); i !== -1; i = text.indexOf('{', i + 1)) if (++count > limit) return true;
   for (let i = text.indexOf('['); i !== -1; i = text.indexOf('[', i + 1)) if (++count > limit) return true;

@@ -158,6 +158,7 @@ function apiHandler(app: RouteApp, route: Extract<Route, { auth: 'key' }>, valid
   // unanswered is recorded with no status. Faults act on /v1 requests only too, never on the
   // control plane that sets them.
   const v1 = route.path.startsWith('/v1/');
+  const readBody = route.readBody ?? readJson;
   const run = (app: RouteApp, req: Req, res: http.ServerResponse, scope: Scope, query: Record<string, unknown>, raw: unknown): Reply | Promise<Reply> => {
     const body = validateBody ? check<Record<string, unknown>>(validateBody(), raw ?? {}) : {};
     const ctx: ApiContext = { app, req, res, params: req.params, query, body, scope, now: app.clock.now() };
@@ -182,7 +183,7 @@ function apiHandler(app: RouteApp, route: Extract<Route, { auth: 'key' }>, valid
   const answer = (app: RouteApp, req: Req, res: http.ServerResponse, scope: Scope, sent?: Promise<unknown>): Reply | Promise<Reply> => {
     const query = validateQuery ? check<Record<string, unknown>>(validateQuery(), { ...req.query }) : req.query;
     if (!readsBody) return run(app, req, res, scope, query, undefined);
-    return (sent ?? readJson(req, route.bodyLimit)).then((raw) => run(app, req, res, scope, query, raw));
+    return (sent ?? readBody(req, route.bodyLimit)).then((raw) => run(app, req, res, scope, query, raw));
   };
   // `app` is the request's namespace's: its rate limits, faults, journal, store and clock.
   const serve = (app: RouteApp, req: Req, res: http.ServerResponse, scope: Scope): void | Promise<void> => {
@@ -193,7 +194,7 @@ function apiHandler(app: RouteApp, route: Extract<Route, { auth: 'key' }>, valid
       // during the wait closes the connection, and a body not read by then is gone, from the
       // request (apply, latency) and from the journal. A refusal of it is the route's to answer,
       // if the route runs.
-      const sent = readsBody ? readJson(req, route.bodyLimit) : readBodyForJournal(req);
+      const sent = readsBody ? readBody(req, route.bodyLimit) : readBodyForJournal(req);
       sent.catch(() => {});
       return actOnFault(
         app,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import t, { type Test } from 'tap';
 import { startPayemu } from '../helpers/cli.js';
 import { codeBlocks, freePort, linkPayemu, ROOT, shAsync, shellCommands } from '../helpers/doc-blocks.js';
+import { nodeWithoutCoverage } from '../helpers/plain-node.js';
 
 /**
  * examples/README.md, run as a reader runs it: the app's test through `npm test`, and through
@@ -76,7 +77,7 @@ t.test('by hand: payemu start, node server.js, an order paid, the order says pai
   const app = installedApp(t);
   const port = await freePort();
   const { url } = await startPayemu(t, ['--in-memory', '--no-ui', '--webhook-url', `http://127.0.0.1:${port}/webhooks`], { cwd: app });
-  const server = spawn(process.execPath, ['server.js'], { cwd: app, env: { ...process.env, NODE_OPTIONS: '', PORT: String(port), PAYEMU_URL: url } });
+  const server = spawn(...nodeWithoutCoverage(['server.js']), { cwd: app, env: { ...process.env, PORT: String(port), PAYEMU_URL: url } });
   t.teardown(() => void (server.exitCode === null && server.kill('SIGKILL')));
   await new Promise((resolve) => server.stdout.once('data', resolve)); // `shop listening on ...`
   const shop = `http://127.0.0.1:${port}`;

@@ -8,6 +8,7 @@ import { BIN, waitUntilRefused } from '../helpers/cli.js';
 import { codeBlocks, ROOT } from '../helpers/doc-blocks.js';
 import { client } from '../helpers/emulator.js';
 import { receiver } from '../helpers/receiver.js';
+import { withoutCoverage } from '../helpers/plain-node.js';
 
 /**
  * docs/terminal-ui.md's one block, the live view on a 100×30 terminal, produced for real:
@@ -43,7 +44,7 @@ t.test('the 100×30 sample is the screen of a real start', { skip: hasTmux ? fal
   });
   // A tmux server of its own (its socket in a short temporary folder), killed in teardown.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-tmux-'));
-  const tmux = async (...args: string[]) => (await run('tmux', ['-S', path.join(dir, 'socket'), '-f', '/dev/null', ...args])).stdout;
+  const tmux = async (...args: string[]) => (await run(...withoutCoverage('tmux', ['-S', path.join(dir, 'socket'), '-f', '/dev/null', ...args]))).stdout;
   t.teardown(async () => {
     await tmux('kill-server').catch(() => {});
     fs.rmSync(dir, { recursive: true, force: true });

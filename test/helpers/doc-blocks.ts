@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
 import { BIN } from './cli.js';
+import { withoutCoverage } from './plain-node.js';
 
 /** A fenced code block of a Markdown file: its info string's language, its text, its first line. */
 export interface CodeBlock {
@@ -73,9 +74,9 @@ export interface ShellRun {
  */
 export function sh(command: string, cwd: string, env: NodeJS.ProcessEnv = {}): ShellRun {
   const bin = path.join(cwd, 'node_modules/.bin');
-  const run = spawnSync('sh', ['-c', command], {
+  const run = spawnSync(...withoutCoverage('sh', ['-c', command]), {
     cwd,
-    env: { ...process.env, NO_COLOR: '1', ...env, PATH: `${bin}:${process.env.PATH}`, NODE_OPTIONS: '' },
+    env: { ...process.env, NO_COLOR: '1', ...env, PATH: `${bin}:${process.env.PATH}` },
     encoding: 'utf8',
     timeout: 90_000,
   });
@@ -85,9 +86,9 @@ export function sh(command: string, cwd: string, env: NodeJS.ProcessEnv = {}): S
 /** The same, without blocking the event loop (for a command that talks to a server of this process). */
 export function shAsync(command: string, cwd: string, env: NodeJS.ProcessEnv = {}): Promise<ShellRun> {
   const bin = path.join(cwd, 'node_modules/.bin');
-  const child = spawn('sh', ['-c', command], {
+  const child = spawn(...withoutCoverage('sh', ['-c', command]), {
     cwd,
-    env: { ...process.env, NO_COLOR: '1', ...env, PATH: `${bin}:${process.env.PATH}`, NODE_OPTIONS: '' },
+    env: { ...process.env, NO_COLOR: '1', ...env, PATH: `${bin}:${process.env.PATH}` },
   });
   let stdout = '';
   let stderr = '';
@@ -112,10 +113,36 @@ export function project(t: Test, files: Record<string, string | Record<string, s
   return linkPayemu(dir);
 }
 
-/** Installs payemu in `dir` as npm would, linked to this checkout: node_modules/payemu and .bin/payemu. */
+/**
+ * Installs payemu in `dir` as npm would, linked to this checkout: node_modules/payemu and
+ * .bin/payemu. With an `npx` in .bin (first on the PATH of a page's commands) that does what npx
+ * does for a package installed here, run its bin, without npm's own start: 0.4 s of CPU for each
+ * of the pages' hundreds of `npx payemu` commands. Any other package goes to the real npx. The real
+ * npx in front of payemu is run by test/orphan.test.ts (signals through it) and .ci/check-pack.
+ */
 export function linkPayemu(dir: string): string {
-  fs.mkdirSync(path.join(dir, 'node_modules/.bin'), { recursive: true });
+  const bin = path.join(dir, 'node_modules/.bin');
+  fs.mkdirSync(bin, { recursive: true });
   fs.symlinkSync(ROOT, path.join(dir, 'node_modules/payemu'));
-  fs.symlinkSync(BIN, path.join(dir, 'node_modules/.bin/payemu'));
+  fs.symlinkSync(BIN, path.join(bin, 'payemu'));
+  fs.writeFileSync(path.join(bin, 'npx'), npxShim(), { mode: 0o755 });
   return dir;
+}
+
+/** The real npx, found once on this process's PATH. */
+let realNpx: string | undefined;
+
+function npxShim(): string {
+  realNpx ??= spawnSync('sh', ['-c', 'command -v npx'], { encoding: 'utf8' }).stdout.trim() || 'npx';
+  return [
+    '#!/bin/sh',
+    '# npx of the payemu installed here runs its bin, as npx does; anything else goes to npx.',
+    'case "$1" in --no|--yes|-y) skip=1 ;; *) skip=0 ;; esac',
+    'if [ "$skip" = 1 ] && [ "$2" = payemu ]; then shift 2; exec "$(dirname "$0")/payemu" "$@"; fi',
+    'if [ "$skip" = 1 ] && [ "$2" = -- ] && [ "$3" = payemu ]; then shift 3; exec "$(dirname "$0")/payemu" "$@"; fi',
+    'if [ "$1" = -- ] && [ "$2" = payemu ]; then shift 2; exec "$(dirname "$0")/payemu" "$@"; fi',
+    'if [ "$1" = payemu ]; then shift; exec "$(dirname "$0")/payemu" "$@"; fi',
+    `exec ${JSON.stringify(realNpx)} "$@"`,
+    '',
+  ].join('\n');
 }

@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
-import { BIN } from './cli.js';
+import { linkPayemu } from './doc-blocks.js';
+import { withoutCoverage } from './plain-node.js';
 
 /**
  * What the tests of docs/*.md share beyond reading the blocks (doc-blocks.ts): a user's project
@@ -19,10 +20,7 @@ export function page(name: string): string {
 /** A project folder: package.json, and payemu in node_modules (this checkout, its binary in .bin). */
 export function project(t: Test, files: Record<string, string> = {}): string {
   const dir = t.testdir({ 'package.json': JSON.stringify({ name: 'shop', private: true, type: 'module' }), ...files });
-  fs.mkdirSync(path.join(dir, 'node_modules/.bin'), { recursive: true });
-  fs.symlinkSync(ROOT, path.join(dir, 'node_modules/payemu'));
-  fs.symlinkSync(BIN, path.join(dir, 'node_modules/.bin/payemu'));
-  return dir;
+  return linkPayemu(dir);
 }
 
 export interface ShellRun {
@@ -40,7 +38,7 @@ export function sh(command: string, cwd: string, options: { url?: string; env?: 
   const bin = path.join(cwd, 'node_modules/.bin');
   const here = options.url ? command.replace(/http:\/\/(127\.0\.0\.1|localhost):4242/g, options.url) : command;
   // Asynchronous: a page's command often talks to a server in this test's own process.
-  const child = spawn('sh', ['-c', here], {
+  const child = spawn(...withoutCoverage('sh', ['-c', here]), {
     cwd,
     env: {
       ...process.env,
@@ -49,7 +47,6 @@ export function sh(command: string, cwd: string, options: { url?: string; env?: 
       ...(options.url ? { PAYEMU_URL: options.url } : {}),
       ...options.env,
       PATH: `${bin}:${process.env.PATH}`,
-      NODE_OPTIONS: '',
     },
     timeout: 60_000,
   });

@@ -1,5 +1,6 @@
 import { allQuery, exportSnapshot, snapshotSchema } from '../snapshot.js';
 import { type Input, operation, type ScopeOption } from '../operation.js';
+import { writeSnapshotAnswer } from '../snapshot-text.js';
 
 /**
  * `GET /_payemu/snapshot` (docs/control-plane.md): the whole state of the key's Source and mode
@@ -14,6 +15,8 @@ export const snapshotExport = operation({
   query: allQuery,
   result: snapshotSchema,
   run: (app, scope, { query }: Input<never, { all?: boolean }>) => exportSnapshot(app, app.collections, query.all ? 'all' : scope),
+  // Over HTTP, written record by record as the socket takes it (snapshot-text.ts).
+  write: writeSnapshotAnswer,
   client: { name: 'exportSnapshot', args: (options: { all?: boolean } = {}) => ({ query: { all: options.all || undefined } }) },
   library: {
     at: 'snapshot.export',

@@ -1,5 +1,6 @@
 import type { Mode } from '../../config/types.js';
 import { type Input, operation } from '../operation.js';
+import { readSnapshotBody } from '../snapshot-body.js';
 import { allQuery, importReport, importSnapshot, SNAPSHOT_BODY_LIMIT, type SnapshotDocument } from '../snapshot.js';
 
 /**
@@ -20,6 +21,8 @@ export const snapshotImport = operation({
     description: 'A snapshot, as `GET /_payemu/snapshot` answers it (the `Snapshot` schema); every record in it is checked.',
   },
   bodyLimit: SNAPSHOT_BODY_LIMIT,
+  // Parsed record by record as it arrives, never held whole (snapshot-body.ts).
+  readBody: readSnapshotBody,
   result: importReport,
   errors: [422],
   run: (app, scope, { query, body }: Input<unknown, { all?: boolean }>) => importSnapshot(app, app.collections, body, query.all ? 'all' : scope),

@@ -1,0 +1,114 @@
+// Snapshots streamed both ways: the export is written record by record (chunked) and the import
+// parsed record by record as the body arrives (src/control/snapshot-body.ts). A large document
+// spans many chunks; a body sent a few bytes at a time, or cut mid-record, or with a bad record
+// near its end, is answered as one read whole would be, and a refusal changes nothing.
+import http from 'node:http';
+import t from 'tap';
+import { assertError, emulator, pay, type TestEmulator } from './helpers/emulator.js';
+
+const AUTH = { Authorization: 'Bearer sk_test_payemu_acme' };
+
+/** POST `text` to `path`, written `piece` bytes at a time (each write its own chunk on the wire). */
+function postInPieces(e: TestEmulator, path: string, text: string, piece: number): Promise<{ status: number; body: any }> {
+  return new Promise((resolve, reject) => {
+    const bytes = Buffer.from(text);
+    const req = http.request(`${e.url}${path}`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+    });
+    req.on('error', reject);
+    let at = 0;
+    const next = () => {
+      while (at < bytes.length) {
+        const more = req.write(bytes.subarray(at, (at += piece)));
+        if (!more) return void req.once('drain', next);
+      }
+      req.end();
+    };
+    next();
+  });
+}
+
+/** A state of `count` payments, and its snapshot's text as exported. */
+async function large(t: Parameters<typeof emulator>[0], count: number) {
+  const e = await emulator(t, { clockStart: '2027-01-01T12:00:00Z', freezeClock: true });
+  await pay(e, { amount: 10, reference: 'first' });
+  const doc = e.snapshot.export({ all: true });
+  const template = doc.data.payments![0]!;
+  const payments = Array.from({ length: count }, (_, i) => ({ ...template, id: String(i + 1), reference: `ref-${i}` }));
+  const meta = doc.data.meta!.map((r) => (r.id === 'counter:payments' ? { ...r, value: count } : r));
+  const document = { ...doc, data: { ...doc.data, payments, meta, sessions: [], events: [], charges: [] } };
+  return { e, document, text: JSON.stringify(document) };
+}
+
+t.test('a large snapshot imports over HTTP, and exports again as the same bytes', async (t) => {
+  const { e, text } = await large(t, 20_000);
+  t.ok(text.length > 4_000_000, `a document of ${text.length} characters`);
+  const imported = await e.api.post('/_payemu/snapshot?all=true', text);
+  t.equal(imported.status, 200, imported.text.slice(0, 300));
+  t.equal(imported.body.counts.payments, 20_000);
+  t.equal((await e.api.get('/v1/payments?per_page=1')).body.meta.total, 20_000);
+  const exported = await fetch(`${e.url}/_payemu/snapshot?all=true`, { headers: AUTH });
+  t.equal(exported.headers.get('content-type'), 'application/json');
+  t.equal(exported.headers.get('transfer-encoding'), 'chunked', 'written as it is made, without a Content-Length');
+  // A frozen clock's offset from real time grows as real time passes: the rest must match to the byte.
+  const offsetless = (text: string) => text.replace(/"offset_seconds":-?\d+/, '"offset_seconds":0');
+  t.equal(offsetless(await exported.text()), offsetless(JSON.stringify(e.snapshot.export({ all: true }))), 'the same text as the document stringified whole');
+  t.same(JSON.parse(JSON.stringify(e.snapshot.export({ all: true }).data.payments)), JSON.parse(text).data.payments, 'the records as imported');
+});
+
+t.test('a body sent a few bytes at a time, or laid out with white space, imports as the same document', async (t) => {
+  const { e, document, text } = await large(t, 300);
+  for (const [name, body, piece] of [
+    ['7 bytes a chunk', text, 7],
+    ['1 byte a chunk', text, 1],
+    ['indented', JSON.stringify(document, null, 2), 4096],
+    ['tabs and new lines', `\n${JSON.stringify(document, null, '\t')}\n`, 333],
+  ] as const) {
+    await e.api.post('/_payemu/reset', { all: true });
+    const answer = await postInPieces(e, '/_payemu/snapshot?all=true', body, piece);
+    t.equal(answer.status, 200, `${name}: ${JSON.stringify(answer.body).slice(0, 300)}`);
+    t.equal(answer.body.counts.payments, 300, name);
+    t.same(e.snapshot.export({ all: true }).data.payments, document.data.payments, `${name}: the records`);
+  }
+});
+
+t.test('a body cut mid-record, a bad record near the end, or a __proto__ key in the last record: refused, and nothing changed', async (t) => {
+  const { e, document, text } = await large(t, 5_000);
+  t.equal((await e.api.post('/_payemu/snapshot?all=true', text)).status, 200);
+  // The data and the clock's time (a frozen clock's offset from real time grows as real time passes).
+  const state = () => {
+    const now = e.snapshot.export({ all: true });
+    return JSON.stringify([now.data, now.clock.now]);
+  };
+  const before = state();
+  const payments = document.data.payments!;
+  const last = payments.length - 1;
+
+  const cut = text.slice(0, text.indexOf('"ref-2500"') + 5);
+  assertError(t, await e.api.post('/_payemu/snapshot?all=true', cut), 400, /not valid JSON: Unexpected end of JSON input/);
+  assertError(t, await e.api.post('/_payemu/snapshot?all=true', `${text.slice(0, -10)}}}`), 400, /not valid JSON/);
+  assertError(t, await e.api.post('/_payemu/snapshot?all=true', text.replace('"ref-4000"', '"ref-4000",,')), 400, /not valid JSON/);
+
+  const badAmount = { ...document, data: { ...document.data, payments: payments.map((p, i) => (i === last ? { ...p, amount: 'ten' } : p)) } };
+  assertError(t, await e.api.post('/_payemu/snapshot?all=true', JSON.stringify(badAmount)), 422, new RegExp(`data\\.payments\\.${last}\\.amount`));
+  const proto = text.replace('"reference":"ref-4999"', '"reference":"ref-4999","metadata":{"__proto__":{"x":1}}');
+  assertError(t, await e.api.post('/_payemu/snapshot?all=true', proto), 422, new RegExp(`data\\.payments\\.${last}\\.metadata\\.__proto__`));
+  const deep = text.replace('"reference":"ref-4998"', `"reference":"ref-4998","metadata":{"x":${'['.repeat(70)}${']'.repeat(70)}}`);
+  assertError(t, await e.api.post('/_payemu/snapshot?all=true', deep), 400, /nested too deeply/);
+  const broken = Buffer.concat([Buffer.from(text.slice(0, text.length - 200)), Buffer.from([0xff]), Buffer.from(text.slice(text.length - 200))]);
+  const notUtf8 = await fetch(`${e.url}/_payemu/snapshot?all=true`, { method: 'POST', headers: { ...AUTH, 'Content-Type': 'application/json' }, body: broken });
+  t.equal(notUtf8.status, 400);
+  t.match(await notUtf8.text(), /not valid UTF-8/);
+  t.equal(state(), before, 'nothing changed');
+});
+
+t.test('the answers of a body that is not a snapshot object are readJson’s', async (t) => {
+  const e = await emulator(t);
+  assertError(t, await e.api.post('/_payemu/snapshot?all=true', '[1, 2]'), 422);
+  assertError(t, await e.api.post('/_payemu/snapshot?all=true', '   '), 422, /no "payemu_snapshot"/);
+  assertError(t, await e.api.post('/_payemu/snapshot?all=true', '{"__proto__": {}}'), 422, /__proto__/);
+  assertError(t, await e.api.post('/_payemu/snapshot?all=true', '{"a": 1} x'), 400, /not valid JSON/);
+  assertError(t, await e.api.post('/_payemu/snapshot?all=true', 'x', { 'Content-Type': 'text/plain' }), 415);
+});
