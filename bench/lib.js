@@ -315,6 +315,50 @@ export function dirSize(dir) {
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * Servers started through it and not stopped yet, so that a bench's cleanup stops what a failure
+ * left running; `stop` reports a server that did not exit with 0 through `log`.
+ * @param {(line: string) => void} log
+ */
+export function serverSet(log) {
+  /** @type {Set<BenchServer>} */
+  const running = new Set();
+  return {
+    /** @param {Parameters<typeof startServer>} args */
+    async start(...args) {
+      const server = await startServer(...args);
+      running.add(server);
+      return server;
+    },
+    /** @param {BenchServer} server */
+    async stop(server) {
+      const result = await server.stop();
+      running.delete(server);
+      if (result.code !== 0) log(`  warning: ${server.kind} exited with ${result.code ?? result.signal}: ${server.stderr.trim()}`);
+      return result;
+    },
+    stopAll: () => Promise.all([...running].map((server) => server.stop().catch(() => {}))),
+  };
+}
+
+/**
+ * The lowest resident memory of an idle server over `seconds`, read each second. Right after a
+ * restart and its first POST, RSS still holds what that work left (garbage, a young generation
+ * grown for it); V8 gives it back by itself once the process has been idle a while (its memory
+ * reducer, some seconds after the last full collection), which is what an app beside payemu sees.
+ * @param {number | undefined} pid
+ * @param {number} seconds
+ */
+export async function restingRss(pid, seconds) {
+  let lowest = { mb: rssMb(pid) ?? Number.POSITIVE_INFINITY, afterSeconds: 0 };
+  for (let s = 1; s <= seconds; s++) {
+    await sleep(1000);
+    const mb = rssMb(pid) ?? Number.POSITIVE_INFINITY;
+    if (mb < lowest.mb) lowest = { mb, afterSeconds: s };
+  }
+  return lowest;
+}
+
+/**
  * Runs a bench script of bench/ in a child node of its own (its memory and CPU its own), its
  * stderr shown as it goes; resolves the JSON of the last line it printed on stdout.
  * @param {string[]} args node's arguments: options, the script (from the repository's root), its options

@@ -45,6 +45,7 @@ import {
   cpuMs,
   dirSize,
   preparePayment,
+  restingRss,
   elapsedMs,
   load,
   machineBusyMs,
@@ -378,22 +379,6 @@ async function paid() {
     startup: restarted.startup,
     rssMb: { afterSeeding: rssAfterSeeding, afterRestart: rssAfterRestart, ...(atRest ? { atRest } : {}) },
   };
-}
-
-/**
- * The lowest resident memory of an idle server over `seconds`, read each second. Right after a
- * restart and its first POST, RSS still holds what that work left (garbage, a young generation
- * grown for it); V8 gives it back by itself once the process has been idle a while (its memory
- * reducer, some seconds after the last full collection), which is what an app beside payemu sees.
- */
-async function restingRss(pid, seconds) {
-  let lowest = { mb: rssMb(pid) ?? Number.POSITIVE_INFINITY, afterSeconds: 0 };
-  for (let s = 1; s <= seconds; s++) {
-    await sleep(1000);
-    const mb = rssMb(pid) ?? Number.POSITIVE_INFINITY;
-    if (mb < lowest.mb) lowest = { mb, afterSeconds: s };
-  }
-  return lowest;
 }
 
 async function main() {

@@ -16,7 +16,7 @@ import { openFileStore, Others, putOthers, type Other } from './store.test-suppo
 const SNAPSHOT_AT_EVERY_CLOSE: FilePersistenceOptions = { snapshotAtCloseBytes: 1 };
 
 /** Every tenth other is due at v seconds and runs 5 ms later; the others have nothing due. */
-const times = (source = 'v1'): DueTimes<Other> => ({ of: (r) => (r.v % 10 === 0 ? [r.v * 1000, r.v * 1000 + 5] : undefined), source });
+const times = (source = 'r => r.v'): DueTimes<Other> => ({ of: (r) => (r.v % 10 === 0 ? [r.v * 1000, r.v * 1000 + 5] : undefined), source });
 
 function open(t: Test, dir: string, options: FilePersistenceOptions = SNAPSHOT_AT_EVERY_CLOSE, source?: string) {
   return openFileStore(t, dir, options, (store) => {
@@ -104,7 +104,7 @@ t.test('due times of another snapshot, other functions or another version are no
       (dir) => fs.writeFileSync(indexKeysPath(dir), fs.readFileSync(indexKeysPath(dir), 'utf8').replace(/"snapshot":"(\d+)\//, '"snapshot":"1$1/')),
     ],
     ['another version', () => {}, { ...SNAPSHOT_AT_EVERY_CLOSE, keysMadeBy: 'payemu 9.9.9' }],
-    ['other functions', () => {}, undefined, 'v2'],
+    ['other functions', () => {}, undefined, 'r => r.w'],
     ['a torn file', (dir) => fs.writeFileSync(indexKeysPath(dir), fs.readFileSync(indexKeysPath(dir), 'utf8').slice(0, -40))],
     ['a column of another length', (dir) => tamper(dir, (columns) => columns[1]!.pop())],
     ['a column missing', (dir) => tamper(dir, (columns) => columns.pop())],

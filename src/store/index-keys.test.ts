@@ -4,7 +4,7 @@ import { collection } from './collection.js';
 import { filePersistence, type FilePersistenceOptions } from './file-persistence.js';
 import { snapshotPath } from './files.js';
 import type { IndexKey } from './collection.js';
-import { indexKeysPath, writeIndexKeys } from './index-keys.js';
+import { indexKeysPath, sourceShape, writeIndexKeys } from './index-keys.js';
 import { Store } from './store.js';
 import { ids, opened, Others, Things, type Thing } from './store.test-support.js';
 
@@ -140,4 +140,20 @@ t.test('a stop rewrites keys that are missing or not current, parsing the record
   );
   await reopened.closeOnce();
   t.match(fs.readFileSync(indexKeysPath(dir), 'utf8'), '"purple"', 'current keys are not written again');
+});
+
+t.test("a key function reads the same in the library's build and in the command line's bundle, and not as another", async (t) => {
+  // The same functions as tsc (dist/) and esbuild (dist/bin/cli.cjs) print them.
+  const pairs: [string, string][] = [
+    ["(record) => (record.status === 'open' ? record.expires_at : undefined)", '(record) => record.status === "open" ? record.expires_at : void 0'],
+    [
+      "(invoice) => (invoice.status === 'sent' ? invoice.due_date + 86_400_000 : undefined)",
+      '(invoice) => invoice.status === "sent" ? invoice.due_date + 864e5 : void 0',
+    ],
+    ['(r) => ({ ...rest, data: old.data ?? {} })', '(r) => ({ ...rest, data: old.data ?? {}, })'],
+    ['(schedule) => schedule.updated_at', '(schedule2) => schedule2.updated_at'],
+  ];
+  for (const [library, bundle] of pairs) t.equal(sourceShape(library), sourceShape(bundle), library);
+  t.not(sourceShape('(p) => p.created_at + 1000'), sourceShape('(p) => p.created_at + 2000'));
+  t.not(sourceShape('(p) => p.reference'), sourceShape('(p) => p.scope'));
 });

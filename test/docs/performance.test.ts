@@ -22,7 +22,7 @@ t.test('the page has the blocks this test checks, in this order', async (t) => {
 
 t.test('the bench commands name real scripts, with options and variables their files read', async (t) => {
   const commands = shellCommands(blocks[0]!);
-  t.equal(commands.length, 7);
+  t.equal(commands.length, 8);
   for (const command of commands) {
     const match = /^((?:[A-Z_]+=\S+ )*)npm run (\S+)(?: -- (.*))?$/.exec(command);
     t.ok(match, command);
