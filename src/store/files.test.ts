@@ -20,3 +20,23 @@ t.test('a line bigger than the kept buffer grows it, and a later small line is s
   const small: Change[] = [{ collection: 'things', id: 'z', record: { id: 'z' } as never }];
   t.equal(encodeChangesBytes(small).toString('utf8'), encodeChanges(small));
 });
+
+t.test('a record rewritten in part, or holding what is not plain data, is the same bytes as well', async (t) => {
+  const base = { id: 'a', color: 'red', n: 1, gone: 'x', tags: ['t'], note: { deep: 1 }, old: 'y' };
+  const after = { id: 'a', color: 'red', n: 2, gone: undefined, tags: ['t'], note: { deep: 1 }, extra: 'é\u0000"' };
+  const changes: Change[] = [
+    { collection: 'things', id: 'a', record: after as never },
+    { collection: 'things', id: 'b', record: { id: 'b', color: 'blue', n: 3 } as never },
+    { collection: 'things', id: 'c', record: { id: 'c', when: new Date(0), fn: () => 1 } as never },
+    { collection: 'things', id: 'd', record: null },
+  ];
+  const replaced = [base, { id: 'b', color: 'green', n: 4 }, { id: 'c' }, { id: 'd' }];
+  const line = encodeChangesBytes(changes, replaced).toString('utf8');
+  t.equal(line, encodeChanges(changes, replaced));
+  t.same(
+    JSON.parse(line)[0],
+    ['things', 'a', { n: 2, tags: ['t'], note: { deep: 1 }, extra: 'é\u0000"' }, ['gone', 'old']],
+    'the changed fields, and those removed',
+  );
+  t.equal(JSON.parse(line)[1].length, 3, 'most fields changed: the whole record');
+});
