@@ -7,6 +7,7 @@ export interface CommittedRecords {
   find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[];
   /** `[index name, key function]` of a collection's indexes. */
   indexesOf(collection: string): readonly [string, (record: StoredRecord) => IndexKey][];
+  count<T extends StoredRecord>(def: Collection<T>): number;
 }
 
 /** The writes of one unit of work; reads see the transaction's own writes (and its parent's) first. */
@@ -20,12 +21,24 @@ export class Transaction {
    * is built by the first look-up in it and kept up to date from then on; the collections
    * nobody looks up in (events, most of the writes of a batch) are never indexed. */
   private readonly keyed = new Map<string, Map<string, Map<string, Set<string>>>>();
-  /** While a savepoint is open: what each write replaced, to undo it. */
-  private undo: [string, string, Change | undefined][] = [];
+  /**
+   * While a savepoint is open: what each write replaced, to undo it, as triples laid flat
+   * (collection, id, the change before or undefined): a scheduled job's writes are each noted
+   * here, and a triple of its own would be one more object per write for the collector.
+   */
+  private undo: (string | Change | undefined)[] = [];
   private open = 0;
   readonly events: RaisedEvent[] = [];
 
   constructor(private readonly store: CommittedRecords) {}
+
+  /**
+   * Whether the collection holds no record, here or below: a look-up that can find nothing is
+   * skipped (the outcome scripts each recurring charge would read three times).
+   */
+  none<T extends StoredRecord>(def: Collection<T>): boolean {
+    return this.written.get(def.name) === undefined && this.store.count(def) === 0;
+  }
 
   get<T extends StoredRecord>(def: Collection<T>, id: string): T | undefined {
     const change = this.written.get(def.name)?.get(id);
@@ -84,7 +97,9 @@ export class Transaction {
   /** Undoes every write and event since the savepoint. */
   rollback(savepoint: { undo: number; events: number }): void {
     while (this.undo.length > savepoint.undo) {
-      const [collection, id, previous] = this.undo.pop()!;
+      const previous = this.undo.pop() as Change | undefined;
+      const id = this.undo.pop() as string;
+      const collection = this.undo.pop() as string;
       const writes = this.written.get(collection)!;
       this.reindex(collection, id, writes.get(id)?.record, previous?.record);
       if (previous) writes.set(id, previous);
@@ -98,7 +113,7 @@ export class Transaction {
     let writes = this.written.get(change.collection);
     if (!writes) this.written.set(change.collection, (writes = new Map()));
     const previous = writes.get(change.id);
-    if (this.open > 0) this.undo.push([change.collection, change.id, previous]);
+    if (this.open > 0) this.undo.push(change.collection, change.id, previous);
     this.reindex(change.collection, change.id, previous?.record, change.record);
     writes.set(change.id, change);
   }
