@@ -40,3 +40,17 @@ t.test('a record rewritten in part, or holding what is not plain data, is the sa
   );
   t.equal(JSON.parse(line)[1].length, 3, 'most fields changed: the whole record');
 });
+
+t.test('a copy with the same fields rewritten in part: the changed ones, and those set to undefined as removed', async (t) => {
+  const base = { id: 'a', color: 'red', n: 1, gone: 'x', meta: {}, last: 5 };
+  const after = { ...base, n: 2, gone: undefined };
+  const changes: Change[] = [{ collection: 'things', id: 'a', record: after as never }];
+  const line = encodeChangesBytes(changes, [base]).toString('utf8');
+  t.equal(line, encodeChanges(changes, [base]));
+  t.same(JSON.parse(line), [['things', 'a', { n: 2, meta: {} }, ['gone']]]);
+  const most = { ...base, color: 'blue', n: 3, gone: 'y', last: 6 };
+  t.equal(
+    encodeChangesBytes([{ collection: 'things', id: 'a', record: most as never }], [base]).toString('utf8'),
+    encodeChanges([{ collection: 'things', id: 'a', record: most as never }], [base]),
+  );
+});
