@@ -20,3 +20,37 @@ t.test('a line bigger than the kept buffer grows it, and a later small line is s
   const small: Change[] = [{ collection: 'things', id: 'z', record: { id: 'z' } as never }];
   t.equal(encodeChangesBytes(small).toString('utf8'), encodeChanges(small));
 });
+
+t.test('a record rewritten in part, or holding what is not plain data, is the same bytes as well', async (t) => {
+  const base = { id: 'a', color: 'red', n: 1, gone: 'x', tags: ['t'], note: { deep: 1 }, old: 'y' };
+  const after = { id: 'a', color: 'red', n: 2, gone: undefined, tags: ['t'], note: { deep: 1 }, extra: 'é\u0000"' };
+  const changes: Change[] = [
+    { collection: 'things', id: 'a', record: after as never },
+    { collection: 'things', id: 'b', record: { id: 'b', color: 'blue', n: 3 } as never },
+    { collection: 'things', id: 'c', record: { id: 'c', when: new Date(0), fn: () => 1 } as never },
+    { collection: 'things', id: 'd', record: null },
+  ];
+  const replaced = [base, { id: 'b', color: 'green', n: 4 }, { id: 'c' }, { id: 'd' }];
+  const line = encodeChangesBytes(changes, replaced).toString('utf8');
+  t.equal(line, encodeChanges(changes, replaced));
+  t.same(
+    JSON.parse(line)[0],
+    ['things', 'a', { n: 2, tags: ['t'], note: { deep: 1 }, extra: 'é\u0000"' }, ['gone', 'old']],
+    'the changed fields, and those removed',
+  );
+  t.equal(JSON.parse(line)[1].length, 3, 'most fields changed: the whole record');
+});
+
+t.test('a copy with the same fields rewritten in part: the changed ones, and those set to undefined as removed', async (t) => {
+  const base = { id: 'a', color: 'red', n: 1, gone: 'x', meta: {}, last: 5 };
+  const after = { ...base, n: 2, gone: undefined };
+  const changes: Change[] = [{ collection: 'things', id: 'a', record: after as never }];
+  const line = encodeChangesBytes(changes, [base]).toString('utf8');
+  t.equal(line, encodeChanges(changes, [base]));
+  t.same(JSON.parse(line), [['things', 'a', { n: 2, meta: {} }, ['gone']]]);
+  const most = { ...base, color: 'blue', n: 3, gone: 'y', last: 6 };
+  t.equal(
+    encodeChangesBytes([{ collection: 'things', id: 'a', record: most as never }], [base]).toString('utf8'),
+    encodeChanges([{ collection: 'things', id: 'a', record: most as never }], [base]),
+  );
+});

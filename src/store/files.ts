@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MissingBase, type Change, type Replaced, type StoredRecord } from './collection.js';
+import { JsonBytes, NotPlain } from './json-bytes.js';
 import { readLines } from './lines.js';
 
 /**
@@ -86,38 +87,122 @@ function changedFields(base: Fields, after: Fields): [Fields, readonly string[]]
   return [changed, removed];
 }
 
-/** The buffer `encodeChangesBytes` writes into, kept between calls while it is small. */
-let lineBuffer = Buffer.allocUnsafe(64 * 1024);
+/** What `encodeChangesBytes` writes into, kept between calls while its buffer is small. */
+let line = new JsonBytes();
 const KEEP_BUFFER_BYTES = 8 * 1024 * 1024;
 
 /**
- * The same bytes as `encodeChanges`, as UTF-8, valid until the next call. Each change is
- * stringified on its own and copied into one buffer: `JSON.stringify` of a whole batch (a
- * thousand recurring charges, 2 MB) builds a string of many pieces that must then be flattened
- * and encoded again, which cost more than the stringify itself.
+ * The same bytes as `encodeChanges`, as UTF-8, valid until the next call: each change is
+ * written straight into one buffer (json-bytes.ts), as `entryText` would write it. A change
+ * holding something other than plain data is written by `entryText` itself.
  */
 export function encodeChangesBytes(changes: readonly Change[], replaced?: Replaced): Buffer {
-  let buffer = lineBuffer;
-  let length = 0;
-  buffer[length++] = 0x5b; // [
+  const out = line;
+  out.length = 0;
+  out.byte(0x5b); // [
   for (let i = 0; i < changes.length; i++) {
+    if (i > 0) out.byte(0x2c); // ,
     const change = changes[i]!;
-    const text = entryText(change, baseOf(replaced, i));
-    // A UTF-16 unit is at most 3 bytes of UTF-8; 3 more for `,` and the closing `]\n`.
-    const need = length + text.length * 3 + 3;
-    if (need > buffer.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(need, buffer.length * 2));
-      buffer.copy(bigger, 0, 0, length);
-      buffer = bigger;
+    const start = out.length;
+    try {
+      writeEntry(out, change, baseOf(replaced, i));
+    } catch (error) {
+      if (!(error instanceof NotPlain)) throw error;
+      out.length = start;
+      out.raw(entryText(change, baseOf(replaced, i)));
     }
-    if (i > 0) buffer[length++] = 0x2c; // ,
-    length += buffer.write(text, length);
   }
-  buffer[length++] = 0x5d; // ]
-  buffer[length++] = 0x0a;
+  out.byte(0x5d); // ]
+  out.byte(0x0a);
+  const bytes = out.buffer.subarray(0, out.length);
   // A huge line (a snapshot imported) is not kept for the process's life.
-  lineBuffer = buffer.length <= KEEP_BUFFER_BYTES ? buffer : Buffer.allocUnsafe(64 * 1024);
-  return buffer.subarray(0, length);
+  if (out.buffer.length > KEEP_BUFFER_BYTES) line = new JsonBytes();
+  return bytes;
+}
+
+/** `entryText` into `out`: the changed fields alone when `changedFields` would give them, without building them. */
+function writeEntry(out: JsonBytes, change: Change, base: StoredRecord | undefined): void {
+  out.byte(0x5b); // [
+  out.string(change.collection);
+  out.byte(0x2c);
+  out.string(change.id);
+  out.byte(0x2c);
+  const record = change.record as unknown as Fields | null;
+  if (record === null) out.raw('null');
+  else if (base === undefined || base === (record as unknown) || !writePatch(out, base as unknown as Fields, record)) out.object(record);
+  out.byte(0x5d); // ]
+}
+
+/**
+ * Writes `{changed}, [removed]` of `after` over `base`, as `changedFields` finds them, and
+ * returns true; false, having written nothing, when `changedFields` would give none (the whole
+ * record is written). The fields are written as they are found, and taken back when too many
+ * changed.
+ */
+function writePatch(out: JsonBytes, base: Fields, after: Fields): boolean {
+  // The usual rewrite, a copy with some fields set (`{...schedule, sequence}`): the same
+  // fields in the same order, compared by position rather than looked up by name in both.
+  const keys = Object.keys(after);
+  const baseKeys = Object.keys(base);
+  if (keys.length === baseKeys.length) {
+    let same = true;
+    for (let i = 0; i < keys.length && same; i++) same = keys[i] === baseKeys[i];
+    if (same) return writeSameFields(out, keys, Object.values(base), Object.values(after));
+  }
+  const start = out.length;
+  let count = 0;
+  let total = 0;
+  let removed: string[] | undefined;
+  out.byte(0x7b); // {
+  for (const key in after) {
+    total++;
+    const value = after[key];
+    if (value === undefined) {
+      if (base[key] !== undefined) (removed ??= []).push(key);
+    } else if (value !== base[key] || (typeof value === 'object' && value !== null)) {
+      if (count++ > 0) out.byte(0x2c);
+      out.string(key);
+      out.byte(0x3a); // :
+      out.value(value);
+    }
+  }
+  // Nothing left out but the id: the whole record is as short, and needs no record before it.
+  if (count + 1 >= total) {
+    out.length = start;
+    return false;
+  }
+  out.byte(0x7d); // }
+  for (const key in base) if (base[key] !== undefined && !(key in after)) (removed ??= []).push(key);
+  out.byte(0x2c);
+  out.array(removed ?? NONE_REMOVED);
+  return true;
+}
+
+/** `writePatch` of two records with the same fields in the same order (`keys`), given their values. */
+function writeSameFields(out: JsonBytes, keys: readonly string[], before: readonly unknown[], after: readonly unknown[]): boolean {
+  const start = out.length;
+  let count = 0;
+  let removed: string[] | undefined;
+  out.byte(0x7b); // {
+  for (let i = 0; i < keys.length; i++) {
+    const value = after[i];
+    if (value === undefined) {
+      if (before[i] !== undefined) (removed ??= []).push(keys[i]!);
+    } else if (value !== before[i] || (typeof value === 'object' && value !== null)) {
+      if (count++ > 0) out.byte(0x2c);
+      out.string(keys[i]!);
+      out.byte(0x3a); // :
+      out.value(value);
+    }
+  }
+  if (count + 1 >= keys.length) {
+    out.length = start;
+    return false;
+  }
+  out.byte(0x7d); // }
+  out.byte(0x2c);
+  out.array(removed ?? NONE_REMOVED);
+  return true;
 }
 
 /** What is wrong in a store file, and where. */

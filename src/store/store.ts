@@ -281,20 +281,36 @@ export class Store {
    */
   private replaced(changes: readonly Change[]): Replaced {
     const replaced = new Array<StoredRecord | number | undefined>(changes.length);
+    // A transaction's changes come grouped by collection: each group's map is looked up once.
+    let name: string | undefined;
+    let map: Map<string, StoredRecord | number> | undefined;
     for (let i = 0; i < changes.length; i++) {
       const change = changes[i]!;
-      replaced[i] = this.records.has(change.collection) ? this.records.map(change.collection).get(change.id) : undefined;
+      if (change.collection !== name) {
+        name = change.collection;
+        map = this.records.has(name) ? this.records.map(name) : undefined;
+      }
+      replaced[i] = map?.get(change.id);
     }
     return replaced;
   }
 
   /** Committed changes, with what each replaces; without `replaced`, the journal's at start (maybe an older version's). */
   private apply(changes: readonly Change[], replaced?: Replaced): void {
+    // Looked up once for each run of changes to the same collection (a transaction's come grouped).
+    let name: string | undefined;
+    let map: Map<string, StoredRecord | number> | undefined;
+    let indexes: Indexes<StoredRecord> | undefined;
+    let upgrade: Collection<StoredRecord>['upgrade'];
     for (let i = 0; i < changes.length; i++) {
       const change = changes[i]!;
-      if (!this.records.has(change.collection)) continue; // a collection this version no longer has
-      const map = this.records.map(change.collection);
-      const indexes = this.indexes.get(change.collection);
+      if (change.collection !== name) {
+        name = change.collection;
+        map = this.records.has(name) ? this.records.map(name) : undefined;
+        indexes = this.indexes.get(name);
+        upgrade = this.defs.get(name)?.upgrade;
+      }
+      if (!map) continue; // a collection this version no longer has
       let previous = replaced ? replaced[i] : map.get(change.id);
       if (typeof previous === 'number') {
         // Replaced before it was ever read (a journal written after the snapshot, a write):
@@ -306,7 +322,7 @@ export class Store {
       }
       // A journal line that rewrote part of the record (only ever read at start).
       let record = change.removed ? patched(previous, change) : change.record;
-      if (!replaced && record) record = this.defs.get(change.collection)?.upgrade?.(record) ?? record;
+      if (!replaced && record && upgrade) record = upgrade(record);
       if (record) map.set(change.id, record);
       else map.delete(change.id);
       // An index not built yet is built from the records when first used.

@@ -7,6 +7,7 @@ export interface CommittedRecords {
   find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[];
   /** `[index name, key function]` of a collection's indexes. */
   indexesOf(collection: string): readonly [string, (record: StoredRecord) => IndexKey][];
+  count<T extends StoredRecord>(def: Collection<T>): number;
 }
 
 /** The writes of one unit of work; reads see the transaction's own writes (and its parent's) first. */
@@ -19,13 +20,25 @@ export class Transaction {
    * in a transaction with thousands of writes (a batch of due jobs) stay cheap. A collection's
    * is built by the first look-up in it and kept up to date from then on; the collections
    * nobody looks up in (events, most of the writes of a batch) are never indexed. */
-  private readonly keyed = new Map<string, Map<string, Map<string, Set<string>>>>();
-  /** While a savepoint is open: what each write replaced, to undo it. */
-  private undo: [string, string, Change | undefined][] = [];
+  private readonly keyed = new Map<string, Map<string, Map<string, OwnIds>>>();
+  /**
+   * While a savepoint is open: what each write replaced, to undo it, as triples laid flat
+   * (collection, id, the change before or undefined): a scheduled job's writes are each noted
+   * here, and a triple of its own would be one more object per write for the collector.
+   */
+  private undo: (string | Change | undefined)[] = [];
   private open = 0;
   readonly events: RaisedEvent[] = [];
 
   constructor(private readonly store: CommittedRecords) {}
+
+  /**
+   * Whether the collection holds no record, here or below: a look-up that can find nothing is
+   * skipped (the outcome scripts each recurring charge would read three times).
+   */
+  none<T extends StoredRecord>(def: Collection<T>): boolean {
+    return this.written.get(def.name) === undefined && this.store.count(def) === 0;
+  }
 
   get<T extends StoredRecord>(def: Collection<T>, id: string): T | undefined {
     const change = this.written.get(def.name)?.get(id);
@@ -44,11 +57,11 @@ export class Transaction {
     for (const record of below) {
       const change = writes.get(record.id);
       if (!change) result.push(record);
-      else if (change.record && mine?.has(record.id)) result.push(change.record as T);
+      else if (change.record && holds(mine, record.id)) result.push(change.record as T);
     }
-    if (mine && mine.size > 0) {
+    if (mine !== undefined) {
       const seen = new Set(below.map((r) => r.id));
-      for (const id of mine) if (!seen.has(id)) result.push(writes.get(id)!.record as T);
+      for (const id of typeof mine === 'string' ? [mine] : mine) if (!seen.has(id)) result.push(writes.get(id)!.record as T);
     }
     return result;
   }
@@ -84,7 +97,9 @@ export class Transaction {
   /** Undoes every write and event since the savepoint. */
   rollback(savepoint: { undo: number; events: number }): void {
     while (this.undo.length > savepoint.undo) {
-      const [collection, id, previous] = this.undo.pop()!;
+      const previous = this.undo.pop() as Change | undefined;
+      const id = this.undo.pop() as string;
+      const collection = this.undo.pop() as string;
       const writes = this.written.get(collection)!;
       this.reindex(collection, id, writes.get(id)?.record, previous?.record);
       if (previous) writes.set(id, previous);
@@ -98,14 +113,14 @@ export class Transaction {
     let writes = this.written.get(change.collection);
     if (!writes) this.written.set(change.collection, (writes = new Map()));
     const previous = writes.get(change.id);
-    if (this.open > 0) this.undo.push([change.collection, change.id, previous]);
+    if (this.open > 0) this.undo.push(change.collection, change.id, previous);
     this.reindex(change.collection, change.id, previous?.record, change.record);
     writes.set(change.id, change);
   }
 
   /** A collection's index of this transaction's writes, built now if no look-up needed it
    * before. Ids are listed in the order first written here, as they will be once committed. */
-  private ownIndex(collection: string): Map<string, Map<string, Set<string>>> {
+  private ownIndex(collection: string): Map<string, Map<string, OwnIds>> {
     let byIndex = this.keyed.get(collection);
     if (!byIndex) {
       this.keyed.set(collection, (byIndex = new Map()));
@@ -125,16 +140,44 @@ export class Transaction {
       if (old === now) continue;
       let byKey = byIndex.get(index);
       if (!byKey) byIndex.set(index, (byKey = new Map()));
-      const kept = keysOf(now);
-      for (const k of keysOf(old)) if (!kept.includes(k)) byKey.get(k)?.delete(id);
-      const had = keysOf(old);
-      for (const k of kept) {
-        if (had.includes(k)) continue;
-        let ids = byKey.get(k);
-        if (!ids) byKey.set(k, (ids = new Set()));
-        ids.add(id);
+      if (typeof old !== 'object' && typeof now !== 'object') {
+        // One key (or none) before and after, the usual case: no arrays to build.
+        if (old !== undefined) removeId(byKey, old, id);
+        if (now !== undefined) addId(byKey, now, id);
+        continue;
       }
+      const kept = keysOf(now);
+      const had = keysOf(old);
+      for (const k of had) if (!kept.includes(k)) removeId(byKey, k, id);
+      for (const k of kept) if (!had.includes(k)) addId(byKey, k, id);
     }
+  }
+}
+
+/**
+ * The ids under one key of a transaction's own index, in the order first written: a key held
+ * by one id (a payment's reference, each charge of a batch) is the bare id, not a `Set` of it.
+ */
+type OwnIds = string | Set<string>;
+
+const holds = (ids: OwnIds | undefined, id: string): boolean => (typeof ids === 'string' ? ids === id : ids?.has(id) === true);
+
+function addId(byKey: Map<string, OwnIds>, key: string, id: string): void {
+  const ids = byKey.get(key);
+  if (ids === undefined) byKey.set(key, id);
+  else if (typeof ids === 'string') {
+    if (ids !== id) byKey.set(key, new Set([ids, id]));
+  } else ids.add(id);
+}
+
+function removeId(byKey: Map<string, OwnIds>, key: string, id: string): void {
+  const ids = byKey.get(key);
+  if (ids === undefined) return;
+  if (typeof ids === 'string') {
+    if (ids === id) byKey.delete(key);
+  } else {
+    ids.delete(id);
+    if (ids.size === 0) byKey.delete(key);
   }
 }
 

@@ -16,7 +16,7 @@ const NO_METADATA: Record<string, unknown> = Object.freeze({});
  * metadata); a failed payment adds failure_code and failure_message.
  */
 export function paymentEventData(payment: PaymentRecord): PaymentCompletedData | PaymentFailedData {
-  return {
+  const data: PaymentCompletedData | PaymentFailedData = {
     payment_id: Number(payment.id),
     reference: payment.reference,
     amount: minorToNumber(payment.amount),
@@ -25,8 +25,15 @@ export function paymentEventData(payment: PaymentRecord): PaymentCompletedData |
     card_last: payment.card_last ?? null,
     card_brand: payment.card_brand ?? null,
     metadata: payment.metadata ?? NO_METADATA,
-    ...(payment.status === 'FAILED' ? { failure_code: payment.failure_code ?? null, failure_message: payment.failure_message ?? null } : {}),
   };
+  // Set after, in the same order, rather than spread from a literal: a spread copies through
+  // V8's generic path, and every charge raises one of these.
+  if (payment.status === 'FAILED') {
+    const failed = data as PaymentFailedData;
+    failed.failure_code = payment.failure_code ?? null;
+    failed.failure_message = payment.failure_message ?? null;
+  }
+  return data;
 }
 
 /** Raises a `payment.*` event about `payment`, as of its last change (`updatedAt`), with what the event adds (`adds`, typed by its schema). */

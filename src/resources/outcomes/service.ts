@@ -12,6 +12,7 @@ export type AttemptTargets = Partial<Record<ScriptTarget, string | undefined>>;
  * attempt's transaction, and leaves the store once used up. Weaker scripts are not touched.
  */
 export function takeScriptedStep(tx: Transaction, source: string, mode: Mode, targets: AttemptTargets): ScriptStep | undefined {
+  if (tx.none(OutcomeScripts)) return undefined;
   for (const target of SCRIPT_TARGETS) {
     const value = targets[target];
     if (value === undefined) continue;
