@@ -107,3 +107,17 @@ t.test('paying without a browser: a session, and a declined card', async (t) => 
   t.match('payment' in declined && declined.payment, { status: 'FAILED', failure_message: String });
   await t.rejects(payemu.completeSession('cs_nope', { card_number: '4242424242424242' }), { name: 'ApiError', status: 404 });
 });
+
+t.test('exportSnapshotText: the snapshot as bytes as they arrive, the same document; a refusal rejects with an ApiError', async (t) => {
+  const e = await emulator(t);
+  const payemu = createClient({ url: e.url, key: KEY });
+  await payemu.call('POST', '/v1/sessions', { amount: 5, reference: 'text-1' });
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of await payemu.exportSnapshotText({ all: true })) chunks.push(chunk);
+  t.same(JSON.parse(Buffer.concat(chunks).toString('utf8')), await payemu.exportSnapshot({ all: true }));
+  const refused = await createClient({ url: e.url, key: 'sk_test_nope' })
+    .exportSnapshotText()
+    .catch((error: unknown) => error);
+  t.type(refused, ApiError);
+  t.equal((refused as ApiError).status, 401);
+});
