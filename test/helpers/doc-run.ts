@@ -54,6 +54,8 @@ export function sh(command: string, cwd: string, options: { url?: string; env?: 
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  // A command that reads no input may have ended before it is written: EPIPE, nothing lost.
+  child.stdin.on('error', () => {});
   child.stdin.end(options.input ?? '');
   return new Promise((resolve) => child.once('close', (code) => resolve({ code, stdout, stderr })));
 }
