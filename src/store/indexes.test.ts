@@ -89,7 +89,8 @@ for (let seed = 1; seed <= 40; seed++) {
       for (const key of ['main', 'other', 'x', 'none']) {
         const want = built.plain.ids(key);
         const ids = built.mine.ids('scope', key);
-        const iterated = [...built.mine.iterate('scope', key)];
+        const iterated: string[] = [];
+        built.mine.each('scope', key, (id) => iterated.push(id) > 0);
         const count = built.mine.count('scope', key);
         if (JSON.stringify(ids) !== JSON.stringify(want) || JSON.stringify(iterated) !== JSON.stringify(want) || count !== want.length) {
           mismatches++;
@@ -118,4 +119,30 @@ t.test('a collection whose records all share a key keeps no Set for it, and read
   t.same(indexes.ids('scope', 'main'), ['r0', 'r1', 'r2', 'r3', 'r4'], 'a record of another key: the others stay, in order');
   t.same(indexes.ids('scope', 'other'), ['r5']);
   t.throws(() => indexes.ids('nope', 'main'), /no index nope/);
+});
+
+t.test('each stops at the first id its visitor refuses, under a shared key and under a Set', async (t) => {
+  const records = new Map<string, Rec>();
+  const indexes = new Indexes(Recs, records);
+  indexes.build(records, (record) => record);
+  for (let i = 0; i < 5; i++) {
+    const record = { id: `r${i}`, scope: 'main' };
+    records.set(record.id, record);
+    indexes.update(undefined, record);
+  }
+  const upTo = (key: string, last: string): string[] => {
+    const seen: string[] = [];
+    indexes.each('scope', key, (id) => {
+      seen.push(id);
+      return id !== last;
+    });
+    return seen;
+  };
+  t.same(upTo('main', 'r2'), ['r0', 'r1', 'r2'], 'the key every record holds');
+  const other = { id: 'r5', scope: 'other' };
+  records.set(other.id, other);
+  indexes.update(undefined, other);
+  t.same(upTo('main', 'r1'), ['r0', 'r1'], 'a Set of ids');
+  t.same(upTo('other', 'none'), ['r5'], 'a single id');
+  t.same(upTo('none', 'none'), [], 'no id');
 });
