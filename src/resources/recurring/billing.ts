@@ -7,7 +7,7 @@ import { PaymentMethods } from '../payment-methods/records.js';
 import { recordPayment } from '../payments/record.js';
 import { calculateTax } from '../tax/calculate.js';
 import { DAY_MS, firstPeriodAfter, periodDate, RETRY_DELAYS_DAYS } from './dates.js';
-import { emitRecurringEvent } from './events.js';
+import { emitCharged, emitRecurringEvent } from './events.js';
 import { Recurring, type RecurringRecord } from './records.js';
 
 /**
@@ -60,18 +60,18 @@ function bill(tx: Transaction, schedule: RecurringRecord, at: number, app: App):
         },
         at,
       );
-  const about = { payment_reference: payment.reference, payment_id: Number(payment.id) };
 
   if (payment.status === 'PAID') {
     const k = firstPeriodAfter(schedule.anchor, schedule.frequency, schedule.interval_count, at);
     const next = periodDate(schedule.anchor, schedule.frequency, schedule.interval_count, k);
     const updated = tx.put(Recurring, charged(schedule, next, at));
-    emitRecurringEvent(tx, 'recurring.charged', updated, at, about);
+    emitCharged(tx, updated, at, payment.reference, Number(payment.id));
     if (updated.end_date !== null && next >= updated.end_date) complete(tx, updated, at);
     return;
   }
 
   const retries = schedule.retry_count + 1;
+  const about = { payment_reference: payment.reference, payment_id: Number(payment.id) };
   const failure = { ...about, failure_code: payment.failure_code ?? null, failure_message: payment.failure_message ?? null };
   if (retries > RETRY_DELAYS_DAYS.length) {
     const suspended = tx.put(Recurring, { ...schedule, retry_count: retries, status: 'suspended', updated_at: at });
