@@ -128,7 +128,7 @@ function writeEntry(out: JsonBytes, change: Change, base: StoredRecord | undefin
   out.string(change.id);
   out.byte(0x2c);
   const record = change.record as unknown as Fields | null;
-  if (record === null) out.raw('null');
+  if (record === null) out.word('null');
   else if (base === undefined || base === (record as unknown) || !writePatch(out, base as unknown as Fields, record)) out.object(record);
   out.byte(0x5d); // ]
 }
