@@ -165,7 +165,8 @@ function writePatch(out: JsonBytes, base: Fields, after: Fields): boolean {
     return false;
   }
   out.byte(0x7d); // }
-  for (const key in base) if (base[key] !== undefined && !(key in after)) (removed ??= []).push(key);
+  // `in` first: reading a field that holds a fraction or a timestamp makes a number object of it.
+  for (const key in base) if (!(key in after) && base[key] !== undefined) (removed ??= []).push(key);
   out.byte(0x2c);
   out.array(removed ?? NONE_REMOVED);
   return true;
