@@ -30,9 +30,12 @@ function bill(tx: Transaction, schedule: RecurringRecord, at: number, app: App):
     return;
   }
 
-  const source = app.config().sources.find((s) => s.slug === schedule.source);
   let amount = schedule.amount;
-  if (schedule.apply_tax && source?.tax.enabled) amount = calculateTax(amount, source.tax.rate, source.tax.inclusive).total;
+  if (schedule.apply_tax) {
+    // Looked up only for a schedule that applies tax: the search's callback is an object a charge.
+    const source = app.config().sources.find((s) => s.slug === schedule.source);
+    if (source?.tax.enabled) amount = calculateTax(amount, source.tax.rate, source.tax.inclusive).total;
+  }
   const charge = {
     // Joined rather than concatenated: `+` would keep the payment's reference as a tree of three
     // strings for as long as the payment is stored (about 80 bytes more, each of a year's payments).
