@@ -111,25 +111,7 @@ t.test('a collection whose records all share a key keeps no Set for it, and read
     records.set(record.id, record);
     indexes.update(undefined, record);
   }
-  t.same(indexes.ids('scope', 'main'), ['r0', 'r1', 'r2', 'r3', 'r4']);
-  t.equal(indexes.count('scope', 'main'), 5);
-  const live = { id: 'r5', scope: 'other' };
-  records.set(live.id, live);
-  indexes.update(undefined, live);
-  t.same(indexes.ids('scope', 'main'), ['r0', 'r1', 'r2', 'r3', 'r4'], 'a record of another key: the others stay, in order');
-  t.same(indexes.ids('scope', 'other'), ['r5']);
-  t.throws(() => indexes.ids('nope', 'main'), /no index nope/);
-});
-
-t.test('each stops at the first id its visitor refuses, under a shared key and under a Set', async (t) => {
-  const records = new Map<string, Rec>();
-  const indexes = new Indexes(Recs, records);
-  indexes.build(records, (record) => record);
-  for (let i = 0; i < 5; i++) {
-    const record = { id: `r${i}`, scope: 'main' };
-    records.set(record.id, record);
-    indexes.update(undefined, record);
-  }
+  /** The ids `each` visits under `key` when its visitor refuses to go on after `last`. */
   const upTo = (key: string, last: string): string[] => {
     const seen: string[] = [];
     indexes.each('scope', key, (id) => {
@@ -138,11 +120,16 @@ t.test('each stops at the first id its visitor refuses, under a shared key and u
     });
     return seen;
   };
-  t.same(upTo('main', 'r2'), ['r0', 'r1', 'r2'], 'the key every record holds');
-  const other = { id: 'r5', scope: 'other' };
-  records.set(other.id, other);
-  indexes.update(undefined, other);
-  t.same(upTo('main', 'r1'), ['r0', 'r1'], 'a Set of ids');
+  t.same(indexes.ids('scope', 'main'), ['r0', 'r1', 'r2', 'r3', 'r4']);
+  t.equal(indexes.count('scope', 'main'), 5);
+  t.same(upTo('main', 'r2'), ['r0', 'r1', 'r2'], 'each stops where its visitor says, under the key every record holds');
+  const live = { id: 'r5', scope: 'other' };
+  records.set(live.id, live);
+  indexes.update(undefined, live);
+  t.same(indexes.ids('scope', 'main'), ['r0', 'r1', 'r2', 'r3', 'r4'], 'a record of another key: the others stay, in order');
+  t.same(indexes.ids('scope', 'other'), ['r5']);
+  t.same(upTo('main', 'r1'), ['r0', 'r1'], 'and under a Set of ids');
   t.same(upTo('other', 'none'), ['r5'], 'a single id');
   t.same(upTo('none', 'none'), [], 'no id');
+  t.throws(() => indexes.ids('nope', 'main'), /no index nope/);
 });
