@@ -89,7 +89,8 @@ for (let seed = 1; seed <= 40; seed++) {
       for (const key of ['main', 'other', 'x', 'none']) {
         const want = built.plain.ids(key);
         const ids = built.mine.ids('scope', key);
-        const iterated = [...built.mine.iterate('scope', key)];
+        const iterated: string[] = [];
+        built.mine.each('scope', key, (id) => iterated.push(id) > 0);
         const count = built.mine.count('scope', key);
         if (JSON.stringify(ids) !== JSON.stringify(want) || JSON.stringify(iterated) !== JSON.stringify(want) || count !== want.length) {
           mismatches++;
@@ -110,12 +111,25 @@ t.test('a collection whose records all share a key keeps no Set for it, and read
     records.set(record.id, record);
     indexes.update(undefined, record);
   }
+  /** The ids `each` visits under `key` when its visitor refuses to go on after `last`. */
+  const upTo = (key: string, last: string): string[] => {
+    const seen: string[] = [];
+    indexes.each('scope', key, (id) => {
+      seen.push(id);
+      return id !== last;
+    });
+    return seen;
+  };
   t.same(indexes.ids('scope', 'main'), ['r0', 'r1', 'r2', 'r3', 'r4']);
   t.equal(indexes.count('scope', 'main'), 5);
+  t.same(upTo('main', 'r2'), ['r0', 'r1', 'r2'], 'each stops where its visitor says, under the key every record holds');
   const live = { id: 'r5', scope: 'other' };
   records.set(live.id, live);
   indexes.update(undefined, live);
   t.same(indexes.ids('scope', 'main'), ['r0', 'r1', 'r2', 'r3', 'r4'], 'a record of another key: the others stay, in order');
   t.same(indexes.ids('scope', 'other'), ['r5']);
+  t.same(upTo('main', 'r1'), ['r0', 'r1'], 'and under a Set of ids');
+  t.same(upTo('other', 'none'), ['r5'], 'a single id');
+  t.same(upTo('none', 'none'), [], 'no id');
   t.throws(() => indexes.ids('nope', 'main'), /no index nope/);
 });

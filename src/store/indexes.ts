@@ -129,17 +129,21 @@ export class Indexes<T extends StoredRecord> {
     return typeof entry === 'string' ? [entry] : [...entry];
   }
 
-  /** The ids under `key`, in insertion order, without copying them. */
-  *iterate(index: string, key: string): IterableIterator<string> {
+  /**
+   * Calls `visit` with the ids under `key`, in insertion order, without copying them, until it
+   * returns false. A callback rather than a generator: a generator's every step is an object
+   * (the event log's cap walks the oldest events of its scope at every commit that raises one).
+   */
+  each(index: string, key: string, visit: (id: string) => boolean): void {
     const found = this.index(index);
     if (found.whole === key) {
-      yield* this.records.keys();
+      for (const id of this.records.keys()) if (!visit(id)) return;
       return;
     }
     const entry = found.map.get(key);
     if (entry === undefined) return;
-    if (typeof entry === 'string') yield entry;
-    else yield* entry;
+    if (typeof entry === 'string') visit(entry);
+    else for (const id of entry) if (!visit(id)) return;
   }
 
   count(index: string, key: string): number {

@@ -202,10 +202,10 @@ export class Store {
     this.finishers.push(finish);
   }
 
-  /** Records under an index key in insertion order, without copying the index. */
-  *iterate<T extends StoredRecord>(def: Collection<T>, index: string, key: string): IterableIterator<T> {
+  /** Calls `visit` with the records under an index key in insertion order, without copying the index, until it returns false. */
+  each<T extends StoredRecord>(def: Collection<T>, index: string, key: string, visit: (record: T) => boolean): void {
     const map = this.records.map(def.name);
-    for (const id of this.index(def.name).iterate(index, key)) yield this.records.value(def.name, map, id) as T;
+    this.index(def.name).each(index, key, (id) => visit(this.records.value(def.name, map, id) as T));
   }
 
   /** `[index name, key function]` of a collection's indexes, for a transaction's own index. */

@@ -22,12 +22,15 @@ export function keepRecentEvents(store: Store, limit = EVENT_RETENTION): void {
       let excess = store.countIndex(Events, 'scope', scope) + count - limit;
       // Bounded: a log full of pending deliveries is not scanned whole on every commit.
       let budget = excess + 100;
-      for (const event of store.iterate(Events, 'scope', scope)) {
-        if (excess <= 0 || budget-- <= 0) break;
-        if (event.delivery_status === 'pending' || event.delivery_status === 'retrying') continue;
-        tx.delete(Events, event.id);
-        excess--;
-      }
+      if (excess <= 0) continue;
+      store.each(Events, 'scope', scope, (event) => {
+        if (excess <= 0 || budget-- <= 0) return false;
+        if (event.delivery_status !== 'pending' && event.delivery_status !== 'retrying') {
+          tx.delete(Events, event.id);
+          excess--;
+        }
+        return true;
+      });
     }
   });
 }

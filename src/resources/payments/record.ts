@@ -39,6 +39,57 @@ export function recordPayment(tx: Transaction, attempt: PaymentAttempt, now: num
   if (existing && (existing.source !== attempt.source || SETTLED_STATUSES.has(existing.status))) {
     throw new Conflict(`The reference "${attempt.reference}" has already been paid.`);
   }
+  const payment = existing === undefined && attempt.failure === undefined ? plainCharge(tx, attempt, now) : undefined;
+  if (payment !== undefined) {
+    tx.put(Payments, payment);
+    emitPaymentEvent(tx, 'payment.completed', payment);
+    return payment;
+  }
+  return recordAttempt(tx, attempt, existing, now);
+}
+
+/**
+ * The payment of an approved first charge of a saved card for a schedule, with nothing but the
+ * schedule's reference and the card to add (a year of daily billing: every charge), as one
+ * literal: the fields `recordAttempt` would set, in its order. Adding the last two to a literal
+ * of ten kept them in an array of their own beside the record, 40 bytes more for each payment
+ * stored. Undefined for any other attempt.
+ */
+function plainCharge(tx: Transaction, attempt: PaymentAttempt, now: number): PaymentRecord | undefined {
+  const { origin } = attempt;
+  if (
+    !attempt.payment_method ||
+    origin.recurring_reference === undefined ||
+    attempt.capture_method !== 'automatic' ||
+    attempt.description !== undefined ||
+    attempt.customer_email !== undefined ||
+    attempt.customer_name !== undefined ||
+    (attempt.metadata !== undefined && hasKeys(attempt.metadata)) ||
+    origin.session_id !== undefined ||
+    origin.charge_id !== undefined ||
+    origin.invoice_id !== undefined ||
+    origin.payment_link_id !== undefined
+  ) {
+    return undefined;
+  }
+  return {
+    id: String(nextPaymentId(tx)),
+    source: attempt.source,
+    mode: attempt.mode,
+    reference: attempt.reference,
+    amount: attempt.amount,
+    currency: attempt.currency,
+    status: 'PAID',
+    card_brand: attempt.card_brand,
+    card_last: attempt.card_last,
+    created_at: now,
+    recurring_reference: origin.recurring_reference,
+    payment_method: attempt.payment_method,
+  };
+}
+
+/** `recordPayment` of any attempt: its payment built field by field (what `plainCharge` must agree with: record.test.ts). */
+export function recordAttempt(tx: Transaction, attempt: PaymentAttempt, existing: PaymentRecord | undefined, now: number): PaymentRecord {
   const { failure, origin } = attempt;
   const status = failure ? 'FAILED' : attempt.capture_method === 'manual' ? 'AUTHORIZED' : 'PAID';
   // Built field by field rather than spread from the attempt, and in the store's lean shape
