@@ -38,6 +38,8 @@ const SEQUENTIAL_WINDOW = 1024 * 1024;
  */
 export class RawRecords {
   private fd: number | undefined;
+  /** The records' bytes held in memory (an imported snapshot's: see `inMemory`), in place of the file. */
+  private bytes: Buffer | undefined;
   private starts: Offsets;
   private ends: Offsets;
   private marks: Uint8Array;
@@ -47,22 +49,37 @@ export class RawRecords {
   /** Records kept and not yet parsed or replaced. */
   private left = 0;
   /** The file's bytes last read: `window[0]` is at `windowStart`. */
-  private readonly window = Buffer.allocUnsafe(SEQUENTIAL_WINDOW);
+  private window = Buffer.alloc(0);
   private windowStart = 0;
   private windowLength = 0;
 
-  /** `size`: the file's, to size the lists (a record is rarely under 200 bytes). */
+  /** `size`: the file's, to size the lists (a record is rarely under 200 bytes), or `records`, how many there are. */
   constructor(
     fd: number,
     private readonly dir: string,
     size: number,
+    records?: number,
   ) {
     this.fd = fd;
-    const capacity = Math.max(1024, Math.ceil(size / 200));
+    const capacity = Math.max(1024, records ?? Math.ceil(size / 200));
     this.starts = offsets(capacity, size);
     this.ends = offsets(capacity, size);
     this.marks = new Uint8Array(capacity);
     this.positions = new Uint32Array(capacity);
+    if (fd >= 0) this.window = Buffer.allocUnsafe(SEQUENTIAL_WINDOW);
+  }
+
+  /**
+   * Records whose bytes are held in memory rather than in a file: those of a snapshot document
+   * imported whole (src/control/snapshot-swap.ts), each checked and kept as it was received,
+   * parsed on first use like those of a snapshot read at start. `bytes` is dropped once every
+   * record kept is parsed or replaced.
+   */
+  static inMemory(bytes: Buffer, records: number): RawRecords {
+    const raw = new RawRecords(-1, '', bytes.length, records);
+    raw.fd = undefined;
+    raw.bytes = bytes;
+    return raw;
   }
 
   /** Keeps the record `id` at bytes [start, end) of the file, its collection's `position`th; returns its index. */
@@ -138,11 +155,13 @@ export class RawRecords {
   close(): void {
     if (this.fd !== undefined) fs.closeSync(this.fd);
     this.fd = undefined;
+    this.bytes = undefined;
   }
 
   private text(index: number): string {
     const start = this.starts[index]!;
     const end = this.ends[index]!;
+    if (this.bytes !== undefined) return this.bytes.toString('utf8', start, end);
     if (this.fd === undefined) throw new Error('the snapshot file is closed');
     if (start < this.windowStart || end > this.windowStart + this.windowLength) {
       const inOrder = start >= this.windowStart + this.windowLength && start < this.windowStart + this.windowLength + WINDOW;
@@ -156,6 +175,14 @@ export class RawRecords {
       this.windowLength = readAt(this.fd, this.window.subarray(0, size), start);
     }
     return this.window.toString('utf8', start - this.windowStart, end - this.windowStart);
+  }
+}
+
+/** A collection's records as a snapshot is written from them: those kept unparsed in `raw` as their lines. */
+export function* linesOf(raw: RawRecords, list: readonly (StoredRecord | number)[]): IterableIterator<StoredRecord | RawLine> {
+  for (let i = 0; i < list.length; i++) {
+    const value = list[i]!;
+    yield typeof value === 'number' ? raw.line(value) : value;
   }
 }
 

@@ -2,6 +2,7 @@ import { patched, type Change, type Collection, type IndexKey, type Replaced, ty
 import { storedEntries } from './index-keys.js';
 import { Indexes, type CollectionIds } from './indexes.js';
 import type { Persistence } from './persistence.js';
+import { linesOf, type RawRecords, type SnapshotMarking } from './raw-records.js';
 import { RecordMaps } from './record-maps.js';
 import { Transaction } from './transaction.js';
 import { keptDueTimes, Watches, type DueEach, type DueTimes } from './watches.js';
@@ -239,6 +240,32 @@ export class Store {
     }
     this.commit(changes, []);
     return changes.length;
+  }
+
+  /** Whether `replaceAll` can be done now: outside a transaction, by a persistence that can write a snapshot now. */
+  canReplaceAll(): boolean {
+    return this.current === undefined && this.persistence.replace !== undefined && this.persistence.canReplace?.() !== false;
+  }
+
+  /** How a snapshot marks records: by the tests the store watches (see `watch`). */
+  marking(): SnapshotMarking {
+    return this.watches.marking();
+  }
+
+  /**
+   * Replaces every record with `collections`' (a number: the index in `raw` of one kept unparsed), as a start reads a snapshot:
+   * the persistence writes them as its snapshot first (a throw changes nothing); indexes are built again on first use. No commit
+   * listener runs: the caller schedules the due work again.
+   */
+  replaceAll(raw: RawRecords, collections: readonly [string, (StoredRecord | number)[]][], marking: SnapshotMarking): void {
+    if (!this.canReplaceAll()) throw new Error('the store cannot be replaced now');
+    this.persistence.replace!(
+      collections.map(([name, list]) => [name, linesOf(raw, list)]),
+      marking,
+    );
+    this.records.replace(raw, marking.marks);
+    this.indexes.clear();
+    for (const [name, list] of collections) this.records.load(name, list);
   }
 
   /** Hands the records to the persistence, which may keep them as a snapshot for the next start. */

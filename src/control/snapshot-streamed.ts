@@ -1,0 +1,131 @@
+import { isUtf8 } from 'node:buffer';
+import { rejectProtoKeys } from '../http/body.js';
+import { BadRequest, type Unprocessable } from '../http/errors.js';
+import { checkJsonText } from '../http/text.js';
+
+/** A collection's records in a streamed snapshot: spans `from` to `to` (excluded) of its bytes. */
+export class SpanList {
+  constructor(
+    readonly name: string,
+    readonly from: number,
+    public to: number,
+  ) {}
+}
+
+/** A refusal of the body found in a piece the parser read whole, and how many records came before it. */
+interface Found {
+  error: Unprocessable;
+  at: number;
+}
+
+/**
+ * The body of `POST /_payemu/snapshot?all=true` as snapshot-body.ts reads it when the import may
+ * replace the whole store (snapshot-swap.ts): the document's small fields parsed, and each record
+ * of `data` kept as the bytes it was sent as (`bytes`, record i at [starts[i], ends[i])), in
+ * place of its parsed value, so that the records are parsed one at a time as they are checked
+ * and dropped, and are written as they came. `data.<collection>` is a SpanList. `record`
+ * parses one as the parser would have (400: not UTF-8, not JSON); `materialize` makes the
+ * document the parser would have made, with its refusals, for any other import.
+ */
+export class StreamedSnapshot {
+  /** The first `__proto__` key and ill-formed string in a record, found by `record`. */
+  private proto: Found | undefined;
+  private surrogate: Found | undefined;
+
+  constructor(
+    readonly doc: Record<string, unknown>,
+    readonly bytes: Buffer,
+    readonly starts: readonly number[],
+    readonly ends: readonly number[],
+    /** Each SpanList in the order the body holds them (a collection named twice: both). */
+    readonly lists: readonly SpanList[],
+    /** The first of each found in the document's other fields, with how many records came before it. */
+    private readonly docProto: Found | undefined,
+    private readonly docSurrogate: Found | undefined,
+  ) {}
+
+  get count(): number {
+    return this.starts.length;
+  }
+
+  /** The text of record `i`; a 400 when it is not UTF-8. */
+  text(i: number): string {
+    const start = this.starts[i]!;
+    const end = this.ends[i]!;
+    if (!isUtf8(this.bytes.subarray(start, end))) throw new BadRequest('The request body is not valid UTF-8.');
+    return this.bytes.toString('utf8', start, end);
+  }
+
+  /**
+   * Record `i` of `list`, parsed from `text`: a 400 when it is not JSON; a `__proto__` key or a
+   * string that is not well-formed is kept for `refusal` (a 422 answered once every record parsed).
+   */
+  record(i: number, list: SpanList, text: string): unknown {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      throw new BadRequest(`The request body is not valid JSON: ${(error as Error).message}.`);
+    }
+    // A key can also spell `__proto__` with escapes; a lone surrogate can only come as an escape.
+    const escapes = text.includes('\\u');
+    if ((escapes && this.surrogate === undefined) || (this.proto === undefined && text.includes('__proto__'))) {
+      const path = `data.${list.name}.${i - list.from}`;
+      this.proto ??= found(() => rejectProtoKeys(value, path), i);
+      if (escapes) this.surrogate ??= found(() => checkJsonText(value, path), i);
+    }
+    return value;
+  }
+
+  /** The 422 the parser would answer once every record is parsed (`record`), first in the body; or undefined. */
+  refusal(): Unprocessable | undefined {
+    const first = (doc: Found | undefined, records: Found | undefined) =>
+      doc !== undefined && (records === undefined || doc.at <= records.at) ? doc.error : records?.error;
+    return first(this.docProto, this.proto) ?? first(this.docSurrogate, this.surrogate);
+  }
+
+  /** The first record that is not UTF-8 or not JSON, as its 400; or undefined. */
+  badRecord(): BadRequest | undefined {
+    for (const list of this.lists) {
+      for (let i = list.from; i < list.to; i++) {
+        try {
+          JSON.parse(this.text(i));
+        } catch (error) {
+          return error instanceof BadRequest ? error : new BadRequest(`The request body is not valid JSON: ${(error as Error).message}.`);
+        }
+      }
+    }
+    return undefined;
+  }
+
+  /** The document the parser makes when it keeps every record parsed, with its refusals. */
+  materialize(): Record<string, unknown> {
+    const parsed = new Map<SpanList, unknown[]>();
+    for (const list of this.lists) {
+      const values: unknown[] = [];
+      for (let i = list.from; i < list.to; i++) values.push(this.record(i, list, this.text(i)));
+      parsed.set(list, values);
+    }
+    const refused = this.refusal();
+    if (refused) throw refused;
+    const data = this.doc.data as Record<string, unknown> | undefined;
+    if (data !== null && typeof data === 'object' && !Array.isArray(data))
+      for (const [name, value] of Object.entries(data)) if (value instanceof SpanList) define(data, name, parsed.get(value));
+    return this.doc;
+  }
+}
+
+/** What `check` refuses, at record `at`; or undefined. */
+function found(check: () => void, at: number): Found | undefined {
+  try {
+    check();
+    return undefined;
+  } catch (error) {
+    return { error: error as Unprocessable, at };
+  }
+}
+
+/** `object[key] = value` as JSON.parse sets it: an own property, even for `__proto__`. */
+export function define(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
+}
