@@ -90,6 +90,21 @@ for (const kept of [false, true]) {
         /^422 .*__proto__ field is not allowed/,
         'a __proto__ key before a lone surrogate, as readJson',
       );
+      t.match(
+        refusal(text.replace('"metadata":{"n":9}', '"metadata":{"\\ud800":9}').replace('"metadata":{"n":20}', '"metadata":{"\\u005f_proto__":1}')),
+        /^422 The data\.payments\.20\.metadata\.__proto__ field is not allowed/,
+        'a __proto__ key spelled with escapes, after a lone surrogate',
+      );
+      t.equal(
+        refusal(`${text.slice(0, -1)},"x":{"__proto__":1}}`.replace('"metadata":{"n":20}', '"metadata":{"__proto__":1}')),
+        '422 The data.payments.20.metadata.__proto__ field is not allowed.',
+        'the first __proto__ key of the body, in a record before a field',
+      );
+      t.equal(
+        refusal(`{"x":{"__proto__":1},${text.slice(1)}`.replace('"metadata":{"n":20}', '"metadata":{"__proto__":1}')),
+        '422 The x.__proto__ field is not allowed.',
+        'the first __proto__ key of the body, in a field before the records',
+      );
       t.match(refusal(`${text.slice(0, -3)}x}}`), /^400 /, 'a syntax error after a __proto__ key is the 400');
       t.same(parse('[1, 2]', 2), [1, 2], 'not an object: parsed whole');
       t.equal(parse('  \n ', 1), undefined, 'nothing but white space: no body');

@@ -115,6 +115,9 @@ export class SnapshotParser {
   private readonly ends: number[] = [];
   private readonly lists: SpanList[] = [];
   private spans: SpanList | undefined;
+  /** In `keptRecords`: inside a record, which starts at `recordStart` in `kept`. */
+  private inRecord = false;
+  private recordStart = 0;
   /** When `kept`: the first `__proto__` key and ill-formed string of the other fields, with the records before them. */
   private docProto: { error: Unprocessable; at: number } | undefined;
   private docSurrogate: { error: Unprocessable; at: number } | undefined;
@@ -141,6 +144,10 @@ export class SnapshotParser {
     const n = chunk.length;
     let i = 0;
     while (i < n) {
+      if (this.kept && this.level === LIST && !this.inPiece) {
+        i = this.keptRecords(chunk, i);
+        if (i === n) break;
+      }
       if (this.inPiece) {
         const end = this.scan(chunk, i);
         if (end === -1) {
@@ -363,14 +370,81 @@ export class SnapshotParser {
     if (this.surrogate) this.docSurrogate ??= { error: this.surrogate, at: this.starts.length };
   }
 
+  /** Room for `more` bytes in `kept`. */
+  private reserve(more: number): void {
+    const end = this.keptLength + more;
+    if (end <= this.kept!.length) return;
+    const bigger = Buffer.allocUnsafe(Math.max(end, this.kept!.length * 2));
+    this.kept!.copy(bigger, 0, 0, this.keptLength);
+    this.kept = bigger;
+  }
+
+  /**
+   * With records kept, in a collection's list: reads on from `from` for as long as what comes is
+   * records (objects), commas between them and white space, in one loop over the bytes that
+   * finds each record's end by its brackets and strings (as `scan` does, a record across chunks
+   * too), and copies the bytes read into `kept` at once. Anything else (the list's end, a value
+   * that is not an object, a byte out of place) is left to `structure` at the index returned.
+   * Whether each record is JSON is for its parse (StreamedSnapshot.record).
+   */
+  private keptRecords(chunk: Buffer, from: number): number {
+    const n = chunk.length;
+    // Where chunk[i] goes in `kept`: every byte read here is copied.
+    const base = this.keptLength - from;
+    // A record's scan goes on from the last chunk; `scan` leaves its own state behind it.
+    let inRecord = this.inRecord;
+    let depth = inRecord ? this.depth : 0;
+    let inString = inRecord && this.inString;
+    let escaped = inRecord && this.escaped;
+    let expect = this.expect;
+    let tooDeep = false;
+    let i = from;
+    for (; i < n; i++) {
+      const c = chunk[i]!;
+      if (inRecord) {
+        if (inString) {
+          if (escaped) escaped = false;
+          else if (c === 0x5c) escaped = true;
+          else if (c === 0x22) inString = false;
+        } else if (c === 0x22) inString = true;
+        else if (c === 0x7b || c === 0x5b) {
+          if (++depth + LIST > MAX_DEPTH) {
+            tooDeep = true;
+            break;
+          }
+        } else if ((c === 0x7d || c === 0x5d) && --depth === 0) {
+          this.starts.push(this.recordStart);
+          this.ends.push(base + i + 1);
+          this.spans!.to++;
+          inRecord = false;
+          expect = 'commaOrClose';
+        }
+        continue;
+      }
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
+      if (c === 0x2c && expect === 'commaOrClose') expect = 'value';
+      else if (c === 0x7b && (expect === 'value' || expect === 'valueOrClose')) {
+        inRecord = true;
+        depth = 1;
+        this.recordStart = base + i;
+      } else break;
+    }
+    this.reserve(i - from);
+    chunk.copy(this.kept!, this.keptLength, from, i);
+    this.keptLength += i - from;
+    this.depth = depth;
+    this.inString = inString;
+    this.escaped = escaped;
+    this.inRecord = inRecord;
+    this.expect = expect;
+    if (tooDeep) throw new BadRequest(`The request body is nested too deeply: more than ${MAX_DEPTH} levels.`);
+    return i;
+  }
+
   /** A record's bytes, kept as they came (see StreamedSnapshot). */
   private keep(bytes: Buffer): void {
     const end = this.keptLength + bytes.length;
-    if (end > this.kept!.length) {
-      const bigger = Buffer.allocUnsafe(Math.max(end, this.kept!.length * 2));
-      this.kept!.copy(bigger, 0, 0, this.keptLength);
-      this.kept = bigger;
-    }
+    this.reserve(bytes.length);
     bytes.copy(this.kept!, this.keptLength);
     this.starts.push(this.keptLength);
     this.ends.push(end);

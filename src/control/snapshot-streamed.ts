@@ -28,6 +28,12 @@ interface Found {
  * document the parser would have made, with its refusals, for any other import.
  */
 export class StreamedSnapshot {
+  /** Whether all the records' bytes are UTF-8 (then each one is: they start and end on ASCII), checked once. */
+  private utf8: boolean | undefined;
+  /** Whether any record may hold an escape (`\u`) or a `__proto__` key, or a line break: looked for once in all their bytes. */
+  private readonly escapes: boolean;
+  private readonly protos: boolean;
+  readonly lineBreaks: boolean;
   /** The first `__proto__` key and ill-formed string in a record, found by `record`. */
   private proto: Found | undefined;
   private surrogate: Found | undefined;
@@ -42,7 +48,12 @@ export class StreamedSnapshot {
     /** The first of each found in the document's other fields, with how many records came before it. */
     private readonly docProto: Found | undefined,
     private readonly docSurrogate: Found | undefined,
-  ) {}
+  ) {
+    const used = bytes.subarray(0, ends.at(-1) ?? 0);
+    this.escapes = used.includes('\\u');
+    this.protos = used.includes('__proto__');
+    this.lineBreaks = used.includes(0x0a) || used.includes(0x0d);
+  }
 
   get count(): number {
     return this.starts.length;
@@ -52,7 +63,8 @@ export class StreamedSnapshot {
   text(i: number): string {
     const start = this.starts[i]!;
     const end = this.ends[i]!;
-    if (!isUtf8(this.bytes.subarray(start, end))) throw new BadRequest('The request body is not valid UTF-8.');
+    this.utf8 ??= isUtf8(this.bytes.subarray(0, this.ends.at(-1) ?? 0));
+    if (!this.utf8 && !isUtf8(this.bytes.subarray(start, end))) throw new BadRequest('The request body is not valid UTF-8.');
     return this.bytes.toString('utf8', start, end);
   }
 
@@ -68,8 +80,8 @@ export class StreamedSnapshot {
       throw new BadRequest(`The request body is not valid JSON: ${(error as Error).message}.`);
     }
     // A key can also spell `__proto__` with escapes; a lone surrogate can only come as an escape.
-    const escapes = text.includes('\\u');
-    if ((escapes && this.surrogate === undefined) || (this.proto === undefined && text.includes('__proto__'))) {
+    const escapes = this.escapes && text.includes('\\u');
+    if ((escapes || (this.protos && text.includes('__proto__'))) && (this.proto === undefined || this.surrogate === undefined)) {
       const path = `data.${list.name}.${i - list.from}`;
       this.proto ??= found(() => rejectProtoKeys(value, path), i);
       if (escapes) this.surrogate ??= found(() => checkJsonText(value, path), i);

@@ -54,7 +54,7 @@ export function importStreamed(app: App, collections: readonly Collection<Stored
       }
       top = Math.max(top, Number(record.id));
       // Kept as sent when that is the record as stored: a line of the snapshot file.
-      if (record === value && def.name !== Meta.name && !text.includes('\n') && !text.includes('\r')) {
+      if (record === value && def.name !== Meta.name && !(body.lineBreaks && (text.includes('\n') || text.includes('\r')))) {
         records.push(raw.add(record.id, body.starts[i]!, body.ends[i]!, marking.marked(def.name, record), records.length));
         kept++;
       } else records.push(record);

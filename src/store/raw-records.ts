@@ -17,7 +17,9 @@ export interface SnapshotMarking {
 
 /** A record as read from the snapshot, never parsed: written back to the next one as it is. */
 export interface RawLine {
-  text: string;
+  readonly text: string;
+  /** Its bytes, when they are held in memory (RawRecords.inMemory): written without decoding them. */
+  readonly bytes?: Buffer;
   marked: boolean;
   /** Its place among its collection's records in the snapshot (see index-keys.ts). */
   position: number;
@@ -144,7 +146,9 @@ export class RawRecords {
 
   /** The record's line as read, for a snapshot written with it unparsed. */
   line(index: number): RawLine {
-    return { text: this.text(index), marked: this.marked(index), position: this.position(index) };
+    const bytes = this.bytes;
+    if (bytes === undefined) return { text: this.text(index), marked: this.marked(index), position: this.position(index) };
+    return new HeldLine(this, index, bytes.subarray(this.starts[index]!, this.ends[index]!));
   }
 
   /** One record kept is parsed or replaced: once none is left, the file is closed. */
@@ -158,7 +162,8 @@ export class RawRecords {
     this.bytes = undefined;
   }
 
-  private text(index: number): string {
+  /** The record's text, read from the file or from the bytes held. */
+  text(index: number): string {
     const start = this.starts[index]!;
     const end = this.ends[index]!;
     if (this.bytes !== undefined) return this.bytes.toString('utf8', start, end);
@@ -175,6 +180,25 @@ export class RawRecords {
       this.windowLength = readAt(this.fd, this.window.subarray(0, size), start);
     }
     return this.window.toString('utf8', start - this.windowStart, end - this.windowStart);
+  }
+}
+
+/** A record's line whose bytes are held in memory: decoded only if its text is asked for. */
+class HeldLine implements RawLine {
+  marked: boolean;
+  readonly position: number;
+
+  constructor(
+    private readonly raw: RawRecords,
+    private readonly index: number,
+    readonly bytes: Buffer,
+  ) {
+    this.marked = raw.marked(index);
+    this.position = raw.position(index);
+  }
+
+  get text(): string {
+    return this.raw.text(this.index);
   }
 }
 
