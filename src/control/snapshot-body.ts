@@ -72,6 +72,15 @@ const DOCUMENT = 1;
 const DATA = 2;
 const LIST = 3;
 const BETWEEN_RECORDS = Buffer.from('},{');
+/** What a byte is to the scan of a record (SnapshotParser.keptRecords): 0 for all but these. */
+const [QUOTE, BACKSLASH, OPENING, CLOSING] = [1, 2, 3, 4];
+const BYTE_KIND = new Uint8Array(256);
+BYTE_KIND[0x22] = QUOTE;
+BYTE_KIND[0x5c] = BACKSLASH;
+BYTE_KIND[0x7b] = OPENING;
+BYTE_KIND[0x5b] = OPENING;
+BYTE_KIND[0x7d] = CLOSING;
+BYTE_KIND[0x5d] = CLOSING;
 const LAST_RECORD = Buffer.from('}]');
 
 /**
@@ -395,50 +404,62 @@ export class SnapshotParser {
     let inRecord = this.inRecord;
     let depth = inRecord ? this.depth : 0;
     let inString = inRecord && this.inString;
-    let escaped = inRecord && this.escaped;
     let expect = this.expect;
     let tooDeep = false;
     let i = from;
-    for (; i < n; i++) {
-      const c = chunk[i]!;
+    // The byte after a backslash that ended the last chunk is its escape's.
+    if (inRecord && this.escaped && i < n) i++;
+    let escaped = false;
+    outer: while (i < n) {
       if (inRecord) {
-        if (inString) {
-          if (escaped) escaped = false;
-          else if (c === 0x5c) escaped = true;
-          else if (c === 0x22) inString = false;
-        } else if (c === 0x22) inString = true;
-        else if (c === 0x7b || c === 0x5b) {
-          if (++depth + LIST > MAX_DEPTH) {
-            tooDeep = true;
-            break;
+        // Inside a record, only quotes, backslashes in strings and brackets out of them matter
+        // (BYTE_KIND): most bytes are passed over by one look-up.
+        for (; i < n; i++) {
+          const kind = BYTE_KIND[chunk[i]!]!;
+          if (kind === 0) continue;
+          if (kind === QUOTE) inString = !inString;
+          else if (inString) {
+            if (kind === BACKSLASH && ++i === n) escaped = true;
+          } else if (kind === OPENING) {
+            if (++depth + LIST > MAX_DEPTH) {
+              tooDeep = true;
+              break outer;
+            }
+          } else if (kind === CLOSING && --depth === 0) {
+            this.starts.push(this.recordStart);
+            this.ends.push(base + i + 1);
+            this.spans!.to++;
+            inRecord = false;
+            expect = 'commaOrClose';
+            i++;
+            continue outer;
           }
-        } else if ((c === 0x7d || c === 0x5d) && --depth === 0) {
-          this.starts.push(this.recordStart);
-          this.ends.push(base + i + 1);
-          this.spans!.to++;
-          inRecord = false;
-          expect = 'commaOrClose';
         }
-        continue;
+        break;
       }
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) continue;
-      if (c === 0x2c && expect === 'commaOrClose') expect = 'value';
-      else if (c === 0x7b && (expect === 'value' || expect === 'valueOrClose')) {
+      const c = chunk[i]!;
+      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
+      else if (c === 0x2c && expect === 'commaOrClose') {
+        expect = 'value';
+        i++;
+      } else if (c === 0x7b && (expect === 'value' || expect === 'valueOrClose')) {
         inRecord = true;
         depth = 1;
         this.recordStart = base + i;
+        i++;
       } else break;
     }
-    this.reserve(i - from);
-    chunk.copy(this.kept!, this.keptLength, from, i);
-    this.keptLength += i - from;
+    const end = Math.min(i, n);
+    this.reserve(end - from);
+    chunk.copy(this.kept!, this.keptLength, from, end);
+    this.keptLength += end - from;
     this.depth = depth;
     this.inString = inString;
     this.escaped = escaped;
     this.inRecord = inRecord;
     this.expect = expect;
     if (tooDeep) throw new BadRequest(`The request body is nested too deeply: more than ${MAX_DEPTH} levels.`);
-    return i;
+    return end;
   }
 
   /** A record's bytes, kept as they came (see StreamedSnapshot). */
