@@ -18,8 +18,12 @@ export interface SnapshotMarking {
 /** A record as read from the snapshot, never parsed: written back to the next one as it is. */
 export interface RawLine {
   readonly text: string;
-  /** Its bytes, when they are held in memory (RawRecords.inMemory): written without decoding them. */
-  readonly bytes?: Buffer;
+  /**
+   * When its bytes are held in memory (RawRecords.inMemory): how many, and a copy of them into
+   * `target` at `at` (a snapshot is written without decoding them).
+   */
+  readonly byteLength?: number;
+  copy?(target: Buffer, at: number): void;
   marked: boolean;
   /** Its place among its collection's records in the snapshot (see index-keys.ts). */
   position: number;
@@ -148,7 +152,7 @@ export class RawRecords {
   line(index: number): RawLine {
     const bytes = this.bytes;
     if (bytes === undefined) return { text: this.text(index), marked: this.marked(index), position: this.position(index) };
-    return new HeldLine(this, index, bytes.subarray(this.starts[index]!, this.ends[index]!));
+    return new HeldLine(this, index, this.ends[index]! - this.starts[index]!);
   }
 
   /** One record kept is parsed or replaced: once none is left, the file is closed. */
@@ -160,6 +164,11 @@ export class RawRecords {
     if (this.fd !== undefined) fs.closeSync(this.fd);
     this.fd = undefined;
     this.bytes = undefined;
+  }
+
+  /** Copies the bytes held of record `index` into `target` at `at` (RawRecords.inMemory only). */
+  copy(index: number, target: Buffer, at: number): void {
+    this.bytes!.copy(target, at, this.starts[index]!, this.ends[index]!);
   }
 
   /** The record's text, read from the file or from the bytes held. */
@@ -191,7 +200,7 @@ class HeldLine implements RawLine {
   constructor(
     private readonly raw: RawRecords,
     private readonly index: number,
-    readonly bytes: Buffer,
+    readonly byteLength: number,
   ) {
     this.marked = raw.marked(index);
     this.position = raw.position(index);
@@ -199,6 +208,10 @@ class HeldLine implements RawLine {
 
   get text(): string {
     return this.raw.text(this.index);
+  }
+
+  copy(target: Buffer, at: number): void {
+    this.raw.copy(this.index, target, at);
   }
 }
 

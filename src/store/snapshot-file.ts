@@ -240,12 +240,18 @@ export function writeSnapshot(
       }
       used += stage.write(text, used);
     };
-    const writeBytes = (bytes: Buffer) => {
-      if (used + bytes.length > stage.length) {
+    /** A held line, after `,\n` (or `\n` for the first) and its mark: bytes copied, no string made. */
+    const writeHeld = (line: RawLine, first: boolean, mark: boolean) => {
+      const length = line.byteLength!;
+      if (used + length + 3 > stage.length) {
         flush();
-        if (bytes.length > stage.length) return out(bytes);
+        if (length + 3 > stage.length) return write(`${first ? '\n' : ',\n'}${mark ? ' ' : ''}${line.text}`);
       }
-      used += bytes.copy(stage, used);
+      if (!first) stage[used++] = 0x2c;
+      stage[used++] = 0x0a;
+      if (mark) stage[used++] = 0x20;
+      line.copy!(stage, used);
+      used += length;
     };
     const marks = marking && Object.keys(marking.marks).length > 0 ? marking : undefined;
     write(`{"version":1,"covers":${covers},${marks ? `"marks":${JSON.stringify(marks.marks)},` : ''}"collections":{`);
@@ -257,13 +263,11 @@ export function writeSnapshot(
       let first = true;
       for (const record of list) {
         const separator = first ? '\n' : ',\n';
-        first = false;
         records++;
         if (!isRawLine(record)) write(`${separator}${marked?.(record) ? ' ' : ''}${JSON.stringify(record)}`);
-        else if (record.bytes) {
-          write(marked && record.marked ? `${separator} ` : separator);
-          writeBytes(record.bytes);
-        } else write(`${separator}${marked && record.marked ? ' ' : ''}${record.text}`);
+        else if (record.copy) writeHeld(record, first, marked !== undefined && record.marked);
+        else write(`${separator}${marked && record.marked ? ' ' : ''}${record.text}`);
+        first = false;
       }
       write(first ? ']' : '\n]');
     }
