@@ -60,14 +60,8 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
     segmentLength = fs.fstatSync(fd).size;
   };
 
-  /**
-   * The next segment is opened before the current one is closed: should opening fail (a
-   * read-only or full directory, no file descriptor left), the current one stays open and
-   * `fd` never names a closed descriptor (which the next socket accepted would be given, and
-   * journal bytes sent to it).
-   */
-  const rotateAndCompact = () => {
-    if (compactor) return;
+  /** Closes the open segment, `fsync`ed, for the next one (see `rotateAndCompact`); answers the closed one's number. */
+  const rotate = (): number => {
     const next = fs.openSync(segmentPath(dir, segment + 1), 'a');
     try {
       fs.fsyncSync(fd);
@@ -77,11 +71,22 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
     }
     fs.closeSync(fd);
     fd = next;
-    const upTo = segment;
     segment += 1;
     segmentLength = 0;
     bytes = 0;
     rotationDue = false;
+    return segment - 1;
+  };
+
+  /**
+   * The next segment is opened before the current one is closed: should opening fail (a
+   * read-only or full directory, no file descriptor left), the current one stays open and
+   * `fd` never names a closed descriptor (which the next socket accepted would be given, and
+   * journal bytes sent to it).
+   */
+  const rotateAndCompact = () => {
+    if (compactor) return;
+    const upTo = rotate();
     const compacted = (result: { ok: boolean; records?: number; error?: string }) => {
       compactor = undefined;
       // A compaction knows no tests: its snapshot marks no record (see `unmarked`).
@@ -146,20 +151,7 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
    * empty); after it, the new snapshot, which the segments it covers no longer add to.
    */
   const replaceWithSnapshot = (collections: Iterable<[string, Iterable<StoredRecord | RawLine>]>, marking: SnapshotMarking) => {
-    const next = fs.openSync(segmentPath(dir, segment + 1), 'a');
-    try {
-      fs.fsyncSync(fd);
-    } catch (error) {
-      fs.closeSync(next);
-      fs.rmSync(segmentPath(dir, segment + 1), { force: true });
-      throw error;
-    }
-    fs.closeSync(fd);
-    fd = next;
-    const covers = segment;
-    segment += 1;
-    segmentLength = 0;
-    bytes = 0;
+    const covers = rotate();
     const { crc } = writeSnapshot(dir, covers, collections, marking);
     for (const n of listSegments(dir)) if (n <= covers) fs.rmSync(segmentPath(dir, n), { force: true });
     oldLayout = false;
