@@ -1,14 +1,15 @@
-import type { ErrorObject, ValidateFunction } from 'ajv';
-import { createRequire } from 'node:module';
+import type { ErrorObject } from 'ajv';
 import { EVENT_WIRE, ROUTES } from '../../src/catalogue.js';
 import { buildOpenApi, isDocumented, openApiPath, type OpenApiDocument, type ResponseObject } from '../../src/control/openapi.js';
+import { compiledSchemas } from './compiled-schemas.js';
 
 /**
  * The drift guard: every answer a test receives through the helpers' client is checked against
  * the OpenAPI document, for its path, method and status. An answer whose status the document
  * does not list, or whose body leaves the listed schema, throws here, failing the test that
  * received it. The document is built once per test process; each answer's schema is compiled
- * (ajv, JSON Schema 2020-12) the first time an answer needs it.
+ * (ajv, JSON Schema 2020-12) the first time an answer of the suite needs it, and kept for the
+ * other test processes (helpers/compiled-schemas.ts).
  *
  * With `header` (the answer's headers by name), the headers the listed answer marks `required`
  * must be there too.
@@ -105,14 +106,7 @@ const escapePointer = (part: string) => part.replace(/~/g, '~0').replace(/\//g, 
 
 function load(): Guard {
   const doc = buildOpenApi(ROUTES, EVENT_WIRE.webhookPayloads);
-  const require = createRequire(import.meta.url);
-  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-  const formats = require('ajv-formats') as { default?: unknown };
-  const addFormats = (formats.default ?? formats) as (ajv: InstanceType<typeof Ajv2020>) => void;
-  const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false });
-  addFormats(ajv);
-  ajv.addSchema(doc as object, 'openapi.json');
-  const compiled = new Map<string, ValidateFunction>();
+  const validator = compiledSchemas(doc);
 
   const templates = Object.keys(doc.paths).map((path) => ({ path, regex: templateRegex(path) }));
   const pages = ROUTES.filter((route) => !isDocumented(route)).map((route) => templateRegex(openApiPath(route.path)));
@@ -162,8 +156,7 @@ function load(): Guard {
       } catch {
         fail(`${where} answered ${status} with a body that is not JSON: ${text.slice(0, 200)}`);
       }
-      let validate = compiled.get(pointer);
-      if (!validate) compiled.set(pointer, (validate = ajv.compile({ $ref: `openapi.json#${pointer}` })));
+      const validate = validator(pointer);
       if (!validate(body)) {
         fail(`${where} answered ${status} with a body that leaves its schema (${pointer}):\n${describe(validate.errors ?? [])}\nBody: ${text.slice(0, 1500)}`);
       }

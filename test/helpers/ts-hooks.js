@@ -5,7 +5,7 @@
  * map so that stack traces and coverage point at the TypeScript lines.
  *
  * The compiled code is passed on down the chain of hooks rather than returned, so that tap's
- * coverage hooks (registered before these) see it and its source map, as they saw ts-node's.
+ * coverage hooks (registered before these) see it and its source map.
  *
  * What esbuild wrote is kept in node_modules/.cache/payemu-ts/, under a hash of the file's path
  * and text and of esbuild's version and options: the suite starts some hundreds of processes
@@ -16,14 +16,6 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-
-/** @type {boolean} */
-let shortCircuit = false;
-
-/** @param {{ shortCircuit: boolean }} data */
-export function initialize(data) {
-  shortCircuit = data.shortCircuit;
-}
 
 const TYPESCRIPT = /\.(ts|tsx|mts)$/;
 const RELATIVE_JS = /^\.\.?\/.*\.js$/;
@@ -56,7 +48,6 @@ export async function resolve(specifier, context, nextResolve) {
 export async function load(url, context, nextLoad) {
   if (!url.startsWith('file:') || !TYPESCRIPT.test(new URL(url).pathname)) return nextLoad(url, context);
   const code = await compile(fileURLToPath(url));
-  if (shortCircuit) return { format: 'module', source: code, shortCircuit: true };
   return nextLoad(url, { ...context, format: 'module', source: code });
 }
 
