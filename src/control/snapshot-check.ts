@@ -84,8 +84,9 @@ export function collectionOf(known: ReadonlyMap<string, Collection<StoredRecord>
  * Checks the records of `def`'s list one by one, in order (`i`, each one's place in it): each
  * throws the 422 of a record that is not one of `def` (or is of another scope than `scope`, or
  * an id twice), and returns the record in this version's shape (its collection's `upgrade`).
+ * With `keys`, each record's index keys are kept there (per index, by `i`; null for none).
  */
-export function recordChecker(def: Collection<StoredRecord>, scope: Scope | 'all'): (record: unknown, i: number) => StoredRecord {
+export function recordChecker(def: Collection<StoredRecord>, scope: Scope | 'all', keys?: unknown[][]): (record: unknown, i: number) => StoredRecord {
   const name = def.name;
   const slug = scope === 'all' ? undefined : scope.source.slug;
   const mode = scope === 'all' ? undefined : scope.mode;
@@ -109,7 +110,8 @@ export function recordChecker(def: Collection<StoredRecord>, scope: Scope | 'all
     if ((r.source !== undefined && typeof r.source !== 'string') || (r.mode !== undefined && r.mode !== 'test' && r.mode !== 'live'))
       fail(at(), `${at()} has a "source" or "mode" that is not one.`);
     if (slug !== undefined && !inScope(r as StoredRecord, slug, mode!)) fail(at(), `${at()} ("${id}") belongs to another Source or mode than the snapshot's.`);
-    for (const [index, keyOf] of indexes) {
+    for (let k = 0; k < indexes.length; k++) {
+      const [index, keyOf] = indexes[k]!;
       let key: unknown;
       try {
         key = keyOf(r as StoredRecord);
@@ -117,6 +119,7 @@ export function recordChecker(def: Collection<StoredRecord>, scope: Scope | 'all
         fail(at(), `${at()} ("${id}") lacks what the "${index}" index of ${name} reads.`);
       }
       if (key !== undefined && typeof key !== 'string' && !isStrings(key)) fail(at(), `${at()} ("${id}") lacks what the "${index}" index of ${name} reads.`);
+      if (keys) keys[k]![i] = key ?? null;
     }
     return checkStoredRecord(def, r as StoredRecord, at);
   };

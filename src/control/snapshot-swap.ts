@@ -36,7 +36,9 @@ export function importStreamed(app: App, collections: readonly Collection<Stored
   let kept = 0;
   for (const list of body.lists) {
     const def = data !== null && typeof data === 'object' && data[list.name] === list ? known.get(list.name) : undefined;
-    const check = def && recordChecker(def, 'all');
+    // Each record's index keys, found by the check: the store's indexes are built from them.
+    const keys = def ? Object.keys(def.indexes).map(() => new Array<unknown>(list.to - list.from)) : [];
+    const check = def && recordChecker(def, 'all', keys);
     const records: (StoredRecord | number)[] = [];
     let top = 0;
     for (let i = list.from; i < list.to; i++) {
@@ -61,6 +63,7 @@ export function importStreamed(app: App, collections: readonly Collection<Stored
       if (def.name === Meta.name) meta.push(record);
     }
     if (def) {
+      if (keys.length > 0) raw.holdKeys(def.name, keys);
       lists.set(list, records);
       highest.set(def.name, top);
     }

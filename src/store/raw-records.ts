@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import type { StoredRecord } from './collection.js';
 import { isRecord, StoreDamaged } from './files.js';
+import type { KeyColumns } from './index-keys.js';
 
 /**
  * Per collection, the names of the tests a snapshot's writer marked its records by (see
@@ -46,6 +47,8 @@ export class RawRecords {
   private fd: number | undefined;
   /** The records' bytes held in memory (an imported snapshot's: see `inMemory`), in place of the file. */
   private bytes: Buffer | undefined;
+  /** Per collection, its records' index keys as found when they were checked (see `holdKeys`). */
+  private readonly keys = new Map<string, KeyColumns>();
   private starts: Offsets;
   private ends: Offsets;
   private marks: Uint8Array;
@@ -104,6 +107,20 @@ export class RawRecords {
     this.ids.push(id);
     this.left++;
     return index;
+  }
+
+  /**
+   * Keeps a collection's index keys (per index, in its order, each record's by its position; null
+   * for none), found as its records were checked: its indexes are then built without parsing
+   * them, as from the keys kept beside a snapshot (index-keys.ts).
+   */
+  holdKeys(collection: string, columns: KeyColumns): void {
+    this.keys.set(collection, columns);
+  }
+
+  /** The index keys held for a collection's records (see `holdKeys`). */
+  heldKeys(collection: string): KeyColumns | undefined {
+    return this.keys.get(collection);
   }
 
   id(index: number): string {

@@ -109,3 +109,26 @@ t.test('file-backed: written as the snapshot at once, the journal before it gone
   const second = await openFileStore(t, dir);
   t.same(dump(second), after, 'a restart reads the same');
 });
+
+t.test('index keys held beside the records build the indexes without parsing them', async (t) => {
+  const store = await openMemoryStore();
+  // t2's bytes are not JSON: parsing it would throw, so an index built from them would too.
+  const bytes = Buffer.from('{"id":"t1","color":"red","n":1},{"id":"t2" not JSON}');
+  const raw = RawRecords.inMemory(bytes, 2);
+  const things = [raw.add('t1', 0, 31, false, 0), raw.add('t2', 32, bytes.length, false, 1)];
+  raw.holdKeys('things', [
+    ['red', 'blue'],
+    [null, null],
+  ]);
+  store.replaceAll(
+    raw,
+    [
+      ['things', things],
+      ['others', []],
+    ],
+    store.marking(),
+  );
+  t.same(ids(store.find(Things, 'byColor', 'red')), ['t1']);
+  t.equal(store.countIndex(Things, 'byColor', 'blue'), 1, 't2 indexed by its held key');
+  t.throws(() => store.get(Things, 't2'), 'only reading it parses it');
+});
