@@ -131,9 +131,12 @@ export class SnapshotParser {
   private docProto: { error: Unprocessable; at: number } | undefined;
   private docSurrogate: { error: Unprocessable; at: number } | undefined;
 
-  /** `keep`: keep each record's bytes rather than parse it (the body's declared size, to hold them). */
+  /**
+   * `keep`: keep each record's bytes rather than parse it (the body's declared size, to hold them:
+   * at most 128 MiB taken at once, as a declared size need not be sent; more as it comes).
+   */
   constructor(options?: { keep: number }) {
-    if (options) this.kept = Buffer.allocUnsafe(Math.max(options.keep, 64 * 1024));
+    if (options) this.kept = Buffer.allocUnsafe(Math.min(Math.max(options.keep, 64 * 1024), 128 * 1024 * 1024));
   }
 
   /** The first record kept that the parser would have refused (400); undefined when none is, or none is kept. */
