@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import type { StoredRecord } from './collection.js';
 import { isRecord, StoreDamaged } from './files.js';
-import type { KeyColumns } from './index-keys.js';
 
 /**
  * Per collection, the names of the tests a snapshot's writer marked its records by (see
@@ -15,6 +14,9 @@ export interface SnapshotMarking {
   /** Whether `record` of `collection` (one named in `marks`) passes one of its tests. */
   marked(collection: string, record: StoredRecord): boolean;
 }
+
+/** Index keys of a collection's records, per index, each record's by its position: index-keys.ts's KeyColumns (not imported: it imports this file). */
+type HeldKeys = readonly (readonly unknown[])[];
 
 /** A record as read from the snapshot, never parsed: written back to the next one as it is. */
 export interface RawLine {
@@ -48,7 +50,7 @@ export class RawRecords {
   /** The records' bytes held in memory (an imported snapshot's: see `inMemory`), in place of the file. */
   private bytes: Buffer | undefined;
   /** Per collection, its records' index keys as found when they were checked (see `holdKeys`). */
-  private readonly keys = new Map<string, KeyColumns>();
+  private readonly keys = new Map<string, HeldKeys>();
   private starts: Offsets;
   private ends: Offsets;
   private marks: Uint8Array;
@@ -114,12 +116,12 @@ export class RawRecords {
    * for none), found as its records were checked: its indexes are then built without parsing
    * them, as from the keys kept beside a snapshot (index-keys.ts).
    */
-  holdKeys(collection: string, columns: KeyColumns): void {
+  holdKeys(collection: string, columns: HeldKeys): void {
     this.keys.set(collection, columns);
   }
 
   /** The index keys held for a collection's records (see `holdKeys`). */
-  heldKeys(collection: string): KeyColumns | undefined {
+  heldKeys(collection: string): HeldKeys | undefined {
     return this.keys.get(collection);
   }
 
