@@ -1,5 +1,5 @@
 // Helpers of the benchmarks: start a server as a child process and time it to its first answer,
-// drive load with autocannon (wrk: wrk.js), read a process's CPU and resident memory, seed data.
+// drive load with autocannon (wrk: wrk.js), seed data. A process's CPU and resident memory: proc.js.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -9,8 +9,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import { cpuMs } from './proc.js';
 import { AUTH, request } from './request.js';
 
+export { cpuMs, elapsedMs, machineBusyMs, restingRss, rssMb } from './proc.js';
 export { AUTH, KEY, request } from './request.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -186,30 +188,6 @@ function firstAnswer(port, path, t0, exited) {
   });
 }
 
-/** Resident memory of a process in MB (VmRSS of /proc/<pid>/status). */
-export function rssMb(pid) {
-  try {
-    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1]);
-    return Number.isFinite(kb) ? Math.round((kb / 1024) * 10) / 10 : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU time (user + system) a process has used so far, in ms (/proc/<pid>/stat; 10 ms ticks). */
-export function cpuMs(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces) start after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-  } catch {
-    return undefined;
-  }
-}
-const CLOCK_TICKS = 100;
-
 /**
  * How fast core `cpu` runs JavaScript now: loops of fixed work per millisecond for 100 ms, in a
  * node pinned there. A virtual machine can lose half a core's speed to a neighbour on the same
@@ -221,21 +199,6 @@ export function coreSpeed(cpu) {
   const code = 'let n=0,x=0;const end=performance.now()+100;while(performance.now()<end){for(let i=0;i<1000;i++)x=(x*31+i)|0;n++}console.log(n/100,x===0.5)';
   const out = execFileSync(/** @type {string} */ (which('taskset')), ['-c', String(cpu), process.execPath, '-e', code], { encoding: 'utf8' });
   return Math.round(Number(out.split(' ')[0]));
-}
-
-/** The time between two readings of cpuMs or machineBusyMs: NaN when either could not be read. */
-export const elapsedMs = (before, after) => (after ?? Number.NaN) - (before ?? Number.NaN);
-
-/** CPU time all processes of the machine have used so far, in ms (/proc/stat). */
-export function machineBusyMs() {
-  try {
-    const [, ...ticks] = (fs.readFileSync('/proc/stat', 'utf8').split('\n', 1)[0] ?? '').trim().split(/\s+/).map(Number);
-    // The `cpu` line of /proc/stat has these eight counters and more.
-    const [user, nice, system, , , irq, softirq, steal] = /** @type {[number, number, number, number, number, number, number, number]} */ (ticks);
-    return ((user + nice + system + irq + softirq + steal) * 1000) / CLOCK_TICKS;
-  } catch {
-    return undefined;
-  }
 }
 
 /** A `POST /v1/sessions` request whose every copy carries a new reference. */
@@ -338,24 +301,6 @@ export function serverSet(log) {
     },
     stopAll: () => Promise.all([...running].map((server) => server.stop().catch(() => {}))),
   };
-}
-
-/**
- * The lowest resident memory of an idle server over `seconds`, read each second. Right after a
- * restart and its first POST, RSS still holds what that work left (garbage, a young generation
- * grown for it); V8 gives it back by itself once the process has been idle a while (its memory
- * reducer, some seconds after the last full collection), which is what an app beside payemu sees.
- * @param {number | undefined} pid
- * @param {number} seconds
- */
-export async function restingRss(pid, seconds) {
-  let lowest = { mb: rssMb(pid) ?? Number.POSITIVE_INFINITY, afterSeconds: 0 };
-  for (let s = 1; s <= seconds; s++) {
-    await sleep(1000);
-    const mb = rssMb(pid) ?? Number.POSITIVE_INFINITY;
-    if (mb < lowest.mb) lowest = { mb, afterSeconds: s };
-  }
-  return lowest;
 }
 
 /**
