@@ -4,7 +4,7 @@ import { BODY_LIMIT, isJsonType, MAX_DEPTH, parseJsonBody, readJson, rejectProto
 import { BadRequest, PayloadTooLarge, type Unprocessable } from '../http/errors.js';
 import { moreOpenings, nestedDeeperThan } from '../http/json-depth.js';
 import { checkJsonText } from '../http/text.js';
-import { define, SpanList, StreamedSnapshot } from './snapshot-streamed.js';
+import { define, KeptRecords, StreamedSnapshot } from './snapshot-streamed.js';
 
 /**
  * The body of `POST /_payemu/snapshot`, parsed as it arrives: the document's small fields each
@@ -35,11 +35,8 @@ export function readSnapshotBody(req: IncomingMessage, limit = BODY_LIMIT): Prom
       if (failed || refusal !== undefined) return;
       size += chunk.length;
       if (size > limit) {
-        const bad = parser.badRecord();
-        if (bad !== undefined) {
-          refusal = bad;
-          return;
-        }
+        refusal = parser.badRecord();
+        if (refusal !== undefined) return;
         failed = true;
         reject(new PayloadTooLarge(limit));
         return;
@@ -72,15 +69,6 @@ const DOCUMENT = 1;
 const DATA = 2;
 const LIST = 3;
 const BETWEEN_RECORDS = Buffer.from('},{');
-/** What a byte is to the scan of a record (SnapshotParser.keptRecords): 0 for all but these. */
-const [QUOTE, BACKSLASH, OPENING, CLOSING] = [1, 2, 3, 4];
-const BYTE_KIND = new Uint8Array(256);
-BYTE_KIND[0x22] = QUOTE;
-BYTE_KIND[0x5c] = BACKSLASH;
-BYTE_KIND[0x7b] = OPENING;
-BYTE_KIND[0x5b] = OPENING;
-BYTE_KIND[0x7d] = CLOSING;
-BYTE_KIND[0x5d] = CLOSING;
 const LAST_RECORD = Buffer.from('}]');
 
 /**
@@ -117,26 +105,15 @@ export class SnapshotParser {
   /** The first `__proto__` key and the first ill-formed string: readJson refuses the first before the second, once all parsed. */
   private proto: Unprocessable | undefined;
   private surrogate: Unprocessable | undefined;
-  /** With `keep`: each record's bytes, kept unparsed (see StreamedSnapshot), and where each starts and ends. */
-  private kept: Buffer | undefined;
-  private keptLength = 0;
-  private readonly starts: number[] = [];
-  private readonly ends: number[] = [];
-  private readonly lists: SpanList[] = [];
-  private spans: SpanList | undefined;
-  /** In `keptRecords`: inside a record, which starts at `recordStart` in `kept`. */
-  private inRecord = false;
-  private recordStart = 0;
+  /** With `keep`: each record's bytes, kept unparsed (see StreamedSnapshot). */
+  private kept: KeptRecords | undefined;
   /** When `kept`: the first `__proto__` key and ill-formed string of the other fields, with the records before them. */
   private docProto: { error: Unprocessable; at: number } | undefined;
   private docSurrogate: { error: Unprocessable; at: number } | undefined;
 
-  /**
-   * `keep`: keep each record's bytes rather than parse it (the body's declared size, to hold them:
-   * at most 128 MiB taken at once, as a declared size need not be sent; more as it comes).
-   */
+  /** `keep`: keep each record's bytes rather than parse it (the body's declared size: see KeptRecords). */
   constructor(options?: { keep: number }) {
-    if (options) this.kept = Buffer.allocUnsafe(Math.min(Math.max(options.keep, 64 * 1024), 128 * 1024 * 1024));
+    if (options) this.kept = new KeptRecords(options.keep, LIST);
   }
 
   /** The first record kept that the parser would have refused (400); undefined when none is, or none is kept. */
@@ -145,7 +122,8 @@ export class SnapshotParser {
   }
 
   private streamed(): StreamedSnapshot {
-    return new StreamedSnapshot(this.doc ?? {}, this.kept!, this.starts, this.ends, this.lists, this.docProto, this.docSurrogate);
+    const { bytes, starts, ends, lists } = this.kept!;
+    return new StreamedSnapshot(this.doc ?? {}, bytes, starts, ends, lists, this.docProto, this.docSurrogate);
   }
 
   feed(chunk: Buffer): void {
@@ -157,7 +135,9 @@ export class SnapshotParser {
     let i = 0;
     while (i < n) {
       if (this.kept && this.level === LIST && !this.inPiece) {
-        i = this.keptRecords(chunk, i);
+        // Only ever in a list's values: `structure` reads its opening and its end.
+        i = this.kept.read(chunk, i, this.expect as 'value' | 'valueOrClose' | 'commaOrClose');
+        this.expect = this.kept.expect;
         if (i === n) break;
       }
       if (this.inPiece) {
@@ -234,11 +214,7 @@ export class SnapshotParser {
         }
         if (this.level === DATA && c === 0x5b) {
           this.list = [];
-          if (this.kept) {
-            this.spans = new SpanList(this.collection, this.starts.length, this.starts.length);
-            this.lists.push(this.spans);
-          }
-          define(this.data!, this.collection, this.kept ? this.spans : this.list);
+          define(this.data!, this.collection, this.kept ? this.kept.list(this.collection) : this.list);
           this.level = LIST;
           this.expect = 'valueOrClose';
           return i + 1;
@@ -361,7 +337,8 @@ export class SnapshotParser {
   /** Parses a piece and puts it where it belongs. */
   private finish(bytes: Buffer): void {
     if (this.kept && this.level === LIST) {
-      this.keep(bytes);
+      this.kept.keep(bytes);
+      this.expect = 'commaOrClose';
       return;
     }
     if (!isUtf8(bytes)) throw new BadRequest('The request body is not valid UTF-8.');
@@ -378,103 +355,8 @@ export class SnapshotParser {
   /** With records kept: where in them a refusal of the other fields was first found. */
   private noteFound(): void {
     if (!this.kept) return;
-    if (this.proto) this.docProto ??= { error: this.proto, at: this.starts.length };
-    if (this.surrogate) this.docSurrogate ??= { error: this.surrogate, at: this.starts.length };
-  }
-
-  /** Room for `more` bytes in `kept`. */
-  private reserve(more: number): void {
-    const end = this.keptLength + more;
-    if (end <= this.kept!.length) return;
-    const bigger = Buffer.allocUnsafe(Math.max(end, this.kept!.length * 2));
-    this.kept!.copy(bigger, 0, 0, this.keptLength);
-    this.kept = bigger;
-  }
-
-  /**
-   * With records kept, in a collection's list: reads on from `from` for as long as what comes is
-   * records (objects), commas between them and white space, in one loop over the bytes that
-   * finds each record's end by its brackets and strings (as `scan` does, a record across chunks
-   * too), and copies the bytes read into `kept` at once. Anything else (the list's end, a value
-   * that is not an object, a byte out of place) is left to `structure` at the index returned.
-   * Whether each record is JSON is for its parse (StreamedSnapshot.record).
-   */
-  private keptRecords(chunk: Buffer, from: number): number {
-    const n = chunk.length;
-    // Where chunk[i] goes in `kept`: every byte read here is copied.
-    const base = this.keptLength - from;
-    // A record's scan goes on from the last chunk; `scan` leaves its own state behind it.
-    let inRecord = this.inRecord;
-    let depth = inRecord ? this.depth : 0;
-    let inString = inRecord && this.inString;
-    let expect = this.expect;
-    let tooDeep = false;
-    let i = from;
-    // The byte after a backslash that ended the last chunk is its escape's.
-    if (inRecord && this.escaped && i < n) i++;
-    let escaped = false;
-    outer: while (i < n) {
-      if (inRecord) {
-        // Inside a record, only quotes, backslashes in strings and brackets out of them matter
-        // (BYTE_KIND): most bytes are passed over by one look-up.
-        for (; i < n; i++) {
-          const kind = BYTE_KIND[chunk[i]!]!;
-          if (kind === 0) continue;
-          if (kind === QUOTE) inString = !inString;
-          else if (inString) {
-            if (kind === BACKSLASH && ++i === n) escaped = true;
-          } else if (kind === OPENING) {
-            if (++depth + LIST > MAX_DEPTH) {
-              tooDeep = true;
-              break outer;
-            }
-          } else if (kind === CLOSING && --depth === 0) {
-            this.starts.push(this.recordStart);
-            this.ends.push(base + i + 1);
-            this.spans!.to++;
-            inRecord = false;
-            expect = 'commaOrClose';
-            i++;
-            continue outer;
-          }
-        }
-        break;
-      }
-      const c = chunk[i]!;
-      if (c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09) i++;
-      else if (c === 0x2c && expect === 'commaOrClose') {
-        expect = 'value';
-        i++;
-      } else if (c === 0x7b && (expect === 'value' || expect === 'valueOrClose')) {
-        inRecord = true;
-        depth = 1;
-        this.recordStart = base + i;
-        i++;
-      } else break;
-    }
-    const end = Math.min(i, n);
-    this.reserve(end - from);
-    chunk.copy(this.kept!, this.keptLength, from, end);
-    this.keptLength += end - from;
-    this.depth = depth;
-    this.inString = inString;
-    this.escaped = escaped;
-    this.inRecord = inRecord;
-    this.expect = expect;
-    if (tooDeep) throw new BadRequest(`The request body is nested too deeply: more than ${MAX_DEPTH} levels.`);
-    return end;
-  }
-
-  /** A record's bytes, kept as they came (see StreamedSnapshot). */
-  private keep(bytes: Buffer): void {
-    const end = this.keptLength + bytes.length;
-    this.reserve(bytes.length);
-    bytes.copy(this.kept!, this.keptLength);
-    this.starts.push(this.keptLength);
-    this.ends.push(end);
-    this.keptLength = end;
-    this.spans!.to++;
-    this.expect = 'commaOrClose';
+    if (this.proto) this.docProto ??= { error: this.proto, at: this.kept.starts.length };
+    if (this.surrogate) this.docSurrogate ??= { error: this.surrogate, at: this.kept.starts.length };
   }
 
   /** Puts a value parsed from `text` where it belongs. */
