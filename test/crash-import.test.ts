@@ -8,20 +8,20 @@ import { readAnswer } from './helpers/answer.js';
 
 /**
  * docs/reliability.md, "What a crash cannot break": a snapshot import is one transaction, so one
- * journal line, and a `kill -9` at any moment of it leaves either the store as it was or the
- * whole import, never a mix. A real `payemu start --data DIR` is given acknowledged writes in
+ * journal line (an `all` import over HTTP: one new snapshot file, renamed into place), and a
+ * `kill -9` at any moment of it leaves either the store as it was or the whole import, never a mix. A real `payemu start --data DIR` is given acknowledged writes in
  * three scopes, then a snapshot of several MB is imported into acme test mode (or, in one
  * round, an `all` snapshot whose clock stands months ahead over daily schedules), and the
  * process gets SIGKILL in the middle: after a seeded number of body bytes, the moment the
- * journal grows, after the whole body went out, on the answer, or while the import's due work
- * runs in batches. Each restart (same directory, no `doctor`) must start, hold every
+ * journal grows, while the new snapshot is written or just after it is renamed into place,
+ * after the whole body went out, on the answer, or while the import's due work runs in batches. Each restart (same directory, no `doctor`) must start, hold every
  * acknowledged write of the other scopes as answered, hold in the imported scope either the
  * records before the import or the import's (all of them if it answered 200), answer every
  * list read and finish an advance. All rounds share one directory: each one starts from a
  * store the previous crash left.
  *
  * Runs the built CLI: `npm test` builds first; alone, run `npm run build` before this file.
- * PAYEMU_CRASH_ROUNDS=N runs N rounds (default 3); PAYEMU_CRASH_SEED=N another draw.
+ * PAYEMU_CRASH_ROUNDS=N runs N rounds (default 4); PAYEMU_CRASH_SEED=N another draw.
  */
 
 t.setTimeout(300_000);
@@ -34,10 +34,12 @@ const AHEAD_DAYS = 400;
 /** Session and payment pairs added to a scoped snapshot: about 6 MB of body. */
 const PAIRS = 2_500;
 
-type Kind = 'journal' | 'body' | 'batches' | 'sent' | 'answered';
-// The default three rounds: the import's line being written, the body cut short, and an `all`
-// import killed while its due work runs. More rounds take the other moments too.
-const KINDS: readonly Kind[] = ['journal', 'body', 'batches', 'sent', 'answered'];
+type Kind = 'journal' | 'body' | 'batches' | 'snapshot' | 'sent' | 'answered';
+// The default four rounds: the import's line being written, the body cut short, an `all`
+// import killed while its due work runs, and one killed while it writes its records as the
+// snapshot (an `all` import over HTTP replaces the store that way: src/control/snapshot-swap.ts).
+// More rounds take the other moments too.
+const KINDS: readonly Kind[] = ['journal', 'body', 'batches', 'snapshot', 'sent', 'answered'];
 
 interface Answer {
   status: number;
@@ -216,6 +218,24 @@ async function importAndKill(started: Started, dir: string, route: string, body:
   const grown = 1 + Math.floor(random() * buffer.length);
   const nth = 1 + Math.floor(random() * (AHEAD_DAYS / 3));
   let watcher: fs.FSWatcher | undefined;
+  if (kind === 'snapshot') {
+    // Once the new snapshot's temporary file has a seeded number of bytes, or once it has been
+    // renamed into place (the snapshot is another file), whichever comes first: aimed up to a
+    // quarter past the body's size, so that some rounds reach the rename.
+    const aimed = Math.floor(grown * 1.25);
+    const snapshot = path.join(dir, 'snapshot.json');
+    const temp = path.join(dir, '.snapshot.json.tmp');
+    const inode = () => fs.statSync(snapshot, { throwIfNoEntry: false })?.ino;
+    const was = inode();
+    const poll = () => {
+      if (killedAt !== undefined) return;
+      const bytes = sizeOf(temp);
+      if (bytes >= aimed) kill(`with ${bytes} bytes of the new snapshot written (aimed at ${aimed})`);
+      else if (inode() !== was) kill('once the new snapshot was renamed into place');
+      else setImmediate(poll);
+    };
+    setImmediate(poll);
+  }
   if (kind === 'journal') {
     const poll = () => {
       if (killedAt !== undefined) return;
@@ -329,12 +349,12 @@ t.test('kill -9 in the middle of a snapshot import, restart: the import is all o
   const dir = path.join(t.testdir(), 'data');
   const args = ['--data', dir, '--clock-start', '2027-01-01T12:00:00Z', '--freeze-clock', '--no-ui'];
   const ledger: Ledger = new Map();
-  const rounds = Number(process.env.PAYEMU_CRASH_ROUNDS ?? 3);
+  const rounds = Number(process.env.PAYEMU_CRASH_ROUNDS ?? 4);
   let started = await startPayemu(t, args);
   for (let n = 0; n < rounds; n++) {
     const kind = KINDS[n % KINDS.length]!;
     const url = started.url;
-    const all = kind === 'batches';
+    const all = kind === 'batches' || kind === 'snapshot';
     // Acknowledged writes in three scopes.
     for (let i = 0; i < 6; i++) await write(url, ledger, 'acme', `r${n}-acme-${i}`, i % 2 === 0);
     for (let i = 0; i < 2; i++) await write(url, ledger, 'acmeLive', `r${n}-live-${i}`, i === 0);

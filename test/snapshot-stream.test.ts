@@ -2,6 +2,7 @@
 // parsed record by record as the body arrives (src/control/snapshot-body.ts). A large document
 // spans many chunks; a body sent a few bytes at a time, or cut mid-record, or with a bad record
 // near its end, is answered as one read whole would be, and a refusal changes nothing.
+import fs from 'node:fs';
 import http from 'node:http';
 import t from 'tap';
 import { assertError, emulator, pay, type TestEmulator } from './helpers/emulator.js';
@@ -132,4 +133,41 @@ t.test('file-backed: what an import wrote, a restart reads back the same', async
   t.same(second.snapshot.export({ all: true }).data, before, 'every record read back as it was');
   t.same(before.payments!.slice(1), document.data.payments!.slice(1), 'as the last document had them');
   t.match(before.payments![0], { description: 'thé ☕' });
+});
+
+t.test('file-backed: a bad record near the end is a 422 and changes nothing, on disk too; writes after an import outlive a restart', async (t) => {
+  const dataDir = t.testdir();
+  const { document } = await large(t, 2_000);
+  const options = { inMemory: false, dataDir, clockStart: '2027-01-01T12:00:00Z', freezeClock: true };
+  const first = await emulator(t, options);
+  const imported = await postInPieces(first, '/_payemu/snapshot?all=true', JSON.stringify(document), 65_536);
+  t.equal(imported.status, 200, JSON.stringify(imported.body).slice(0, 300));
+  // Written after the import: on top of the snapshot the import wrote.
+  await pay(first, { amount: 12, reference: 'after-the-import' });
+  const state = (e: TestEmulator) => {
+    const now = e.snapshot.export({ all: true });
+    return JSON.stringify([now.data, now.clock.now]);
+  };
+  const before = state(first);
+  const files = () => fs.readdirSync(dataDir).sort();
+  const filesBefore = files();
+  const payments = document.data.payments!;
+  const last = payments.length - 1;
+  const bad = { ...document, data: { ...document.data, payments: payments.map((p, i) => (i === last - 1 ? { ...p, status: 'LOST' } : p)) } };
+  const refused = await postInPieces(first, '/_payemu/snapshot?all=true', JSON.stringify(bad), 65_536);
+  t.equal(refused.status, 422);
+  t.match(JSON.stringify(refused.body), new RegExp(`data\\.payments\\.${last - 1}\\.status`));
+  t.equal(state(first), before, 'nothing changed');
+  t.same(files(), filesBefore, 'no file written');
+  // A second import, over the first one's snapshot and the journal after it.
+  const again = await postInPieces(first, '/_payemu/snapshot?all=true', JSON.stringify(document), 65_536);
+  t.equal(again.status, 200);
+  await pay(first, { amount: 13, reference: 'after-the-second' });
+  const after = state(first);
+  t.notOk(after.includes('after-the-import'), 'the second import replaced what was written after the first');
+  await first.close();
+  const restarted = await emulator(t, options);
+  t.equal(state(restarted), after, 'a restart reads the same');
+  t.equal((await restarted.api.get('/v1/payments/after-the-second')).status, 200, 'a payment made after the second import is there');
+  t.equal((await restarted.api.get('/v1/payments/after-the-import')).status, 404, 'one made after the first is not');
 });

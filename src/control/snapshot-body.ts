@@ -4,6 +4,7 @@ import { BODY_LIMIT, isJsonType, MAX_DEPTH, parseJsonBody, readJson, rejectProto
 import { BadRequest, PayloadTooLarge, type Unprocessable } from '../http/errors.js';
 import { moreOpenings, nestedDeeperThan } from '../http/json-depth.js';
 import { checkJsonText } from '../http/text.js';
+import { define, KeptRecords, StreamedSnapshot } from './snapshot-streamed.js';
 
 /**
  * The body of `POST /_payemu/snapshot`, parsed as it arrives: the document's small fields each
@@ -20,8 +21,13 @@ import { checkJsonText } from '../http/text.js';
 export function readSnapshotBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<unknown> {
   // What is refused before the body is read, or not JSON at all: readJson's own answers.
   if (!isJsonType(req.headers['content-type']) || Number(req.headers['content-length']) > limit || req.destroyed) return readJson(req, limit);
+  // An import of everything may replace the store as a start reads a snapshot (snapshot-swap.ts):
+  // its records are kept as sent. With an Idempotency-Key the body is read as any, to be fingerprinted.
+  const all = /[?&]all=true(&|$)/.test(req.url ?? '') && req.headers['idempotency-key'] === undefined;
   return new Promise((resolve, reject) => {
-    const parser = new SnapshotParser();
+    const parser = new SnapshotParser(all ? { keep: Number(req.headers['content-length']) || 0 } : undefined);
+    // A record not read yet, before the refusal, that the parser would have refused first.
+    const first = (error: unknown) => parser.badRecord() ?? error;
     let size = 0;
     let failed = false;
     let refusal: unknown;
@@ -29,6 +35,8 @@ export function readSnapshotBody(req: IncomingMessage, limit = BODY_LIMIT): Prom
       if (failed || refusal !== undefined) return;
       size += chunk.length;
       if (size > limit) {
+        refusal = parser.badRecord();
+        if (refusal !== undefined) return;
         failed = true;
         reject(new PayloadTooLarge(limit));
         return;
@@ -37,7 +45,7 @@ export function readSnapshotBody(req: IncomingMessage, limit = BODY_LIMIT): Prom
         parser.feed(chunk);
       } catch (error) {
         // Answered once the body is read, as readJson answers.
-        refusal = error;
+        refusal = first(error);
       }
     });
     req.on('end', () => {
@@ -46,7 +54,7 @@ export function readSnapshotBody(req: IncomingMessage, limit = BODY_LIMIT): Prom
       try {
         resolve(parser.end());
       } catch (error) {
-        reject(error);
+        reject(first(error));
       }
     });
     req.on('error', (error) => failed || reject(new BadRequest(`The request body could not be read: ${error.message}`)));
@@ -97,6 +105,26 @@ export class SnapshotParser {
   /** The first `__proto__` key and the first ill-formed string: readJson refuses the first before the second, once all parsed. */
   private proto: Unprocessable | undefined;
   private surrogate: Unprocessable | undefined;
+  /** With `keep`: each record's bytes, kept unparsed (see StreamedSnapshot). */
+  private kept: KeptRecords | undefined;
+  /** When `kept`: the first `__proto__` key and ill-formed string of the other fields, with the records before them. */
+  private docProto: { error: Unprocessable; at: number } | undefined;
+  private docSurrogate: { error: Unprocessable; at: number } | undefined;
+
+  /** `keep`: keep each record's bytes rather than parse it (the body's declared size: see KeptRecords). */
+  constructor(options?: { keep: number }) {
+    if (options) this.kept = new KeptRecords(options.keep, LIST);
+  }
+
+  /** The first record kept that the parser would have refused (400); undefined when none is, or none is kept. */
+  badRecord(): BadRequest | undefined {
+    return this.kept ? this.streamed().badRecord() : undefined;
+  }
+
+  private streamed(): StreamedSnapshot {
+    const { bytes, starts, ends, lists } = this.kept!;
+    return new StreamedSnapshot(this.doc ?? {}, bytes, starts, ends, lists, this.docProto, this.docSurrogate);
+  }
 
   feed(chunk: Buffer): void {
     if (this.whole) {
@@ -106,6 +134,12 @@ export class SnapshotParser {
     const n = chunk.length;
     let i = 0;
     while (i < n) {
+      if (this.kept && this.level === LIST && !this.inPiece) {
+        // Only ever in a list's values: `structure` reads its opening and its end.
+        i = this.kept.read(chunk, i, this.expect as 'value' | 'valueOrClose' | 'commaOrClose');
+        this.expect = this.kept.expect;
+        if (i === n) break;
+      }
       if (this.inPiece) {
         const end = this.scan(chunk, i);
         if (end === -1) {
@@ -148,6 +182,7 @@ export class SnapshotParser {
     // Nothing but white space: no body, as readJson answers.
     if (this.expect === 'open') return undefined;
     if (this.inPiece || this.expect !== 'done') throw new BadRequest('The request body is not valid JSON: Unexpected end of JSON input.');
+    if (this.kept) return this.streamed();
     if (this.proto ?? this.surrogate) throw this.proto ?? this.surrogate;
     return this.doc;
   }
@@ -179,7 +214,7 @@ export class SnapshotParser {
         }
         if (this.level === DATA && c === 0x5b) {
           this.list = [];
-          define(this.data!, this.collection, this.list);
+          define(this.data!, this.collection, this.kept ? this.kept.list(this.collection) : this.list);
           this.level = LIST;
           this.expect = 'valueOrClose';
           return i + 1;
@@ -215,7 +250,7 @@ export class SnapshotParser {
     this.escaped = false;
     const c = chunk[i]!;
     this.primitive = c !== 0x22 && c !== 0x7b && c !== 0x5b;
-    if (this.level === LIST && c === 0x7b) {
+    if (this.level === LIST && c === 0x7b && !this.kept) {
       const end = this.record(chunk, i);
       if (end !== -1) {
         this.inPiece = false;
@@ -301,6 +336,11 @@ export class SnapshotParser {
 
   /** Parses a piece and puts it where it belongs. */
   private finish(bytes: Buffer): void {
+    if (this.kept && this.level === LIST) {
+      this.kept.keep(bytes);
+      this.expect = 'commaOrClose';
+      return;
+    }
     if (!isUtf8(bytes)) throw new BadRequest('The request body is not valid UTF-8.');
     const text = bytes.toString('utf8');
     let value: unknown;
@@ -312,12 +352,20 @@ export class SnapshotParser {
     this.place(text, value);
   }
 
+  /** With records kept: where in them a refusal of the other fields was first found. */
+  private noteFound(): void {
+    if (!this.kept) return;
+    if (this.proto) this.docProto ??= { error: this.proto, at: this.kept.starts.length };
+    if (this.surrogate) this.docSurrogate ??= { error: this.surrogate, at: this.kept.starts.length };
+  }
+
   /** Puts a value parsed from `text` where it belongs. */
   private place(text: string, value: unknown): void {
     if (this.pieceIsKey) {
       const key = value as string;
       if (key === '__proto__') this.proto ??= unprocessable(() => rejectProtoKeys({ ['__proto__']: null }, this.level === DOCUMENT ? '' : 'data'));
       else if (!key.isWellFormed()) this.surrogate ??= unprocessable(() => checkJsonText({ [key]: null }, this.level === DOCUMENT ? '' : 'data'));
+      this.noteFound();
       if (this.level === DOCUMENT) this.key = key;
       else this.collection = key;
       this.expect = 'colon';
@@ -329,6 +377,7 @@ export class SnapshotParser {
       const path = this.level === DOCUMENT ? this.key : this.level === DATA ? `data.${this.collection}` : `data.${this.collection}.${this.list!.length}`;
       this.proto ??= unprocessable(() => rejectProtoKeys(value, path));
       if (escapes) this.surrogate ??= unprocessable(() => checkJsonText(value, path));
+      this.noteFound();
     }
     if (this.level === DOCUMENT) define(this.doc!, this.key, value);
     else if (this.level === DATA) define(this.data!, this.collection, value);
@@ -345,9 +394,4 @@ function unprocessable(check: () => void): Unprocessable | undefined {
   } catch (error) {
     return error as Unprocessable;
   }
-}
-
-/** `object[key] = value` as JSON.parse sets it: an own property, even for `__proto__`. */
-function define(object: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(object, key, { value, writable: true, enumerable: true, configurable: true });
 }

@@ -17,10 +17,11 @@ import type { Collection, StoredRecord } from '../store/collection.js';
 /**
  * Throws the 422 of the first record of `def` that is not what payemu writes: `meta.errors`
  * keyed by the field's path in the document (`data.recurring_payments.0.interval_count`). `path`
- * is the record's path (`data.<collection>.<index>`), or makes it.
+ * is the record's path (`data.<collection>.<index>`), or makes it. Returns the record in this
+ * version's shape (after `upgrade`).
  */
-export function checkStoredRecord(def: Collection<StoredRecord>, record: StoredRecord, path: string | (() => string)): void {
-  if (!def.schema) return;
+export function checkStoredRecord(def: Collection<StoredRecord>, record: StoredRecord, path: string | (() => string)): StoredRecord {
+  if (!def.schema) return def.upgrade ? def.upgrade(record) : record;
   // The path is made only for a refusal (a snapshot's 100,000 records pass).
   const where = () => (typeof path === 'string' ? path : path());
   let upgraded: StoredRecord;
@@ -37,7 +38,7 @@ export function checkStoredRecord(def: Collection<StoredRecord>, record: StoredR
       const at = where();
       throw refusal({ [`${at}.${problem[0]}`]: [problem[1].replace(`The ${problem[0]} field`, `The ${at}.${problem[0]} field`)] });
     }
-    return;
+    return upgraded;
   }
   const at = where();
   const errors: Record<string, string[]> = Object.create(null);

@@ -1,18 +1,16 @@
 import type { App } from '../app.js';
-import { formatTimestamp, parseTimestamp } from '../clock/format.js';
+import { formatTimestamp } from '../clock/format.js';
 import type { Scope } from '../http/auth.js';
-import { Unprocessable } from '../http/errors.js';
 import { integer, named, object, string } from '../schemas/wire.js';
 import { Meta, type MetaRecord } from '../resources/meta/records.js';
 import type { Collection, StoredRecord } from '../store/collection.js';
 import { clockView } from './clock.js';
 import { checkSnapshotClock } from './snapshot-clock.js';
-import { checkCounters, checkStoredRecord } from './snapshot-records.js';
+import { checkSnapshot, counterBelongs, SNAPSHOT_FORMAT } from './snapshot-check.js';
 import { planScopedImport, type Renumbered } from './snapshot-renumber.js';
 import { inScope, scopedCounter } from './scope-records.js';
 
-/** The format this payemu writes and reads; a document of a later one is refused. */
-export const SNAPSHOT_FORMAT = 1;
+export { SNAPSHOT_FORMAT };
 
 /**
  * How large a snapshot `POST /_payemu/snapshot` takes (100,000 payments are about 33 MB): 500 MiB.
@@ -116,7 +114,8 @@ export function exportSnapshot(app: App, collections: readonly Collection<Stored
  * snapshot's. Due work and pending webhook deliveries carry on from the imported records.
  */
 export function importSnapshot(app: App, collections: readonly Collection<StoredRecord>[], document: unknown, scope: Scope | 'all'): ImportReport {
-  const snapshot = checkSnapshot(document, collections, scope);
+  checkSnapshot(document, collections, scope);
+  const snapshot = document as SnapshotDocument;
   const slug = scope === 'all' ? undefined : scope.source.slug;
   const mode = scope === 'all' ? undefined : scope.mode;
   const counts: Record<string, number> = {};
@@ -189,103 +188,4 @@ export function importSnapshot(app: App, collections: readonly Collection<Stored
     renumbered: plan.renumbered,
     now: formatTimestamp(app.clock.now()),
   };
-}
-
-/** An index key of several strings. */
-function isStrings(key: unknown): boolean {
-  if (!Array.isArray(key)) return false;
-  for (const k of key) if (typeof k !== 'string') return false;
-  return true;
-}
-
-/** A counter of `source:mode` (invoice numbers), or one shared by every scope (payment ids). */
-function counterBelongs(id: string, slug: string, mode: string): boolean {
-  return !scopedCounter(id) || id.endsWith(`:${slug}:${mode}`);
-}
-
-/** Everything a snapshot must be, checked before anything is written; the first problem is the 422. */
-function checkSnapshot(document: unknown, collections: readonly Collection<StoredRecord>[], scope: Scope | 'all'): SnapshotDocument {
-  const fail = (field: string, message: string): never => {
-    throw Unprocessable.field(field, `This is not a snapshot payemu can import: ${message}`);
-  };
-  if (document === null || typeof document !== 'object' || Array.isArray(document)) fail('payemu_snapshot', 'it is not a JSON object.');
-  const doc = document as Record<string, unknown>;
-  const format = doc.payemu_snapshot;
-  if (format === undefined) fail('payemu_snapshot', 'it has no "payemu_snapshot" (export one with GET /_payemu/snapshot).');
-  if (typeof format !== 'number' || !Number.isInteger(format) || format < 1)
-    fail('payemu_snapshot', `"payemu_snapshot" must be ${SNAPSHOT_FORMAT}, not ${JSON.stringify(format)}.`);
-  if ((format as number) > SNAPSHOT_FORMAT)
-    fail('payemu_snapshot', `it is of format ${format as number}, written by a later payemu; this one reads format ${SNAPSHOT_FORMAT}: upgrade payemu.`);
-  for (const key of Object.keys(doc)) if (!['payemu_snapshot', 'scope', 'clock', 'data'].includes(key)) fail(key, `it has an unknown field "${key}".`);
-
-  const docScope = doc.scope;
-  if (scope === 'all') {
-    if (docScope !== 'all')
-      fail(
-        'scope',
-        'it is a snapshot of one Source and mode, and ?all=true replaces everything: import it without ?all=true, with a key of that Source and mode.',
-      );
-  } else {
-    if (docScope === 'all') fail('scope', 'it is a snapshot of everything: import it with ?all=true.');
-    const s = docScope as { source?: unknown; mode?: unknown } | null;
-    if (s === null || typeof s !== 'object' || typeof s.source !== 'string' || (s.mode !== 'test' && s.mode !== 'live'))
-      fail('scope', '"scope" must be "all" or {"source": "<slug>", "mode": "test" | "live"}.');
-    if (s!.source !== scope.source.slug || s!.mode !== scope.mode)
-      fail(
-        'scope',
-        `it is a snapshot of ${String(s!.source)} in ${String(s!.mode)} mode; import it with a key of that Source and mode (this key is ${scope.source.slug}'s ${scope.mode} key).`,
-      );
-  }
-
-  const clock = doc.clock as Record<string, unknown> | null;
-  if (clock === null || typeof clock !== 'object' || typeof clock.now !== 'string' || parseTimestamp(clock.now) === undefined)
-    fail('clock', '"clock" must be {"now": "<ISO 8601 timestamp>", ...} as GET /_payemu/clock answers.');
-
-  const data = doc.data as Record<string, unknown> | null;
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) fail('data', '"data" must be an object of collections.');
-  const known = new Map(collections.map((def) => [def.name, def]));
-  const slug = scope === 'all' ? undefined : scope.source.slug;
-  const mode = scope === 'all' ? undefined : scope.mode;
-  for (const [name, records] of Object.entries(data!)) {
-    const def = known.get(name);
-    if (!def) fail(`data.${name}`, `"data" has an unknown collection "${name}" (this payemu has ${[...known.keys()].join(', ')}).`);
-    if (!Array.isArray(records)) fail(`data.${name}`, `"data.${name}" must be an array of records.`);
-    const ids = new Set<string>();
-    const indexes = Object.entries(def!.indexes);
-    const list = records as unknown[];
-    // A loop, the record's path made only for a refusal: 100,000 records are checked here.
-    for (let i = 0; i < list.length; i++) {
-      const record = list[i];
-      const at = () => `data.${name}.${i}`;
-      if (record === null || typeof record !== 'object' || Array.isArray(record)) fail(at(), `${at()} is not a record (an object).`);
-      const r = record as { id?: unknown; source?: unknown; mode?: unknown; value?: unknown };
-      if (typeof r.id !== 'string' || r.id === '') fail(at(), `${at()} has no "id".`);
-      const id = r.id as string;
-      if (ids.has(id)) fail(at(), `${at()}: the id "${id}" is in "${name}" twice.`);
-      ids.add(id);
-      if (name === Meta.name) {
-        if (!id.startsWith('counter:') || typeof r.value !== 'number' || !Number.isInteger(r.value) || r.value < 0)
-          fail(at(), `${at()} must be a counter, {"id": "counter:<name>", "value": <integer>}.`);
-        if (slug !== undefined && !counterBelongs(id, slug, mode!)) fail(at(), `${at()}: the counter "${id}" belongs to another Source or mode.`);
-        checkStoredRecord(def!, r as StoredRecord, at());
-        continue;
-      }
-      if ((r.source !== undefined && typeof r.source !== 'string') || (r.mode !== undefined && r.mode !== 'test' && r.mode !== 'live'))
-        fail(at(), `${at()} has a "source" or "mode" that is not one.`);
-      if (slug !== undefined && !inScope(r as StoredRecord, slug, mode!))
-        fail(at(), `${at()} ("${id}") belongs to another Source or mode than the snapshot's.`);
-      for (const [index, keyOf] of indexes) {
-        let key: unknown;
-        try {
-          key = keyOf(r as StoredRecord);
-        } catch {
-          fail(at(), `${at()} ("${id}") lacks what the "${index}" index of ${name} reads.`);
-        }
-        if (key !== undefined && typeof key !== 'string' && !isStrings(key)) fail(at(), `${at()} ("${id}") lacks what the "${index}" index of ${name} reads.`);
-      }
-      checkStoredRecord(def!, r as StoredRecord, at);
-    }
-  }
-  checkCounters(data as Record<string, unknown[]>);
-  return doc as unknown as SnapshotDocument;
 }

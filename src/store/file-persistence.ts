@@ -6,7 +6,8 @@ import { acquireLock, DirectoryInUse } from './lock.js';
 import { namespaceHolder } from './namespace-dirs.js';
 import type { Persistence, StoreState } from './persistence.js';
 import { fingerprint, indexKeysCurrent, keyedCollections, readIndexKeys, snapshotName, writeIndexKeys, type KeySet } from './index-keys.js';
-import type { Marks } from './raw-records.js';
+import type { StoredRecord } from './collection.js';
+import type { Marks, RawLine, SnapshotMarking } from './raw-records.js';
 import { readState, writeSnapshot } from './snapshot-file.js';
 import { DataDirUnusable, diskReason, refusal, WriteRefused } from './write-refused.js';
 
@@ -59,14 +60,8 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
     segmentLength = fs.fstatSync(fd).size;
   };
 
-  /**
-   * The next segment is opened before the current one is closed: should opening fail (a
-   * read-only or full directory, no file descriptor left), the current one stays open and
-   * `fd` never names a closed descriptor (which the next socket accepted would be given, and
-   * journal bytes sent to it).
-   */
-  const rotateAndCompact = () => {
-    if (compactor) return;
+  /** Closes the open segment, `fsync`ed, for the next one (see `rotateAndCompact`); answers the closed one's number. */
+  const rotate = (): number => {
     const next = fs.openSync(segmentPath(dir, segment + 1), 'a');
     try {
       fs.fsyncSync(fd);
@@ -76,11 +71,22 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
     }
     fs.closeSync(fd);
     fd = next;
-    const upTo = segment;
     segment += 1;
     segmentLength = 0;
     bytes = 0;
     rotationDue = false;
+    return segment - 1;
+  };
+
+  /**
+   * The next segment is opened before the current one is closed: should opening fail (a
+   * read-only or full directory, no file descriptor left), the current one stays open and
+   * `fd` never names a closed descriptor (which the next socket accepted would be given, and
+   * journal bytes sent to it).
+   */
+  const rotateAndCompact = () => {
+    if (compactor) return;
+    const upTo = rotate();
     const compacted = (result: { ok: boolean; records?: number; error?: string }) => {
       compactor = undefined;
       // A compaction knows no tests: its snapshot marks no record (see `unmarked`).
@@ -135,6 +141,23 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
     const { crc } = writeSnapshot(dir, covers, keyed.collections, state.marking);
     for (const n of segments) fs.rmSync(segmentPath(dir, n), { force: true });
     writeIndexKeys(dir, snapshotName(crc, covers), keyed.keys());
+  };
+
+  /**
+   * A snapshot imported whole, written as the snapshot (what a compaction does with the
+   * journal): the open segment is closed and a new one opened, then the snapshot covering every
+   * segment up to the closed one is written and renamed into place, and those segments are
+   * deleted. A crash before the rename leaves the old snapshot and segments (the new segment is
+   * empty); after it, the new snapshot, which the segments it covers no longer add to.
+   */
+  const replaceWithSnapshot = (collections: Iterable<[string, Iterable<StoredRecord | RawLine>]>, marking: SnapshotMarking) => {
+    const covers = rotate();
+    const { crc } = writeSnapshot(dir, covers, collections, marking);
+    for (const n of listSegments(dir)) if (n <= covers) fs.rmSync(segmentPath(dir, n), { force: true });
+    oldLayout = false;
+    snapshotRead = { marks: marking.marks };
+    // Its index keys are not written (a clean stop writes them): none is read for its records.
+    snapshotRecords = snapshotName(crc, covers);
   };
 
   /** Whether the index keys kept are those of the snapshot read (or there is none to key): else a close writes both again. */
@@ -216,6 +239,15 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
         // This write is in the current segment, which stays open: it is acknowledged. The next
         // write tries the rotation again first, and is refused if it still fails.
         rotationDue = true;
+      }
+    },
+    canReplace: () => compactor === undefined && !torn && !rotationDue && fd >= 0,
+    replace(collections, marking) {
+      try {
+        ready();
+        replaceWithSnapshot(collections, marking);
+      } catch (error) {
+        throw refusal(dir, error);
       }
     },
     storedKeys(set) {

@@ -24,6 +24,14 @@ export interface Persistence {
    * then write only the fields that changed), or the index of one kept unparsed.
    */
   append(changes: readonly Change[], replaced?: Replaced): void;
+  /**
+   * Replaces everything with `collections` (a snapshot imported whole), written as the snapshot
+   * in one step: a crash at any point leaves the old state or the new one. Only when
+   * `canReplace` says so; a throw leaves the old state.
+   */
+  replace?(collections: Iterable<[string, Iterable<StoredRecord | RawLine>]>, marking: SnapshotMarking): void;
+  /** Whether `replace` can be done now (not while a compaction writes a snapshot of its own). */
+  canReplace?(): boolean;
   /** `state` is what the store holds, the same as its files: it may be written as a snapshot. */
   close(state?: StoreState): Promise<void>;
   /**
@@ -39,6 +47,7 @@ export function memoryPersistence(): Persistence {
   return {
     load: async () => {},
     append: () => {},
+    replace: () => {},
     close: async () => {},
   };
 }

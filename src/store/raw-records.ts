@@ -15,9 +15,18 @@ export interface SnapshotMarking {
   marked(collection: string, record: StoredRecord): boolean;
 }
 
+/** Index keys of a collection's records, per index, each record's by its position: index-keys.ts's KeyColumns (not imported: it imports this file). */
+type HeldKeys = readonly (readonly unknown[])[];
+
 /** A record as read from the snapshot, never parsed: written back to the next one as it is. */
 export interface RawLine {
-  text: string;
+  readonly text: string;
+  /**
+   * When its bytes are held in memory (RawRecords.inMemory): how many, and a copy of them into
+   * `target` at `at` (a snapshot is written without decoding them).
+   */
+  readonly byteLength?: number;
+  copy?(target: Buffer, at: number): void;
   marked: boolean;
   /** Its place among its collection's records in the snapshot (see index-keys.ts). */
   position: number;
@@ -38,6 +47,10 @@ const SEQUENTIAL_WINDOW = 1024 * 1024;
  */
 export class RawRecords {
   private fd: number | undefined;
+  /** The records' bytes held in memory (an imported snapshot's: see `inMemory`), in place of the file. */
+  private bytes: Buffer | undefined;
+  /** Per collection, its records' index keys as found when they were checked (see `holdKeys`). */
+  private readonly keys = new Map<string, HeldKeys>();
   private starts: Offsets;
   private ends: Offsets;
   private marks: Uint8Array;
@@ -47,22 +60,37 @@ export class RawRecords {
   /** Records kept and not yet parsed or replaced. */
   private left = 0;
   /** The file's bytes last read: `window[0]` is at `windowStart`. */
-  private readonly window = Buffer.allocUnsafe(SEQUENTIAL_WINDOW);
+  private window = Buffer.alloc(0);
   private windowStart = 0;
   private windowLength = 0;
 
-  /** `size`: the file's, to size the lists (a record is rarely under 200 bytes). */
+  /** `size`: the file's, to size the lists (a record is rarely under 200 bytes), or `records`, how many there are. */
   constructor(
     fd: number,
     private readonly dir: string,
     size: number,
+    records?: number,
   ) {
     this.fd = fd;
-    const capacity = Math.max(1024, Math.ceil(size / 200));
+    const capacity = Math.max(1024, records ?? Math.ceil(size / 200));
     this.starts = offsets(capacity, size);
     this.ends = offsets(capacity, size);
     this.marks = new Uint8Array(capacity);
     this.positions = new Uint32Array(capacity);
+    if (fd >= 0) this.window = Buffer.allocUnsafe(SEQUENTIAL_WINDOW);
+  }
+
+  /**
+   * Records whose bytes are held in memory rather than in a file: those of a snapshot document
+   * imported whole (src/control/snapshot-swap.ts), each checked and kept as it was received,
+   * parsed on first use like those of a snapshot read at start. `bytes` is dropped once every
+   * record kept is parsed or replaced.
+   */
+  static inMemory(bytes: Buffer, records: number): RawRecords {
+    const raw = new RawRecords(-1, '', bytes.length, records);
+    raw.fd = undefined;
+    raw.bytes = bytes;
+    return raw;
   }
 
   /** Keeps the record `id` at bytes [start, end) of the file, its collection's `position`th; returns its index. */
@@ -81,6 +109,20 @@ export class RawRecords {
     this.ids.push(id);
     this.left++;
     return index;
+  }
+
+  /**
+   * Keeps a collection's index keys (per index, in its order, each record's by its position; null
+   * for none), found as its records were checked: its indexes are then built without parsing
+   * them, as from the keys kept beside a snapshot (index-keys.ts).
+   */
+  holdKeys(collection: string, columns: HeldKeys): void {
+    this.keys.set(collection, columns);
+  }
+
+  /** The index keys held for a collection's records (see `holdKeys`). */
+  heldKeys(collection: string): HeldKeys | undefined {
+    return this.keys.get(collection);
   }
 
   id(index: number): string {
@@ -127,7 +169,9 @@ export class RawRecords {
 
   /** The record's line as read, for a snapshot written with it unparsed. */
   line(index: number): RawLine {
-    return { text: this.text(index), marked: this.marked(index), position: this.position(index) };
+    const bytes = this.bytes;
+    if (bytes === undefined) return { text: this.text(index), marked: this.marked(index), position: this.position(index) };
+    return new HeldLine(this, index, this.ends[index]! - this.starts[index]!);
   }
 
   /** One record kept is parsed or replaced: once none is left, the file is closed. */
@@ -138,11 +182,19 @@ export class RawRecords {
   close(): void {
     if (this.fd !== undefined) fs.closeSync(this.fd);
     this.fd = undefined;
+    this.bytes = undefined;
   }
 
-  private text(index: number): string {
+  /** Copies the bytes held of record `index` into `target` at `at` (RawRecords.inMemory only). */
+  copy(index: number, target: Buffer, at: number): void {
+    this.bytes!.copy(target, at, this.starts[index]!, this.ends[index]!);
+  }
+
+  /** The record's text, read from the file or from the bytes held. */
+  text(index: number): string {
     const start = this.starts[index]!;
     const end = this.ends[index]!;
+    if (this.bytes !== undefined) return this.bytes.toString('utf8', start, end);
     if (this.fd === undefined) throw new Error('the snapshot file is closed');
     if (start < this.windowStart || end > this.windowStart + this.windowLength) {
       const inOrder = start >= this.windowStart + this.windowLength && start < this.windowStart + this.windowLength + WINDOW;
@@ -156,6 +208,37 @@ export class RawRecords {
       this.windowLength = readAt(this.fd, this.window.subarray(0, size), start);
     }
     return this.window.toString('utf8', start - this.windowStart, end - this.windowStart);
+  }
+}
+
+/** A record's line whose bytes are held in memory: decoded only if its text is asked for. */
+class HeldLine implements RawLine {
+  marked: boolean;
+  readonly position: number;
+
+  constructor(
+    private readonly raw: RawRecords,
+    private readonly index: number,
+    readonly byteLength: number,
+  ) {
+    this.marked = raw.marked(index);
+    this.position = raw.position(index);
+  }
+
+  get text(): string {
+    return this.raw.text(this.index);
+  }
+
+  copy(target: Buffer, at: number): void {
+    this.raw.copy(this.index, target, at);
+  }
+}
+
+/** A collection's records as a snapshot is written from them: those kept unparsed in `raw` as their lines. */
+export function* linesOf(raw: RawRecords, list: readonly (StoredRecord | number)[]): IterableIterator<StoredRecord | RawLine> {
+  for (let i = 0; i < list.length; i++) {
+    const value = list[i]!;
+    yield typeof value === 'number' ? raw.line(value) : value;
   }
 }
 

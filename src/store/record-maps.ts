@@ -41,6 +41,20 @@ export class RecordMaps {
     return this.maps.has(name);
   }
 
+  /**
+   * Forgets every record, to hold `raw`'s instead (handed over by `load`, as at start): the
+   * whole store replaced by an imported snapshot. The records kept unparsed before are never
+   * read again.
+   */
+  replace(raw: RawRecords, marks: Marks): void {
+    this.raw?.close();
+    for (const map of this.maps.values()) map.clear();
+    this.pending.clear();
+    this.rawLeft.clear();
+    this.raw = raw;
+    this.snapshotMarks = marks;
+  }
+
   /** A collection's records as the snapshot holds them, some unparsed (indexes in `raw`). */
   load(name: string, records: readonly (StoredRecord | number)[]): void {
     let kept = 0;

@@ -220,19 +220,38 @@ export function writeSnapshot(
   let records = 0;
   let crc = 0;
   try {
-    let pending: string[] = [];
-    let size = 0;
-    const write = (text: string) => {
-      pending.push(text);
-      size += text.length;
-      if (size > 1024 * 1024) flush();
+    // Written through one buffer, a MiB at a time: each record's text encoded into it (or its
+    // bytes copied, when they are held as read), not joined into a string first.
+    const stage = Buffer.allocUnsafe(1024 * 1024);
+    let used = 0;
+    const out = (bytes: Buffer) => {
+      crc = crc32(bytes, crc);
+      for (let written = 0; written < bytes.length; ) written += fs.writeSync(fd, bytes, written);
     };
     const flush = () => {
-      const buffer = Buffer.from(pending.join(''));
-      crc = crc32(buffer, crc);
-      for (let written = 0; written < buffer.length; ) written += fs.writeSync(fd, buffer, written);
-      pending = [];
-      size = 0;
+      if (used > 0) out(stage.subarray(0, used));
+      used = 0;
+    };
+    const write = (text: string) => {
+      // At most 3 bytes of UTF-8 for each UTF-16 unit.
+      if (used + text.length * 3 > stage.length) {
+        flush();
+        if (text.length * 3 > stage.length) return out(Buffer.from(text));
+      }
+      used += stage.write(text, used);
+    };
+    /** A held line, after `,\n` (or `\n` for the first) and its mark: bytes copied, no string made. */
+    const writeHeld = (line: RawLine, first: boolean, mark: boolean) => {
+      const length = line.byteLength!;
+      if (used + length + 3 > stage.length) {
+        flush();
+        if (length + 3 > stage.length) return write(`${first ? '\n' : ',\n'}${mark ? ' ' : ''}${line.text}`);
+      }
+      if (!first) stage[used++] = 0x2c;
+      stage[used++] = 0x0a;
+      if (mark) stage[used++] = 0x20;
+      line.copy!(stage, used);
+      used += length;
     };
     const marks = marking && Object.keys(marking.marks).length > 0 ? marking : undefined;
     write(`{"version":1,"covers":${covers},${marks ? `"marks":${JSON.stringify(marks.marks)},` : ''}"collections":{`);
@@ -244,10 +263,11 @@ export function writeSnapshot(
       let first = true;
       for (const record of list) {
         const separator = first ? '\n' : ',\n';
-        first = false;
         records++;
-        if (isRawLine(record)) write(`${separator}${marked && record.marked ? ' ' : ''}${record.text}`);
-        else write(`${separator}${marked?.(record) ? ' ' : ''}${JSON.stringify(record)}`);
+        if (!isRawLine(record)) write(`${separator}${marked?.(record) ? ' ' : ''}${JSON.stringify(record)}`);
+        else if (record.copy) writeHeld(record, first, marked !== undefined && record.marked);
+        else write(`${separator}${marked && record.marked ? ' ' : ''}${record.text}`);
+        first = false;
       }
       write(first ? ']' : '\n]');
     }

@@ -2,6 +2,7 @@ import { patched, type Change, type Collection, type IndexKey, type Replaced, ty
 import { storedEntries } from './index-keys.js';
 import { Indexes, type CollectionIds } from './indexes.js';
 import type { Persistence } from './persistence.js';
+import { linesOf, type RawRecords, type SnapshotMarking } from './raw-records.js';
 import { RecordMaps } from './record-maps.js';
 import { Transaction } from './transaction.js';
 import { keptDueTimes, Watches, type DueEach, type DueTimes } from './watches.js';
@@ -241,6 +242,31 @@ export class Store {
     return changes.length;
   }
 
+  /** Whether `replaceAll` can be done now: outside a transaction, by a persistence that can write a snapshot now. */
+  canReplaceAll(): boolean {
+    return this.current === undefined && this.persistence.replace !== undefined && this.persistence.canReplace?.() !== false;
+  }
+
+  /** How a snapshot marks records: by the tests the store watches (see `watch`). */
+  marking(): SnapshotMarking {
+    return this.watches.marking();
+  }
+
+  /**
+   * Replaces every record with `collections`' (a number: the index in `raw` of one kept unparsed), as a start reads a snapshot: the
+   * persistence writes them as its snapshot first (a throw changes nothing); indexes are built again. No commit listener runs.
+   */
+  replaceAll(raw: RawRecords, collections: readonly [string, (StoredRecord | number)[]][], marking: SnapshotMarking): void {
+    if (!this.canReplaceAll()) throw new Error('the store cannot be replaced now');
+    this.persistence.replace!(
+      collections.map(([name, list]) => [name, linesOf(raw, list)]),
+      marking,
+    );
+    this.records.replace(raw, marking.marks);
+    this.indexes.clear();
+    for (const [name, list] of collections) this.records.load(name, list);
+  }
+
   /** Hands the records to the persistence, which may keep them as a snapshot for the next start. */
   async close(): Promise<void> {
     try {
@@ -334,7 +360,7 @@ export class Store {
    * A collection's indexes, built on first use (not at start) from its records in their map's
    * order, the order a replay of the files would give them. A record kept unparsed stays in the
    * file (kept parsed, the 200,000 records of the first `POST /v1/sessions` after a restart
-   * would double the memory): its keys are those the persistence kept (index-keys.ts), or it is
+   * would double the memory): its keys are those an import held or the persistence kept (index-keys.ts), or it is
    * parsed for them and dropped. A collection whose map the snapshot has not filled yet is
    * indexed from the snapshot's list, and its map is left unfilled until a record is needed
    * (100,000 paid payments: 7 MB, the map's table and the tables it grew through).
@@ -357,7 +383,8 @@ export class Store {
       };
       indexes = new Indexes(def, ids);
       const size = this.indexDefs.get(name)!.length;
-      const stored = storedEntries(records.unparsed(name) ? this.persistence.storedKeys?.(this.keySets(name).keys) : undefined, size);
+      const kept = records.unparsed(name) ? (records.raw!.heldKeys(name) ?? this.persistence.storedKeys?.(this.keySets(name).keys)) : undefined;
+      const stored = storedEntries(kept, size);
       const idOf = (value: StoredRecord | number) => (typeof value === 'number' ? records.raw!.id(value) : value.id);
       indexes.build(
         values,

@@ -139,8 +139,13 @@ export class Dispatcher {
   reload(): void {
     if (this.closed) return;
     for (const id of this.later.ids()) if (!this.store.get(Events, id)) this.later.cancel(id);
-    this.closeInterrupted(this.store.all(Events));
-    for (const event of this.store.all(Events)) if (event.next_attempt_at !== null && !this.inFlight.has(event.id)) this.schedule(event);
+    // Those that may have a delivery to go on with (see `start`): an import kept unparsed is not parsed whole.
+    const events = [...this.store.watched(Events)];
+    const settled = this.closeInterrupted(events);
+    for (const read of events) {
+      const event = settled.get(read.id) ?? read;
+      if (event.next_attempt_at !== null && !this.inFlight.has(event.id)) this.schedule(event);
+    }
   }
 
   /**

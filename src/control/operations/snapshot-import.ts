@@ -1,6 +1,8 @@
 import type { Mode } from '../../config/types.js';
 import { type Input, operation } from '../operation.js';
 import { readSnapshotBody } from '../snapshot-body.js';
+import { StreamedSnapshot } from '../snapshot-streamed.js';
+import { importStreamed } from '../snapshot-swap.js';
 import { allQuery, importReport, importSnapshot, SNAPSHOT_BODY_LIMIT, type SnapshotDocument } from '../snapshot.js';
 
 /**
@@ -25,7 +27,10 @@ export const snapshotImport = operation({
   readBody: readSnapshotBody,
   result: importReport,
   errors: [422],
-  run: (app, scope, { query, body }: Input<unknown, { all?: boolean }>) => importSnapshot(app, app.collections, body, query.all ? 'all' : scope),
+  run: (app, scope, { query, body }: Input<unknown, { all?: boolean }>) =>
+    body instanceof StreamedSnapshot
+      ? importStreamed(app, app.collections, body, query.all ? 'all' : scope)
+      : importSnapshot(app, app.collections, body, query.all ? 'all' : scope),
   // In the scheduler's batches, each at its own time, answering other requests between them.
   settle: (app) => app.scheduler.runDue(() => app.clock.now()),
   client: {

@@ -1,0 +1,134 @@
+import fs from 'node:fs';
+import t from 'tap';
+import type { StoredRecord } from './collection.js';
+import { listSegments, snapshotPath } from './files.js';
+import { memoryPersistence } from './persistence.js';
+import { RawRecords } from './raw-records.js';
+import { Store } from './store.js';
+import { COLLECTIONS, dump, ids, openFileStore, openMemoryStore, Others, Things, writeHistory } from './store.test-support.js';
+
+/**
+ * Store.replaceAll (an import of everything: src/control/snapshot-swap.ts): every record replaced
+ * by records held as bytes (RawRecords.inMemory), unparsed until read, or parsed; a file-backed
+ * store writes them as its snapshot at once, and a restart reads the same.
+ */
+
+const texts = ['{"id":"t1","color":"red","tags":["a"],"n":1,"note":"é ✓ 𝄞"}', '{"id":"t2","color":"blue","n":2}', '{"id":"o1","v":10}'];
+
+/** The records of `texts` held as bytes, with `Things` t1, t2 (t3 parsed) and `Others` o1. */
+function replacement() {
+  const bytes = Buffer.from(texts.join(','));
+  const raw = RawRecords.inMemory(bytes, texts.length);
+  let at = 0;
+  const spans = texts.map((text) => {
+    const start = at;
+    at += Buffer.byteLength(text) + 1;
+    return [start, start + Buffer.byteLength(text)] as const;
+  });
+  const things: (StoredRecord | number)[] = [
+    raw.add('t1', spans[0]![0], spans[0]![1], false, 0),
+    raw.add('t2', spans[1]![0], spans[1]![1], false, 1),
+    { id: 't3', color: 'red', n: 3 } as StoredRecord,
+  ];
+  const others: (StoredRecord | number)[] = [raw.add('o1', spans[2]![0], spans[2]![1], false, 0)];
+  const collections: [string, (StoredRecord | number)[]][] = [
+    ['things', things],
+    ['others', others],
+  ];
+  return { raw, collections };
+}
+
+const expected = {
+  things: [
+    { id: 't1', color: 'red', tags: ['a'], n: 1, note: 'é ✓ 𝄞' },
+    { id: 't2', color: 'blue', n: 2 },
+    { id: 't3', color: 'red', n: 3 },
+  ],
+  others: [{ id: 'o1', v: 10 }],
+};
+
+t.test('in memory: every record replaced, read from the bytes held; indexes built again', async (t) => {
+  const store = await openMemoryStore();
+  writeHistory(store, 6);
+  t.equal(store.find(Things, 'byColor', 'red').length > 0, true, 'an index built before');
+  const { raw, collections } = replacement();
+  store.replaceAll(raw, collections, store.marking());
+  t.same(dump(store), expected);
+  t.same(ids(store.find(Things, 'byColor', 'red')), ['t1', 't3'], 'the index is of the new records');
+  store.transaction((tx) => tx.put(Others, { id: 'o2', v: 20 }));
+  t.equal(store.count(Others), 2);
+});
+
+t.test('not inside a transaction: canReplaceAll says so, replaceAll refuses and changes nothing', async (t) => {
+  const store = await openMemoryStore();
+  writeHistory(store, 3);
+  const before = dump(store);
+  store.transaction(() => {
+    t.equal(store.canReplaceAll(), false);
+    const { raw, collections } = replacement();
+    t.throws(() => store.replaceAll(raw, collections, store.marking()));
+  });
+  t.same(dump(store), before);
+  t.equal(store.canReplaceAll(), true);
+});
+
+t.test('a persistence that refuses the replacement leaves the store as it was', async (t) => {
+  const refusing = {
+    ...memoryPersistence(),
+    replace: () => {
+      throw new Error('disk full');
+    },
+  };
+  const store = new Store(COLLECTIONS, refusing);
+  await store.open();
+  writeHistory(store, 3);
+  const before = dump(store);
+  const { raw, collections } = replacement();
+  t.throws(() => store.replaceAll(raw, collections, store.marking()), /disk full/);
+  t.same(dump(store), before);
+});
+
+t.test('file-backed: written as the snapshot at once, the journal before it gone; a restart reads the same, and the writes after it', async (t) => {
+  const dir = t.testdir();
+  const first = await openFileStore(t, dir);
+  writeHistory(first, 8);
+  const segments = listSegments(dir);
+  const { raw, collections } = replacement();
+  first.replaceAll(raw, collections, first.marking());
+  t.ok(fs.existsSync(snapshotPath(dir)), 'a snapshot');
+  t.ok(
+    listSegments(dir).every((n) => n > segments.at(-1)!),
+    'the segments it covers are deleted',
+  );
+  const snapshot = fs.readFileSync(snapshotPath(dir), 'utf8');
+  for (const text of texts) t.ok(snapshot.includes(`\n${text}`), 'each record held is written as it was, a line of its own');
+  first.transaction((tx) => tx.put(Others, { id: 'o2', v: 20 }));
+  const after = dump(first);
+  t.same(after, { ...expected, others: [...expected.others, { id: 'o2', v: 20 }] });
+  await first.closeOnce();
+  const second = await openFileStore(t, dir);
+  t.same(dump(second), after, 'a restart reads the same');
+});
+
+t.test('index keys held beside the records build the indexes without parsing them', async (t) => {
+  const store = await openMemoryStore();
+  // t2's bytes are not JSON: parsing it would throw, so an index built from them would too.
+  const bytes = Buffer.from('{"id":"t1","color":"red","n":1},{"id":"t2" not JSON}');
+  const raw = RawRecords.inMemory(bytes, 2);
+  const things = [raw.add('t1', 0, 31, false, 0), raw.add('t2', 32, bytes.length, false, 1)];
+  raw.holdKeys('things', [
+    ['red', 'blue'],
+    [null, null],
+  ]);
+  store.replaceAll(
+    raw,
+    [
+      ['things', things],
+      ['others', []],
+    ],
+    store.marking(),
+  );
+  t.same(ids(store.find(Things, 'byColor', 'red')), ['t1']);
+  t.equal(store.countIndex(Things, 'byColor', 'blue'), 1, 't2 indexed by its held key');
+  t.throws(() => store.get(Things, 't2'), 'only reading it parses it');
+});
