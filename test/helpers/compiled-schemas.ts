@@ -1,9 +1,9 @@
 import type { ValidateFunction } from 'ajv';
 import { createHash } from 'node:crypto';
-import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeCacheFile } from './cache-file.js';
 
 /**
  * The drift guard's validators (helpers/openapi.ts), one per schema of the OpenAPI document it
@@ -20,31 +20,28 @@ export function compiledSchemas(doc: object): (pointer: string) => ValidateFunct
   const require = createRequire(import.meta.url);
   const AJV_VERSION = (require('ajv/package.json') as { version: string }).version;
   const OPTIONS = { strict: false, allErrors: true, validateSchema: false, code: { source: true } } as const;
-  const text = JSON.stringify(doc);
   const base = createHash('sha256')
     .update(JSON.stringify([AJV_VERSION, OPTIONS]))
-    .update(text)
+    .update(JSON.stringify(doc))
     .digest('hex')
     .slice(0, 32);
   const dir = fileURLToPath(new URL(`../../node_modules/.cache/payemu-drift/${base}/`, import.meta.url));
   const compiled = new Map<string, ValidateFunction>();
-  let ajv: { compile(schema: object): ValidateFunction } | undefined;
-  let standalone: ((ajv: object, validate: ValidateFunction) => string) | undefined;
+  let ajv: import('ajv/dist/2020.js').Ajv2020 | undefined;
 
   // ajv itself is loaded on a miss only: a process whose every validator is cached never builds it.
-  const compile = (pointer: string): ValidateFunction => {
+  const compile = (pointer: string): { validate: ValidateFunction; code: string } => {
     if (!ajv) {
       const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
       const formats = require('ajv-formats') as { default?: unknown };
       const addFormats = (formats.default ?? formats) as (ajv: InstanceType<typeof Ajv2020>) => void;
-      const instance = new Ajv2020({ ...OPTIONS, code: { ...OPTIONS.code } });
-      addFormats(instance);
-      instance.addSchema(JSON.parse(text) as object, 'openapi.json');
-      const code = require('ajv/dist/standalone/index.js') as { default: (ajv: object, validate: ValidateFunction) => string };
-      ajv = instance;
-      standalone = (a, v) => code.default(a, v);
+      ajv = new Ajv2020({ ...OPTIONS, code: { ...OPTIONS.code } });
+      addFormats(ajv);
+      ajv.addSchema(doc, 'openapi.json');
     }
-    return ajv.compile({ $ref: `openapi.json#${pointer}` });
+    const validate = ajv.compile({ $ref: `openapi.json#${pointer}` });
+    const standalone = require('ajv/dist/standalone/index.js') as { default: (ajv: object, validate: ValidateFunction) => string };
+    return { validate, code: standalone.default(ajv, validate) };
   };
 
   return (pointer) => {
@@ -54,16 +51,9 @@ export function compiledSchemas(doc: object): (pointer: string) => ValidateFunct
     try {
       validate = require(file) as ValidateFunction;
     } catch {
-      validate = compile(pointer);
-      try {
-        // Written whole under a name of its own, then renamed: a process reading it sees all or nothing.
-        fs.mkdirSync(dir, { recursive: true });
-        const temporary = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-        fs.writeFileSync(temporary, standalone!(ajv!, validate));
-        fs.renameSync(temporary, file);
-      } catch {
-        // A cache that cannot be written only costs the next process a compile.
-      }
+      const made = compile(pointer);
+      validate = made.validate;
+      writeCacheFile(file, made.code);
     }
     compiled.set(pointer, validate);
     return validate;

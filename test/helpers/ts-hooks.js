@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { writeCacheFile } from './cache-file.js';
 
 const TYPESCRIPT = /\.(ts|tsx|mts)$/;
 const RELATIVE_JS = /^\.\.?\/.*\.js$/;
@@ -82,14 +83,6 @@ async function compile(file) {
   }
   const { transform } = await import('esbuild');
   const { code } = await transform(text, options);
-  try {
-    // Written whole under a name of its own, then renamed: a process reading it sees all or nothing.
-    fs.mkdirSync(CACHE, { recursive: true });
-    const temporary = new URL(`${key}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`, CACHE);
-    fs.writeFileSync(temporary, code);
-    fs.renameSync(temporary, cached);
-  } catch {
-    // A cache that cannot be written only costs the next process a compile.
-  }
+  writeCacheFile(cached, code);
   return code;
 }
