@@ -1,0 +1,3 @@
+import t from 'tap';
+import { startEmulator } from '../src/index.js';
+t.ok(startEmulator);
