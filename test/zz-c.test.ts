@@ -1,3 +1,0 @@
-import t from 'tap';
-import { startEmulator } from '../src/index.js';
-t.ok(startEmulator);
