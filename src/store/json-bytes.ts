@@ -35,6 +35,38 @@ function quoted(b: Buffer, at: number, s: string): number {
 /** Deeper than this, a value is handed to `JSON.stringify` (a cycle: its TypeError). */
 const MAX_DEPTH = 200;
 
+/**
+ * Writes a safe integer's decimal digits at `b[at]` (-0 is `0`, as JSON writes it) and returns
+ * where they end; the caller has made room for 17 bytes. Written as two halves of at most 8
+ * digits each, in 32-bit arithmetic: a timestamp's 13 digits cost 26 divisions of doubles
+ * otherwise.
+ */
+function integerAt(b: Buffer, at: number, v: number): number {
+  if (v < 0) {
+    b[at++] = 0x2d; // -
+    v = -v;
+  }
+  if (v < 1e8) return digitsAt(b, at, v | 0, 0);
+  // Up to 2^53: the high part is below 2^31, the low one below 10^8.
+  const high = Math.floor(v / 1e8);
+  return digitsAt(b, digitsAt(b, at, high, 0), (v - high * 1e8) | 0, 8);
+}
+
+/** Writes the digits of `n` (below 2^31), zero-padded to `width`, at `b[at]`; returns where they end. */
+function digitsAt(b: Buffer, at: number, n: number, width: number): number {
+  let count = 1;
+  for (let rest = n; rest >= 10; rest = (rest / 10) | 0) count++;
+  if (count < width) count = width;
+  const end = at + count;
+  let i = end;
+  while (i > at) {
+    const rest = (n / 10) | 0;
+    b[--i] = 0x30 + (n - rest * 10);
+    n = rest;
+  }
+  return end;
+}
+
 export class JsonBytes {
   /** The bytes written so far are `buffer[0, length)`. */
   buffer: Buffer;
@@ -107,40 +139,10 @@ export class JsonBytes {
     this.length = at;
   }
 
-  /**
-   * A safe integer's decimal digits (-0 is `0`, as JSON writes it). Written as two halves of
-   * at most 8 digits each, in 32-bit arithmetic: a timestamp's 13 digits cost 26 divisions of
-   * doubles otherwise.
-   */
+  /** A safe integer's digits (see `integerAt`). */
   private integer(v: number): void {
     this.reserve(17);
-    if (v < 0) {
-      this.buffer[this.length++] = 0x2d; // -
-      v = -v;
-    }
-    if (v < 1e8) {
-      this.digits(v | 0, 0);
-      return;
-    }
-    // Up to 2^53: the high part is below 2^31, the low one below 10^8.
-    const high = Math.floor(v / 1e8);
-    this.digits(high, 0);
-    this.digits((v - high * 1e8) | 0, 8);
-  }
-
-  /** The digits of `n` (below 2^31), zero-padded to `width`. */
-  private digits(n: number, width: number): void {
-    let count = 1;
-    for (let rest = n; rest >= 10; rest = (rest / 10) | 0) count++;
-    if (count < width) count = width;
-    const b = this.buffer;
-    let at = this.length + count;
-    this.length = at;
-    for (let i = 0; i < count; i++) {
-      const rest = (n / 10) | 0;
-      b[--at] = 0x30 + (n - rest * 10);
-      n = rest;
-    }
+    this.length = integerAt(this.buffer, this.length, v);
   }
 
   /** Any plain value (see the class comment); `undefined` here (in an array) is `null`, as JSON writes it. */
@@ -204,8 +206,11 @@ export class JsonBytes {
         const done = quoted(this.buffer, at, v);
         if (done === -1) this.raw(JSON.stringify(v));
         else this.length = done;
-      } else if (typeof v === 'number') this.number(v);
-      else this.value(v, depth);
+      } else if (typeof v === 'number' && Number.isSafeInteger(v)) {
+        // An id, an amount, a timestamp: its digits in place too.
+        if (this.length + 17 > this.buffer.length) this.reserve(17);
+        this.length = integerAt(this.buffer, this.length, v);
+      } else this.value(v, depth);
     }
     this.byte(0x7d); // }
   }
