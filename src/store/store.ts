@@ -247,6 +247,9 @@ export class Store {
     return this.current === undefined && this.persistence.replace !== undefined && this.persistence.canReplace?.() !== false;
   }
 
+  /** When only a compaction keeps `replaceAll` from being done: stops it, resolving once it is gone (Persistence.stopCompaction). */
+  stopCompaction = (): Promise<void> | undefined => (this.current === undefined ? this.persistence.stopCompaction?.() : undefined);
+
   /** How a snapshot marks records: by the tests the store watches (see `watch`). */
   marking(): SnapshotMarking {
     return this.watches.marking();
