@@ -54,17 +54,19 @@ export function importStreamed(
     const check = def && recordChecker(def, 'all', keys);
     const records: (StoredRecord | number)[] = [];
     let top = 0;
+    let checking = true;
     for (let i = list.from; i < list.to; i++) {
       const text = body.text(i);
       const value = body.record(i, list, text);
       // Every record is parsed (a 400 or 422 of the body comes first), but only those of a
       // known collection checked, up to the first refused.
-      if (!check || refused.has(list)) continue;
+      if (!check || !checking) continue;
       let record: StoredRecord;
       try {
         record = check(value, i - list.from);
       } catch (error) {
         refused.set(list, error);
+        checking = false;
         continue;
       }
       top = Math.max(top, Number(record.id));
