@@ -186,7 +186,15 @@ t.test('file-backed, a compaction running: the import of everything stops it and
   t.ok(snapshot.includes(`\n${JSON.stringify(document.data.payments![299])}`), 'the records written as sent, as the snapshot, by the time of the answer');
   const state = first.snapshot.export({ all: true }).data;
   t.same(state.payments, document.data.payments);
+  // Refused while a compaction runs: the same 422, and nothing changed.
+  await pay(first, { amount: 13, reference: 'after-the-import' });
+  const now = first.snapshot.export({ all: true }).data;
+  const bad = { ...document, data: { ...document.data, payments: document.data.payments!.map((p, i) => (i === 7 ? { ...p, status: 'LOST' } : p)) } };
+  const refused = await postInPieces(first, '/_payemu/snapshot?all=true', JSON.stringify(bad), 65_536);
+  t.equal(refused.status, 422);
+  t.match(JSON.stringify(refused.body), /data\.payments\.7\.status/);
+  t.same(first.snapshot.export({ all: true }).data, now, 'nothing changed');
   await first.close();
   const restarted = await emulator(t, options);
-  t.same(restarted.snapshot.export({ all: true }).data, state, 'a restart reads the same');
+  t.same(restarted.snapshot.export({ all: true }).data, now, 'a restart reads the same');
 });
