@@ -255,10 +255,7 @@ export class Store {
     return this.watches.marking();
   }
 
-  /**
-   * Replaces every record with `collections`' (a number: the index in `raw` of one kept unparsed), as a start reads a snapshot: the
-   * persistence writes them as its snapshot first (a throw changes nothing); indexes are built again. No commit listener runs.
-   */
+  /** Every record replaced by `collections`' (a number: one unparsed in `raw`), the persistence writing first (a throw changes nothing); no listener runs. */
   replaceAll(raw: RawRecords, collections: readonly [string, (StoredRecord | number)[]][], marking: SnapshotMarking): void {
     if (!this.canReplaceAll()) throw new Error('the store cannot be replaced now');
     this.persistence.replace!(
