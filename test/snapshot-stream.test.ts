@@ -171,3 +171,30 @@ t.test('file-backed: a bad record near the end is a 422 and changes nothing, on 
   t.equal((await restarted.api.get('/v1/payments/after-the-second')).status, 200, 'a payment made after the second import is there');
   t.equal((await restarted.api.get('/v1/payments/after-the-import')).status, 404, 'one made after the first is not');
 });
+
+t.test('file-backed, a compaction running: the import of everything stops it and writes its snapshot at once; a restart reads the same', async (t) => {
+  const dataDir = t.testdir();
+  const { document } = await large(t, 300);
+  // Every write starts a compaction (when none runs): one is running when the import comes.
+  const options = { inMemory: false, dataDir, clockStart: '2027-01-01T12:00:00Z', freezeClock: true, compactAfterBytes: 1 };
+  const first = await emulator(t, options);
+  await pay(first, { amount: 12, reference: 'before-the-import' });
+  const text = JSON.stringify(document);
+  const imported = await postInPieces(first, '/_payemu/snapshot?all=true', text, 65_536);
+  t.equal(imported.status, 200, JSON.stringify(imported.body).slice(0, 300));
+  const snapshot = fs.readFileSync(`${dataDir}/snapshot.json`, 'utf8');
+  t.ok(snapshot.includes(`\n${JSON.stringify(document.data.payments![299])}`), 'the records written as sent, as the snapshot, by the time of the answer');
+  const state = first.snapshot.export({ all: true }).data;
+  t.same(state.payments, document.data.payments);
+  // Refused while a compaction runs: the same 422, and nothing changed.
+  await pay(first, { amount: 13, reference: 'after-the-import' });
+  const now = first.snapshot.export({ all: true }).data;
+  const bad = { ...document, data: { ...document.data, payments: document.data.payments!.map((p, i) => (i === 7 ? { ...p, status: 'LOST' } : p)) } };
+  const refused = await postInPieces(first, '/_payemu/snapshot?all=true', JSON.stringify(bad), 65_536);
+  t.equal(refused.status, 422);
+  t.match(JSON.stringify(refused.body), /data\.payments\.7\.status/);
+  t.same(first.snapshot.export({ all: true }).data, now, 'nothing changed');
+  await first.close();
+  const restarted = await emulator(t, options);
+  t.same(restarted.snapshot.export({ all: true }).data, now, 'a restart reads the same');
+});

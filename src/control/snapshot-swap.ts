@@ -20,9 +20,22 @@ import { importSnapshot, type ImportReport, type SnapshotDocument } from './snap
  * the persistence writes them as its snapshot in one step (Store.replaceAll). The answers, the
  * refusals and the state after are those of `importSnapshot`, which any other import still
  * takes (the document parsed whole first): a scoped one, or while the store cannot be replaced
- * at once (inside a transaction, or while a compaction writes the snapshot).
+ * at once (inside a transaction). A compaction running is stopped first (the answer then waits
+ * for its process to exit: milliseconds), as its snapshot would be replaced.
  */
-export function importStreamed(app: App, collections: readonly Collection<StoredRecord>[], body: StreamedSnapshot, scope: Scope | 'all'): ImportReport {
+export function importStreamed(
+  app: App,
+  collections: readonly Collection<StoredRecord>[],
+  body: StreamedSnapshot,
+  scope: Scope | 'all',
+  waited = false,
+): ImportReport | Promise<ImportReport> {
+  if (scope === 'all' && !waited && !app.store.canReplaceAll()) {
+    // A compaction writing the snapshot of the journal so far is stopped: the import's snapshot
+    // replaces it at once. Then the import is done as it comes, on the store as it is then.
+    const stopped = app.store.stopCompaction();
+    if (stopped) return stopped.then(() => importStreamed(app, collections, body, scope, true));
+  }
   if (scope !== 'all' || !app.store.canReplaceAll()) return importSnapshot(app, collections, body.materialize(), scope);
   const known = new Map(collections.map((def) => [def.name, def]));
   const data = body.doc.data as Record<string, unknown> | undefined;
@@ -41,17 +54,19 @@ export function importStreamed(app: App, collections: readonly Collection<Stored
     const check = def && recordChecker(def, 'all', keys);
     const records: (StoredRecord | number)[] = [];
     let top = 0;
+    let checking = true;
     for (let i = list.from; i < list.to; i++) {
       const text = body.text(i);
       const value = body.record(i, list, text);
       // Every record is parsed (a 400 or 422 of the body comes first), but only those of a
       // known collection checked, up to the first refused.
-      if (!check || refused.has(list)) continue;
+      if (!check || !checking) continue;
       let record: StoredRecord;
       try {
         record = check(value, i - list.from);
       } catch (error) {
         refused.set(list, error);
+        checking = false;
         continue;
       }
       top = Math.max(top, Number(record.id));

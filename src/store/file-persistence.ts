@@ -45,6 +45,8 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
   let segment = 0;
   let bytes = 0;
   let compactor: ChildProcess | undefined;
+  /** The compaction stopped for an import of everything (`stopCompaction`): its end is no failure to report. */
+  let stopped: ChildProcess | undefined;
   let releaseLock = () => {};
 
   /** Bytes in the open segment: a refused write is cut back to it (see `append`). */
@@ -88,10 +90,14 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
     if (compactor) return;
     const upTo = rotate();
     const compacted = (result: { ok: boolean; records?: number; error?: string }) => {
+      const child = compactor;
       compactor = undefined;
+      const stopping = child !== undefined && child === stopped;
+      if (stopping) stopped = undefined;
       // A compaction knows no tests: its snapshot marks no record (see `unmarked`).
       if (result.ok) snapshotRead = { marks: undefined };
-      options.onCompaction?.(result);
+      // One stopped for an import (`stopCompaction`) failed on purpose: nothing to report.
+      if (result.ok || !stopping) options.onCompaction?.(result);
     };
     try {
       compactor = startCompactor(dir, upTo, compacted);
@@ -242,6 +248,16 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
       }
     },
     canReplace: () => compactor === undefined && !torn && !rotationDue && fd >= 0,
+    stopCompaction() {
+      const running = compactor;
+      if (running === undefined || torn || rotationDue || fd < 0) return undefined;
+      // Stopped at any point, a compaction leaves a readable store (see compact-main.ts); the
+      // import's snapshot then covers every segment, and the segments it left are deleted.
+      stopped = running;
+      const exited = new Promise<void>((resolve) => running.once('exit', () => resolve()).once('error', () => resolve()));
+      running.kill('SIGKILL');
+      return exited;
+    },
     replace(collections, marking) {
       try {
         ready();

@@ -54,3 +54,35 @@ t.test('a copy with the same fields rewritten in part: the changed ones, and tho
     encodeChanges([{ collection: 'things', id: 'a', record: most as never }], [base]),
   );
 });
+
+t.test('rewrites in a row of one shape, then of others: the fields dropped are found whichever names came before', async (t) => {
+  const names = ['id', 'a', 'b', 'c', 'd'];
+  const shapes = [names, ['id', 'a', 'b', 'c'], ['id', 'b', 'a', 'c', 'd'], [...names, 'e'], ['id', 'a', 'c', 'd']];
+  const record = (keys: string[], seed: number) =>
+    Object.fromEntries(keys.map((k, i) => [k, k === 'id' ? 'x' : (seed + i) % 3 === 0 ? undefined : `${k}${(seed * i) % 4}`]));
+  // Every pair of shapes, each after a run of the first shape (the names the writer keeps), both ways.
+  for (let seed = 0; seed < 6; seed++) {
+    for (const before of shapes) {
+      for (const after of shapes) {
+        for (const [b, a] of [
+          [names, names],
+          [before, after],
+          [after, before],
+        ] as const) {
+          const base = record([...b], seed);
+          const changes: Change[] = [{ collection: 'things', id: 'x', record: record([...a], seed + 1) as never }];
+          const want = encodeChanges(changes, [base as never]);
+          if (encodeChangesBytes(changes, [base as never]).toString('utf8') !== want) t.fail(`${b} -> ${a} (${seed}): ${want}`);
+        }
+      }
+    }
+  }
+  const base = { id: 'x', a: 1, b: 2, c: 3, d: 4, e: 5 };
+  const changes: Change[] = [{ collection: 'things', id: 'x', record: { id: 'x', a: 9, b: 2, c: 3, d: 4 } as never }];
+  encodeChangesBytes([{ collection: 'things', id: 'x', record: { id: 'x', a: 8, b: 2, c: 3, d: 4 } as never }], [{ id: 'x', a: 1, b: 2, c: 3, d: 4 } as never]);
+  t.same(
+    JSON.parse(encodeChangesBytes(changes, [base as never]).toString('utf8')),
+    [['things', 'x', { a: 9 }, ['e']]],
+    'a field the record before had, after a run of records without it',
+  );
+});

@@ -134,20 +134,32 @@ function writeEntry(out: JsonBytes, change: Change, base: StoredRecord | undefin
 }
 
 /**
+ * The field names of the last record patched, in their order: a year of billing rewrites 1,000
+ * schedules of one shape, and a record whose names are these, over one whose names are too,
+ * dropped none of them.
+ */
+let patchedNames: readonly string[] = [];
+
+/**
  * Writes `{changed}, [removed]` of `after` over `base`, as `changedFields` finds them, and
  * returns true; false, having written nothing, when `changedFields` would give none (the whole
  * record is written). The fields are written as they are found, and taken back when too many
  * changed. Walked with `for...in` and looked up by name: `Object.keys` and `Object.values` of
  * both records (to compare them by position) made four arrays a rewrite, a kilobyte of garbage
- * for each charge of a year of daily billing.
+ * for each charge of a year of daily billing. The dropped fields are looked for only when the
+ * two records' names are not both `patchedNames` (each of `base`'s names looked up in `after`,
+ * 21 look-ups a charge, was a tenth of the patch's time).
  */
 function writePatch(out: JsonBytes, base: Fields, after: Fields): boolean {
   const start = out.length;
   let count = 0;
   let total = 0;
   let removed: string[] | undefined;
+  const names = patchedNames;
+  let named = true;
   out.byte(0x7b); // {
   for (const key in after) {
+    if (named && names[total] !== key) named = false;
     total++;
     const value = after[key];
     if (value === undefined) {
@@ -159,14 +171,29 @@ function writePatch(out: JsonBytes, base: Fields, after: Fields): boolean {
       out.value(value);
     }
   }
+  if (!named || total !== names.length) {
+    named = false;
+    patchedNames = Object.keys(after);
+  }
   // Nothing left out but the id: the whole record is as short, and needs no record before it.
   if (count + 1 >= total) {
     out.length = start;
     return false;
   }
   out.byte(0x7d); // }
+  if (named) {
+    // `after`'s names are `names`: so are `base`'s, in order, or its dropped fields are looked for.
+    let i = 0;
+    for (const key in base) {
+      if (key !== names[i++]) {
+        named = false;
+        break;
+      }
+    }
+    if (i !== names.length) named = false;
+  }
   // `in` first: reading a field that holds a fraction or a timestamp makes a number object of it.
-  for (const key in base) if (!(key in after) && base[key] !== undefined) (removed ??= []).push(key);
+  if (!named) for (const key in base) if (!(key in after) && base[key] !== undefined) (removed ??= []).push(key);
   out.byte(0x2c);
   out.array(removed ?? NONE_REMOVED);
   return true;

@@ -84,3 +84,43 @@ t.test('the buffer grows as it fills', async (t) => {
   const big = { text: 'x'.repeat(5000), odd: 'é'.repeat(3000), list: Array.from({ length: 2000 }, (_, i) => i * 1e9) };
   t.equal(written(big, 16), JSON.stringify(big));
 });
+
+t.test("an object's fields, written in place: odd names and strings, integers of every size, the buffer full at each step", async (t) => {
+  const record: Record<string, unknown> = {
+    id: 'e3b0c442-98fc-4c14-9afb-f4c8996fb924',
+    'a "name"': 'a "value"',
+    'new\nline': 'tab\t',
+    é: 'ü',
+    '': '',
+    lone: '\ud800',
+    // Names written as JSON.stringify writes them, each followed by a long number.
+    '"': 1799452800000,
+    '\\': -Number.MAX_SAFE_INTEGER,
+    zero: 0,
+    negative: -0,
+    small: -7,
+    digits8: 99999999,
+    digits9: 100000000,
+    timestamp: 1799452800000,
+    before1970: -1799452800000,
+    largest: Number.MAX_SAFE_INTEGER,
+    smallest: Number.MIN_SAFE_INTEGER,
+    unsafe: 2 ** 53,
+    fraction: 9.99,
+    nan: Number.NaN,
+    none: null,
+    yes: true,
+    gone: undefined,
+    nested: { list: [1, 'two', null], empty: {} },
+  };
+  // Every size up to the whole record: each field's room is checked and the buffer grows at each place.
+  const whole = JSON.stringify(record);
+  for (let size = 1; size <= whole.length + 8; size++) {
+    if (written(record, size) !== whole) t.fail(`buffer of ${size} bytes: ${written(record, size)}`);
+  }
+  t.equal(written(record), whole);
+  for (let i = 0; i < 2000; i++) {
+    const n = Math.floor((Math.random() - 0.5) * 2 * Number.MAX_SAFE_INTEGER);
+    if (written({ n }) !== JSON.stringify({ n })) t.fail(`${n}: ${written({ n })}`);
+  }
+});

@@ -32,6 +32,11 @@ export interface Persistence {
   replace?(collections: Iterable<[string, Iterable<StoredRecord | RawLine>]>, marking: SnapshotMarking): void;
   /** Whether `replace` can be done now (not while a compaction writes a snapshot of its own). */
   canReplace?(): boolean;
+  /**
+   * When `replace` waits only for a compaction: stops it (the snapshot `replace` writes covers
+   * everything it would have) and resolves once it has exited. Undefined when there is none.
+   */
+  stopCompaction?(): Promise<void> | undefined;
   /** `state` is what the store holds, the same as its files: it may be written as a snapshot. */
   close(state?: StoreState): Promise<void>;
   /**

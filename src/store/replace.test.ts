@@ -132,3 +132,25 @@ t.test('index keys held beside the records build the indexes without parsing the
   t.equal(store.countIndex(Things, 'byColor', 'blue'), 1, 't2 indexed by its held key');
   t.throws(() => store.get(Things, 't2'), 'only reading it parses it');
 });
+
+t.test(
+  'file-backed, while a compaction runs: it cannot replace; stopCompaction stops it (no failure reported), then it can, and a restart reads the same',
+  async (t) => {
+    const dir = t.testdir();
+    const reported: unknown[] = [];
+    const store = await openFileStore(t, dir, { compactAfterBytes: 1024, onCompaction: (result) => reported.push(result) });
+    t.equal(store.stopCompaction(), undefined, 'none runs: nothing to stop');
+    writeHistory(store, 40);
+    t.equal(store.canReplaceAll(), false, 'a compaction runs');
+    const stopped = store.stopCompaction();
+    t.ok(stopped, 'it is stopped');
+    await stopped;
+    t.same(reported, [], 'a compaction stopped on purpose is no failure to report');
+    t.equal(store.canReplaceAll(), true);
+    const { raw, collections } = replacement();
+    store.replaceAll(raw, collections, store.marking());
+    t.same(dump(store), expected);
+    await store.closeOnce();
+    t.same(dump(await openFileStore(t, dir)), expected, 'a restart reads the same');
+  },
+);

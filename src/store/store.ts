@@ -247,15 +247,15 @@ export class Store {
     return this.current === undefined && this.persistence.replace !== undefined && this.persistence.canReplace?.() !== false;
   }
 
+  /** When only a compaction keeps `replaceAll` from being done: stops it, resolving once it is gone (Persistence.stopCompaction). */
+  stopCompaction = (): Promise<void> | undefined => (this.current === undefined ? this.persistence.stopCompaction?.() : undefined);
+
   /** How a snapshot marks records: by the tests the store watches (see `watch`). */
   marking(): SnapshotMarking {
     return this.watches.marking();
   }
 
-  /**
-   * Replaces every record with `collections`' (a number: the index in `raw` of one kept unparsed), as a start reads a snapshot: the
-   * persistence writes them as its snapshot first (a throw changes nothing); indexes are built again. No commit listener runs.
-   */
+  /** Every record replaced by `collections`' (a number: one unparsed in `raw`), the persistence writing first (a throw changes nothing); no listener runs. */
   replaceAll(raw: RawRecords, collections: readonly [string, (StoredRecord | number)[]][], marking: SnapshotMarking): void {
     if (!this.canReplaceAll()) throw new Error('the store cannot be replaced now');
     this.persistence.replace!(

@@ -1,0 +1,30 @@
+import t from 'tap';
+import type { Collection, StoredRecord } from '../store/collection.js';
+import { recordChecker } from './snapshot-check.js';
+
+/** A collection with no schema and no index: only the ids are checked. */
+const things = { name: 'things', indexes: {} } as unknown as Collection<StoredRecord>;
+
+/** The 422's message of the first record of `ids` refused, or undefined. */
+function firstRefused(ids: string[]): string | undefined {
+  const check = recordChecker(things, 'all');
+  try {
+    for (let i = 0; i < ids.length; i++) check({ id: ids[i] }, i);
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+t.test('an id twice is refused at its second place, whatever the order of the ids before it', async (t) => {
+  t.equal(firstRefused(['1', '2', '3', '10', '11']), undefined, 'rising numbers');
+  t.equal(firstRefused(['3', '1', '2', '10']), undefined, 'numbers, not rising');
+  t.equal(firstRefused(['1', '01', '1.0', '0x1', ' 1']), undefined, 'the same number, different strings');
+  t.equal(firstRefused(['b', 'a', 'c']), undefined, 'not numbers');
+  t.match(firstRefused(['1', '2', '3', '2', '4']), /data\.things\.3: the id "2" is in "things" twice/, 'rising, then one seen before');
+  t.match(firstRefused(['1', '2', '2']), /data\.things\.2: the id "2"/, 'the same id at once');
+  t.match(firstRefused(['5', '7', 'x', '9', '7']), /data\.things\.4: the id "7"/, 'rising, a string, then one seen while rising');
+  t.match(firstRefused(['a', 'b', 'a']), /data\.things\.2: the id "a"/, 'not numbers');
+  t.match(firstRefused(['NaN', 'NaN']), /data\.things\.1: the id "NaN"/);
+  t.match(firstRefused(['Infinity', 'Infinity']), /data\.things\.1: the id "Infinity"/);
+});
