@@ -6,6 +6,7 @@ import path from 'node:path';
 import t, { type Test } from 'tap';
 import { runPayemu, startPayemu } from './helpers/cli.js';
 import { client } from './helpers/emulator.js';
+import { nodeWithoutCoverage } from './helpers/plain-node.js';
 
 /**
  * The data directory's lock, through the real binary: it names the process that holds it (pid
@@ -69,7 +70,7 @@ t.test("a second payemu on a live payemu's directory exits 1 naming the first on
 
 t.test('an older lock file that holds only a pid is still read: a dead pid is taken over', async (t) => {
   const dir = dataDir(t);
-  const dead = spawn(process.execPath, ['-e', '']);
+  const dead = spawn(...nodeWithoutCoverage(['-e', '']));
   await once(dead, 'exit');
   fs.writeFileSync(path.join(dir, 'payemu.lock'), String(dead.pid));
   const started = await startPayemu(t, ['--data', dir]);

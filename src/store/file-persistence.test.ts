@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { nodeWithoutCoverage } from '../../test/helpers/plain-node.js';
 import { filePersistence } from './file-persistence.js';
 import { encodeChanges, listSegments, segmentPath } from './files.js';
 import { lockHolder, recordLockUrl } from './lock.js';
@@ -131,7 +132,7 @@ t.test("the lock: one owner per data directory; a dead owner's lock is taken ove
 
   t.test('a lock held by another live process refuses, naming its pid', async (t) => {
     const dir = t.testdir();
-    const holder = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const holder = spawn(...nodeWithoutCoverage(['-e', 'process.stdin.resume()']), { stdio: ['pipe', 'ignore', 'ignore'] });
     t.teardown(() => void holder.kill());
     await once(holder, 'spawn');
     fs.writeFileSync(path.join(dir, 'payemu.lock'), String(holder.pid));
@@ -142,7 +143,7 @@ t.test("the lock: one owner per data directory; a dead owner's lock is taken ove
   });
 
   t.test('processes that find the same stale lock at the same moment: exactly one takes it over', async (t) => {
-    const dead = spawn(process.execPath, ['-e', '']);
+    const dead = spawn(...nodeWithoutCoverage(['-e', '']));
     await once(dead, 'exit');
     const script = fileURLToPath(new URL(`./lock-race.test-support${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url));
     for (let round = 0; round < 2; round++) {
@@ -176,7 +177,7 @@ t.test("the lock: one owner per data directory; a dead owner's lock is taken ove
   });
 
   t.test('a takeover file left by a process that died is cleared', async (t) => {
-    const dead = spawn(process.execPath, ['-e', '']);
+    const dead = spawn(...nodeWithoutCoverage(['-e', '']));
     await once(dead, 'exit');
     const dir = t.testdir();
     fs.writeFileSync(path.join(dir, 'payemu.lock'), String(dead.pid));
@@ -188,9 +189,9 @@ t.test("the lock: one owner per data directory; a dead owner's lock is taken ove
   });
 
   t.test('a takeover by a live process that does not finish: the start gives up with a clear error', async (t) => {
-    const dead = spawn(process.execPath, ['-e', '']);
+    const dead = spawn(...nodeWithoutCoverage(['-e', '']));
     await once(dead, 'exit');
-    const taker = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const taker = spawn(...nodeWithoutCoverage(['-e', 'process.stdin.resume()']), { stdio: ['pipe', 'ignore', 'ignore'] });
     t.teardown(() => void taker.kill());
     await once(taker, 'spawn');
     const dir = t.testdir();
@@ -202,7 +203,7 @@ t.test("the lock: one owner per data directory; a dead owner's lock is taken ove
   });
 
   t.test('a stale lock of a dead process is taken over, and so is an empty one', async (t) => {
-    const dead = spawn(process.execPath, ['-e', '']);
+    const dead = spawn(...nodeWithoutCoverage(['-e', '']));
     const [code] = await once(dead, 'exit');
     t.equal(code, 0);
     for (const content of [String(dead.pid), '']) {
@@ -221,7 +222,7 @@ t.test("the lock: one owner per data directory; a dead owner's lock is taken ove
     'the lock names the pid and its start time; a live pid with another start time was reused, and is taken over',
     { skip: !fs.existsSync('/proc/self/stat') && 'no /proc here' },
     async (t) => {
-      const holder = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'ignore'] });
+      const holder = spawn(...nodeWithoutCoverage(['-e', 'process.stdin.resume()']), { stdio: ['pipe', 'ignore', 'ignore'] });
       t.teardown(() => void holder.kill());
       await once(holder, 'spawn');
       const started = procStart(holder.pid!);

@@ -9,10 +9,13 @@
  * compiles the same graph in a tenth of that. Both only strip the types (tap runs ts-node
  * transpile-only); `npm run typecheck` checks them.
  *
- * So the config's "plugin" leaves out tap's TypeScript plugin, and its mock plugin, which no test
- * uses: each put an import of its own in front of every test process (a loader thread, tap's
- * core for the mocks), about a quarter of a second of CPU before the test's first line, in each
- * of the suite's nearly two hundred test processes. tap builds its test class for the plugins
+ * So the config's "plugin" leaves out tap's TypeScript plugin, and the plugins no test uses
+ * (mock, snapshot, spawn, worker, intercept, stdin, chdir, after-each and node-serialize):
+ * each is imported into every test process before its first line. The TypeScript and mock ones
+ * cost about a quarter of a second of CPU (a loader thread, tap's core for the mocks), the other
+ * seven some 40 modules, about 0.07 s, in each of the suite's nearly two hundred test processes.
+ * A test that needs one of them names it back in the list (`npm run typecheck` says so: the test
+ * class has only the methods of the plugins listed). tap builds its test class for the plugins
  * the config names (`tap build`, run by npm's `prepare` after `npm ci`, or by tap itself when
  * the list changed).
  */
