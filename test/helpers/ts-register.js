@@ -13,7 +13,7 @@
  * (mock, snapshot, spawn, worker, intercept, stdin, chdir, after-each and node-serialize):
  * each is imported into every test process before its first line. The TypeScript and mock ones
  * cost about a quarter of a second of CPU (a loader thread, tap's core for the mocks), the other
- * seven some 40 modules, about 0.07 s, in each of the suite's nearly two hundred test processes.
+ * eight some 40 modules, about 0.07 s, in each of the suite's nearly two hundred test processes.
  * A test that needs one of them names it back in the list (`npm run typecheck` says so: the test
  * class has only the methods of the plugins listed). tap builds its test class for the plugins
  * the config names (`tap build`, run by npm's `prepare` after `npm ci`, or by tap itself when
