@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, pageFor } from './helpers/browser.js';
 import { emulator, type TestEmulator } from './helpers/emulator.js';
 
 /**
@@ -25,11 +25,7 @@ function futureExpiry(e: TestEmulator): string {
   return `${String(now.getUTCMonth() + 1).padStart(2, '0')}/${String((now.getUTCFullYear() + 2) % 100).padStart(2, '0')}`;
 }
 
-async function newPage(t: Test): Promise<Page> {
-  const context = await browser.newContext();
-  t.teardown(() => context.close());
-  return context.newPage();
-}
+const newPage = (t: Test): Promise<Page> => pageFor(browser, t);
 
 async function submit(page: Page, name: RegExp) {
   const [response] = await Promise.all([page.waitForNavigation(), page.getByRole('button', { name }).click()]);

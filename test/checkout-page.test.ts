@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page, Response } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, pageFor } from './helpers/browser.js';
 import { emulator, type Client, type TestEmulator } from './helpers/emulator.js';
 
 /**
@@ -44,7 +44,7 @@ interface Checkout {
 
 let counter = 0;
 
-/** A new emulator, a session on it, and a fresh browser context showing its checkout page. */
+/** A new emulator, a session on it, and a browser page of the test's (pageFor) showing its checkout page. */
 async function openCheckout(t: Test, body: Record<string, unknown> = {}): Promise<Checkout> {
   const e = await emulator(t);
   return openSession(t, e, body);
@@ -61,9 +61,7 @@ async function openSession(t: Test, e: TestEmulator, body: Record<string, unknow
     ...body,
   });
   if (created.status !== 201) throw new Error(`session not created: ${created.text}`);
-  const context = await browser.newContext();
-  t.teardown(() => context.close());
-  const page = await context.newPage();
+  const page = await pageFor(browser, t);
   const checkoutUrl: string = created.body.data.attributes.checkout_url;
   const response = await page.goto(checkoutUrl);
   t.ok(response, 'the checkout page answered');

@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, pageFor } from './helpers/browser.js';
 import { emulator, pay, type TestEmulator } from './helpers/emulator.js';
 import { receiver } from './helpers/receiver.js';
 
@@ -13,12 +13,6 @@ t.before(async () => {
 t.teardown(() => browser?.close());
 
 const D = '/_payemu/dashboard';
-
-async function context(t: Test, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
-  const context = await browser.newContext(options);
-  t.teardown(() => context.close());
-  return context;
-}
 
 /** An emulator with a payment (refunded in part), a schedule, an invoice, a payment link, and webhooks to a receiver. */
 async function withData(t: Test): Promise<{ e: TestEmulator; hook: Awaited<ReturnType<typeof receiver>>; paymentId: string }> {
@@ -63,7 +57,7 @@ t.test('every page renders with JavaScript on and off, with its data, and the pa
   const { e, paymentId } = await withData(t);
   const events = (await e.api.get('/_payemu/events?event=payment.completed')).body.events;
   for (const javaScriptEnabled of [true, false]) {
-    const page = await (await context(t, { javaScriptEnabled })).newPage();
+    const page = await pageFor(browser, t, { javaScriptEnabled });
     for (const [path, heading] of PAGES(paymentId, events[0].id)) {
       const answer = await page.goto(`${e.url}${D}${path}`);
       t.equal(answer?.status(), 200, `${path || '/'} answers 200 (JavaScript ${javaScriptEnabled ? 'on' : 'off'})`);
@@ -74,7 +68,7 @@ t.test('every page renders with JavaScript on and off, with its data, and the pa
     }
   }
   t.equal(e.dashboardUrl, `${e.url}${D}`, 'the library names the dashboard');
-  const page = await (await context(t, { javaScriptEnabled: false })).newPage();
+  const page = await pageFor(browser, t, { javaScriptEnabled: false });
   await page.goto(e.dashboardUrl);
   t.equal(await page.getByTestId('test-key').innerText(), 'sk_test_payemu_acme');
   t.equal(await page.getByTestId('webhook-secret').innerText(), e.webhookSecret);
@@ -111,7 +105,7 @@ t.test('every page renders with JavaScript on and off, with its data, and the pa
 
 t.test('actions through the browser: resend, clock advance, reset with confirmation (JavaScript off)', { timeout: 300_000 }, async (t) => {
   const { e, hook } = await withData(t);
-  const page = await (await context(t, { javaScriptEnabled: false })).newPage();
+  const page = await pageFor(browser, t, { javaScriptEnabled: false });
   const [event] = (await e.api.get('/_payemu/events?event=payment.completed')).body.events;
   await page.goto(`${e.url}${D}/events/${event.id}`);
   const before = hook.received.length;
@@ -154,7 +148,7 @@ t.test(
   async (t) => {
     const hook = await receiver(t);
     const e = await emulator(t, { webhookUrl: hook.url });
-    const page = await (await context(t, { javaScriptEnabled: false })).newPage();
+    const page = await pageFor(browser, t, { javaScriptEnabled: false });
     await page.goto(`${e.url}${D}/faults`);
     t.equal(await page.getByTestId('faults-empty').count(), 1);
     const form = page.getByRole('form', { name: 'Add a fault' });
@@ -220,7 +214,7 @@ t.test(
 t.test('CSRF: a post without the token, or from another origin, is a 403 that changes nothing', { timeout: 300_000 }, async (t) => {
   const e = await emulator(t, { clockStart: '2027-01-31T09:00:00Z', freezeClock: true });
   await pay(e, { amount: 2, reference: 'kept' });
-  const page = await (await context(t)).newPage();
+  const page = await pageFor(browser, t);
   await page.goto(`${e.url}${D}/reset`);
   const token = await page.locator('input[name=csrf]').inputValue();
   const post = (path: string, body: string, headers: Record<string, string> = {}) =>
@@ -252,7 +246,7 @@ t.test('the switcher shows only the chosen Source and mode; live refresh notices
   await pay(e, { amount: 1, reference: 'acme-test' });
   await pay(e, { amount: 2, reference: 'acme-live' }, '4242424242424242', e.live);
   await pay(e, { amount: 3, reference: 'globex-test' }, '4242424242424242', e.globex);
-  const page = await (await context(t)).newPage();
+  const page = await pageFor(browser, t);
   await page.goto(`${e.url}${D}/payments`);
   t.match(await page.getByTestId('payments').innerText(), /acme-test/);
   t.notMatch(await page.getByTestId('payments').innerText(), /acme-live|globex-test/);
@@ -285,7 +279,7 @@ t.test('readable on a phone: no horizontal scroll at 375 px', { timeout: 300_000
   const events = (await e.api.get('/_payemu/events?event=payment.completed')).body.events;
   await e.api.post('/_payemu/faults', { method: 'POST', path: '/v1/payments/*/refunds', status: 503, times: 2, seed: 7 });
   e.webhookChaos.set({ duplicate: 0.2, delay: '5s', seed: 7 });
-  const phone = await (await context(t, { viewport: { width: 375, height: 740 } })).newPage();
+  const phone = await pageFor(browser, t, { viewport: { width: 375, height: 740 } });
   for (const [path] of PAGES(paymentId, events[0].id)) {
     await phone.goto(`${e.url}${D}${path}`);
     const [scroll, client] = (await phone.evaluate('[document.documentElement.scrollWidth, document.documentElement.clientWidth]')) as [number, number];

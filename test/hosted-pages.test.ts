@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, pageFor } from './helpers/browser.js';
 import { emulator, type TestEmulator } from './helpers/emulator.js';
 
 /** The hosted invoice, payment-link, card-update and manage pages in a real headless Chromium. */
@@ -13,9 +13,7 @@ t.before(async () => {
 t.teardown(() => browser?.close());
 
 async function open(t: Test, url: string): Promise<Page> {
-  const context = await browser.newContext();
-  t.teardown(() => context.close());
-  const page = await context.newPage();
+  const page = await pageFor(browser, t);
   await page.goto(url);
   return page;
 }

@@ -1,8 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { launchChromium } from './helpers/browser.js';
+import { launchChromium, pageFor } from './helpers/browser.js';
 import { emulator, type TestEmulator } from './helpers/emulator.js';
 
 /**
@@ -42,15 +42,13 @@ t.teardown(async () => {
 });
 
 /** A browser page that records every Content-Security-Policy violation Chromium reports. */
-async function newPage(t: Test): Promise<{ page: Page; context: BrowserContext; violations: string[] }> {
-  const context = await browser.newContext();
-  t.teardown(() => context.close());
-  const page = await context.newPage();
+async function newPage(t: Test): Promise<{ page: Page; violations: string[] }> {
+  const page = await pageFor(browser, t);
   const violations: string[] = [];
   page.on('console', (message) => {
     if (/Content Security Policy|Refused to/i.test(message.text())) violations.push(message.text());
   });
-  return { page, context, violations };
+  return { page, violations };
 }
 
 /** Asserts the headers of a hosted page's answer. */

@@ -4,8 +4,15 @@
  * way of naming imports), and `.ts`/`.tsx` files are compiled by esbuild, with an inline source
  * map so that stack traces and coverage point at the TypeScript lines.
  *
- * The compiled code is passed on down the chain of hooks rather than returned, so that tap's
- * coverage hooks (registered before these) see it and its source map.
+ * These hooks answer the loads of payemu's TypeScript and of dependencies' ES modules themselves
+ * (`shortCircuit`), without passing them on to tap's hooks (@tapjs/processinfo, registered
+ * before these). Those record each module as it loads for `tap --changed`, which the suite does
+ * not use: they read the file a second time, post its text to the main thread, split it into
+ * lines twice and parse its whole source map to learn its source file names, for each of the 400
+ * to 600 modules of a test process, about a quarter of a second of CPU in every one. Coverage
+ * does not need them: Node keeps each module's inline source map as it compiles it, and tap's
+ * coverage writer looks the map up there when the process ends, for the covered files of src/
+ * only (the same totals either way).
  *
  * What esbuild wrote is kept in node_modules/.cache/payemu-ts/, under a hash of the file's path
  * and text and of esbuild's version and options: the suite starts some hundreds of processes
@@ -47,16 +54,20 @@ export async function resolve(specifier, context, nextResolve) {
  * @param {Function} nextLoad
  */
 export async function load(url, context, nextLoad) {
-  if (url.includes('/node_modules/')) return withoutSourceMap(await nextLoad(url, context));
-  if (!url.startsWith('file:') || !TYPESCRIPT.test(new URL(url).pathname)) return nextLoad(url, context);
-  const code = await compile(fileURLToPath(url));
-  return nextLoad(url, { ...context, format: 'module', source: code });
+  if (!url.startsWith('file:')) return nextLoad(url, context);
+  if (url.includes('/node_modules/')) {
+    // CommonJS, JSON and the rest: Node's own loader, as before.
+    if (context.format !== 'module') return nextLoad(url, context);
+    return { format: 'module', source: withoutSourceMap(fs.readFileSync(fileURLToPath(url))), shortCircuit: true };
+  }
+  if (!TYPESCRIPT.test(new URL(url).pathname)) return nextLoad(url, context);
+  return { format: 'module', source: await compile(fileURLToPath(url)), shortCircuit: true };
 }
 
 const MAGIC = Buffer.from('//# sourceMappingURL=');
 
 /**
- * A dependency's ES module without its `//# sourceMappingURL=` comment. tap's coverage turns on
+ * A dependency's ES module (its text) without its `//# sourceMappingURL=` comment. tap's coverage turns on
  * Node's source maps in every test process, and Node then reads and parses the map each module
  * names as it loads it: tap's own packages alone are some 170 modules with maps, about a sixth of
  * a second of CPU in every one of the suite's test processes. Coverage counts src/ only
@@ -64,15 +75,13 @@ const MAGIC = Buffer.from('//# sourceMappingURL=');
  * built .js file, the one on disk. CommonJS modules (`require`) load outside these hooks and keep
  * theirs: a dozen, not worth a require hook.
  *
- * @param {{ format?: string, source?: string | ArrayBuffer | Uint8Array | null }} loaded
+ * @param {Buffer} source
  */
-function withoutSourceMap(loaded) {
-  const { source } = loaded;
-  if (loaded.format !== 'module' || !Buffer.isBuffer(source)) return loaded;
+function withoutSourceMap(source) {
   // The comment is the module's last line: look at its tail only.
   const at = source.lastIndexOf(MAGIC, -1);
-  if (at === -1 || at < source.length - 4096) return loaded;
-  return { ...loaded, source: source.subarray(0, at) };
+  if (at === -1 || at < source.length - 4096) return source;
+  return source.subarray(0, at);
 }
 
 const require = createRequire(import.meta.url);

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import t, { type Test } from 'tap';
-import { launchChromium } from '../helpers/browser.js';
+import { launchChromium, pageFor } from '../helpers/browser.js';
 import { client, emulator, pay } from '../helpers/emulator.js';
 import { receiver } from '../helpers/receiver.js';
 
@@ -17,12 +17,6 @@ t.before(async () => {
   browser = await launchChromium();
 });
 t.teardown(() => browser?.close());
-
-async function context(t: Test, options: Parameters<Browser['newContext']>[0] = {}): Promise<BrowserContext> {
-  const made = await browser.newContext(options);
-  t.teardown(() => made.close());
-  return made;
-}
 
 /** A payemu with a payment in the default namespace and one in each of ~w3 and ~w4. */
 async function threeNamespaces(t: Test, hookUrl?: string) {
@@ -43,7 +37,7 @@ const hrefs = (page: Page, selector: string) =>
 t.test('the switcher lists the default and each named namespace; each shows its own records, with JavaScript on and off', { timeout: 300_000 }, async (t) => {
   const { e, w3 } = await threeNamespaces(t);
   for (const javaScriptEnabled of [true, false]) {
-    const page = await (await context(t, { javaScriptEnabled })).newPage();
+    const page = await pageFor(browser, t, { javaScriptEnabled });
     await page.goto(`${e.url}${D}/payments`);
     t.same(await page.locator('select[name=namespace] option').allInnerTexts(), ['default', '~w3', '~w4'], 'the default, then the named ones by name');
     t.match(await page.getByTestId('payments').innerText(), /default-1/);
@@ -81,7 +75,7 @@ t.test('the switcher lists the default and each named namespace; each shows its 
     t.equal(await page.getByTestId('test-key').innerText(), KEY, 'back to the default');
     t.notMatch(await page.getByTestId('scope').innerText(), /~/);
   }
-  const page = await (await context(t, { javaScriptEnabled: false })).newPage();
+  const page = await pageFor(browser, t, { javaScriptEnabled: false });
   await page.goto(`${e.url}${D}/payments?namespace=nope`);
   t.match(await page.getByTestId('payments').innerText(), /default-1/, 'an unknown namespace shows the default, as an unknown Source does');
   t.same(
@@ -102,7 +96,7 @@ t.test('the switcher lists the default and each named namespace; each shows its 
 
 t.test('a payemu without named namespaces keeps the switcher it had', { timeout: 300_000 }, async (t) => {
   const e = await emulator(t);
-  const page = await (await context(t, { javaScriptEnabled: false })).newPage();
+  const page = await pageFor(browser, t, { javaScriptEnabled: false });
   await page.goto(`${e.url}${D}`);
   t.equal(await page.locator('select[name=namespace]').count(), 0);
   t.equal(await page.getByRole('form', { name: 'Source and mode' }).count(), 1);
@@ -111,7 +105,7 @@ t.test('a payemu without named namespaces keeps the switcher it had', { timeout:
 t.test('actions in a namespace act there only: clock advance, fault, resend, reset (JavaScript off)', { timeout: 300_000 }, async (t) => {
   const hook = await receiver(t);
   const { e, w3, w4 } = await threeNamespaces(t, hook.url);
-  const page = await (await context(t, { javaScriptEnabled: false })).newPage();
+  const page = await pageFor(browser, t, { javaScriptEnabled: false });
   const q = '?source=acme&mode=test&namespace=w3';
 
   await page.goto(`${e.url}${D}/clock${q}`);
@@ -158,7 +152,7 @@ t.test('actions in a namespace act there only: clock advance, fault, resend, res
 
 t.test("CSRF: a form's token is good in its own namespace only", { timeout: 300_000 }, async (t) => {
   const { e, w3 } = await threeNamespaces(t);
-  const page = await (await context(t)).newPage();
+  const page = await pageFor(browser, t);
   await page.goto(`${e.url}${D}/reset?namespace=w3`);
   const token = await page.locator('input[name=csrf]').inputValue();
   const post = (query: string) =>
@@ -179,7 +173,7 @@ t.test("CSRF: a form's token is good in its own namespace only", { timeout: 300_
 
 t.test('live refresh listens to the namespace shown; axe finds nothing serious on a namespaced page', { timeout: 300_000 }, async (t) => {
   const { e, w3, w4 } = await threeNamespaces(t);
-  const page = await (await context(t, { bypassCSP: true })).newPage();
+  const page = await pageFor(browser, t, { bypassCSP: true });
   await page.goto(`${e.url}${D}/events?namespace=w3`);
   t.match(await page.locator('body').getAttribute('data-stream'), /key=sk_test_payemu_acme~w3$/);
   await page.locator('body[data-live=connected]').waitFor();
