@@ -189,7 +189,7 @@ t.test('at 375, 768 and 1280 px: nothing wider than the page, no id or time wrap
   for await (const width of atEachWidth(page)) {
     for (const chart of ['payments-chart', 'deliveries-chart']) {
       const svg = page.getByTestId(chart).locator('svg[role=img]');
-      t.equal(await svg.count(), 1, `${chart}: one SVG image`);
+      t.equal(await svg.count(), 1, `${chart}: one SVG image at ${width} px`);
       t.ok((await svg.locator('rect').count()) > 3, `${chart}: bars`);
       t.match(await svg.locator('desc').textContent(), /in all, from 2027-03-01/, `${chart}: described`);
       t.ok((await page.getByTestId(chart).locator('details table tbody tr').count()) > 1, `${chart}: and as a table`);
