@@ -1,4 +1,5 @@
 import type { Collection, IndexKey, StoredRecord } from './collection.js';
+import { addId, type KeyIds, keysOf, moveId } from './key-ids.js';
 
 /** A record's keys as stored beside the snapshot (index-keys.ts), one per index, for a build without parsing it. */
 export class StoredEntry {
@@ -17,7 +18,7 @@ export interface CollectionIds {
 interface Index<T> {
   keyOf: (record: T) => IndexKey;
   /** key -> ids in insertion order; a key held by a single id stores the bare string. */
-  map: Map<string, string | Set<string>>;
+  map: KeyIds;
   /**
    * The key every record of the collection holds, as its only key: its ids are then the
    * collection's own, in their order, and `map` is empty. Most collections have one Source and
@@ -108,17 +109,7 @@ export class Indexes<T extends StoredRecord> {
       index.whole = now;
       return;
     }
-    if (typeof old !== 'object' && typeof now !== 'object') {
-      // One key (or none) before and after, the usual case: no arrays to build.
-      if (old === now) return;
-      if (old !== undefined) remove(map, old, id);
-      if (now !== undefined) add(map, now, id);
-      return;
-    }
-    const before = keysOf(old);
-    const after = keysOf(now);
-    for (const key of before) if (!after.includes(key)) remove(map, key, id);
-    for (const key of after) if (!before.includes(key)) add(map, key, id);
+    moveId(map, id, old, now);
   }
 
   ids(index: string, key: string): readonly string[] {
@@ -177,32 +168,7 @@ export class Indexes<T extends StoredRecord> {
     let left = this.size();
     for (const other of this.builtIds?.(left) ?? this.records.keys()) {
       if (left-- === 0) break;
-      if (other !== id || kept) add(index.map, whole, other);
+      if (other !== id || kept) addId(index.map, whole, other);
     }
   }
-}
-
-function keysOf(key: IndexKey): readonly string[] {
-  if (key === undefined) return [];
-  return typeof key === 'string' ? [key] : key;
-}
-
-function add(map: Map<string, string | Set<string>>, key: string, id: string): void {
-  const entry = map.get(key);
-  if (entry === undefined) map.set(key, id);
-  else if (typeof entry === 'string') {
-    if (entry !== id) map.set(key, new Set([entry, id]));
-  } else entry.add(id);
-}
-
-function remove(map: Map<string, string | Set<string>>, key: string, id: string): void {
-  const entry = map.get(key);
-  if (entry === undefined) return;
-  if (typeof entry === 'string') {
-    if (entry === id) map.delete(key);
-    return;
-  }
-  entry.delete(id);
-  if (entry.size === 1) map.set(key, entry.values().next().value as string);
-  else if (entry.size === 0) map.delete(key);
 }

@@ -1,4 +1,5 @@
 import type { Change, Collection, IndexKey, StoredRecord } from './collection.js';
+import { moveId } from './key-ids.js';
 import type { RaisedEvent } from '../bus/events.js';
 
 /** What a transaction reads below its own writes: the store's committed records. */
@@ -162,16 +163,7 @@ export class Transaction {
       if (old === now) continue;
       let byKey = byIndex.get(index);
       if (!byKey) byIndex.set(index, (byKey = new Map()));
-      if (typeof old !== 'object' && typeof now !== 'object') {
-        // One key (or none) before and after, the usual case: no arrays to build.
-        if (old !== undefined) removeId(byKey, old, id);
-        if (now !== undefined) addId(byKey, now, id);
-        continue;
-      }
-      const kept = keysOf(now);
-      const had = keysOf(old);
-      for (const k of had) if (!kept.includes(k)) removeId(byKey, k, id);
-      for (const k of kept) if (!had.includes(k)) addId(byKey, k, id);
+      moveId(byKey, id, old, now);
     }
   }
 }
@@ -183,27 +175,3 @@ export class Transaction {
 type OwnIds = string | Set<string>;
 
 const holds = (ids: OwnIds | undefined, id: string): boolean => (typeof ids === 'string' ? ids === id : ids?.has(id) === true);
-
-function addId(byKey: Map<string, OwnIds>, key: string, id: string): void {
-  const ids = byKey.get(key);
-  if (ids === undefined) byKey.set(key, id);
-  else if (typeof ids === 'string') {
-    if (ids !== id) byKey.set(key, new Set([ids, id]));
-  } else ids.add(id);
-}
-
-function removeId(byKey: Map<string, OwnIds>, key: string, id: string): void {
-  const ids = byKey.get(key);
-  if (ids === undefined) return;
-  if (typeof ids === 'string') {
-    if (ids === id) byKey.delete(key);
-  } else {
-    ids.delete(id);
-    if (ids.size === 0) byKey.delete(key);
-  }
-}
-
-function keysOf(key: IndexKey): readonly string[] {
-  if (key === undefined) return [];
-  return typeof key === 'string' ? [key] : key;
-}
