@@ -2,10 +2,8 @@ import t from 'tap';
 import type { Scope } from '../../http/auth.js';
 import { memoryPersistence } from '../../store/persistence.js';
 import { Store } from '../../store/store.js';
-import { Events } from '../../webhooks/records.js';
 import { PaymentMethods, type PaymentMethodRecord } from '../payment-methods/records.js';
 import { charged, PLAIN_FIELDS } from './billing.js';
-import { emitCharged, emitRecurringEvent } from './events.js';
 import { Recurring, type RecurringRecord } from './records.js';
 import { createRecurring } from './service.js';
 
@@ -53,24 +51,4 @@ t.test('a charged schedule is the spread of the one billed: the same fields, val
   const twice = charged(charged(plain, NEXT, NOW), NEXT + 86_400_000, NOW + 86_400_000);
   t.same(twice, spread(spread(plain, NEXT, NOW), NEXT + 86_400_000, NOW + 86_400_000));
   t.equal(twice.sequence, plain.sequence + 2);
-});
-
-t.test("recurring.charged's data is the general emitter's: the same fields, values and order", async (t) => {
-  const shapes: [string, RecurringRecord][] = [
-    ['plain', created({})],
-    ['with an email', created({ customer_email: 'a@example.com', metadata: { plan: 'gold' } })],
-    ['cancelled at some time (the general way)', { ...created({}), cancelled_at: NOW }],
-    ['no next date', { ...created({}), next_billing_date: null }],
-  ];
-  for (const [name, schedule] of shapes) {
-    const store = new Store([Events] as never, memoryPersistence());
-    const [one, other] = store.transaction((tx) => {
-      emitCharged(tx, schedule, NOW, 'rp_x-0002', 7);
-      emitRecurringEvent(tx, 'recurring.charged', schedule, NOW, { payment_reference: 'rp_x-0002', payment_id: 7 });
-      return tx.events;
-    });
-    t.same(Object.keys(one!.data), Object.keys(other!.data), `${name}: fields in order`);
-    t.same(one!.data, other!.data, `${name}: values`);
-    t.same([one!.name, one!.source, one!.mode, one!.at], [other!.name, other!.source, other!.mode, other!.at], `${name}: the event`);
-  }
 });

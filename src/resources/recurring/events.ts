@@ -1,6 +1,6 @@
 import { formatDate, formatTimestamp } from '../../clock/format.js';
 import { minorToNumber } from '../../lib/money.js';
-import { familyEmitter, raiseFamilyEvent } from '../common/event-adds.js';
+import { familyEmitter } from '../common/event-adds.js';
 import type { Transaction } from '../../store/store.js';
 import type { RecurringRecord } from './records.js';
 import type { RecurringEventDataMap } from './webhooks.js';
@@ -29,30 +29,11 @@ export function recurringEventData(schedule: RecurringRecord): RecurringEventDat
 export const emitRecurringEvent = familyEmitter<RecurringEventDataMap, RecurringRecord, RecurringEventDataMap['recurring.suspended']>(recurringEventData);
 
 /**
- * Raises `recurring.charged` about a schedule just charged: `emitRecurringEvent`'s data, with
- * the payment's reference and id, in one literal of its 12 fields in the same order. Adding the
- * two to the schedule's ten (`Object.assign`) kept them in an array of their own, and each
- * charge of a year of billing raises one of these (a schedule with `cancelled_at` is never
- * charged, and takes the general way if it were).
+ * Raises `recurring.charged` about a schedule just charged, with the payment's reference and id,
+ * the general way. (A literal of its twelve fields written out here, the schedule's ten copied a
+ * second time, measured no faster on a year of billing: 17, 16 and 19 µs a charge against 17, 17
+ * and 18, alternately, 2026-11-29.)
  */
 export function emitCharged(tx: Transaction, schedule: RecurringRecord, at: number, paymentReference: string, paymentId: number): void {
-  if (schedule.cancelled_at !== undefined) {
-    emitRecurringEvent(tx, 'recurring.charged', schedule, at, { payment_reference: paymentReference, payment_id: paymentId });
-    return;
-  }
-  const data: RecurringEventDataMap['recurring.charged'] = {
-    reference: schedule.reference,
-    amount: minorToNumber(schedule.amount),
-    currency: schedule.currency,
-    status: schedule.status,
-    frequency: schedule.frequency,
-    interval_count: schedule.interval_count,
-    next_billing_date: schedule.next_billing_date === null ? null : formatDate(schedule.next_billing_date),
-    retry_count: schedule.retry_count,
-    customer_email: schedule.customer_email ?? null,
-    metadata: schedule.metadata,
-    payment_reference: paymentReference,
-    payment_id: paymentId,
-  };
-  raiseFamilyEvent(tx, 'recurring.charged', schedule, data, undefined, at);
+  emitRecurringEvent(tx, 'recurring.charged', schedule, at, { payment_reference: paymentReference, payment_id: paymentId });
 }
