@@ -7,7 +7,7 @@ import { PaymentMethods } from '../payment-methods/records.js';
 import { recordPayment } from '../payments/record.js';
 import { calculateTax } from '../tax/calculate.js';
 import { DAY_MS, firstPeriodAfter, periodDate, RETRY_DELAYS_DAYS } from './dates.js';
-import { emitCharged, emitRecurringEvent } from './events.js';
+import { emitRecurringEvent } from './events.js';
 import { Recurring, type RecurringRecord } from './records.js';
 
 /**
@@ -68,7 +68,7 @@ function bill(tx: Transaction, schedule: RecurringRecord, at: number, app: App):
     const k = firstPeriodAfter(schedule.anchor, schedule.frequency, schedule.interval_count, at);
     const next = periodDate(schedule.anchor, schedule.frequency, schedule.interval_count, k);
     const updated = tx.put(Recurring, charged(schedule, next, at));
-    emitCharged(tx, updated, at, payment.reference, Number(payment.id));
+    emitRecurringEvent(tx, 'recurring.charged', updated, at, { payment_reference: payment.reference, payment_id: Number(payment.id) });
     if (updated.end_date !== null && next >= updated.end_date) complete(tx, updated, at);
     return;
   }
