@@ -5,7 +5,10 @@ import type { IndexKey } from './collection.js';
  * owner's id, have one record), more as a Set in the order they came. The store's indexes
  * (indexes.ts) and a transaction's index of its own writes (transaction.ts) both keep theirs so.
  */
-export type KeyIds = Map<string, string | Set<string>>;
+export type KeyIds = Map<string, Ids>;
+
+/** The ids under one key: the bare id when it is one. */
+export type Ids = string | Set<string>;
 
 /** A record's index key as a list: none, one, or the several it is listed under. */
 export function keysOf(key: IndexKey): readonly string[] {
@@ -20,6 +23,9 @@ export function addId(map: KeyIds, key: string, id: string): void {
     if (entry !== id) map.set(key, new Set([entry, id]));
   } else entry.add(id);
 }
+
+/** Whether `id` is among `ids`. */
+export const holds = (ids: Ids | undefined, id: string): boolean => (typeof ids === 'string' ? ids === id : ids?.has(id) === true);
 
 export function removeId(map: KeyIds, key: string, id: string): void {
   const entry = map.get(key);

@@ -1,5 +1,5 @@
 import type { Change, Collection, IndexKey, StoredRecord } from './collection.js';
-import { moveId } from './key-ids.js';
+import { holds, type KeyIds, moveId } from './key-ids.js';
 import type { RaisedEvent } from '../bus/events.js';
 
 /** What a transaction reads below its own writes: the store's committed records. */
@@ -21,7 +21,7 @@ export class Transaction {
    * in a transaction with thousands of writes (a batch of due jobs) stay cheap. A collection's
    * is built by the first look-up in it and kept up to date from then on; the collections
    * nobody looks up in (events, most of the writes of a batch) are never indexed. */
-  private readonly keyed = new Map<string, Map<string, Map<string, OwnIds>>>();
+  private readonly keyed = new Map<string, Map<string, KeyIds>>();
   /**
    * While a savepoint is open: what each write replaced, to undo it, as triples laid flat
    * (collection, id, the change before or undefined): a scheduled job's writes are each noted
@@ -143,7 +143,7 @@ export class Transaction {
 
   /** A collection's index of this transaction's writes, built now if no look-up needed it
    * before. Ids are listed in the order first written here, as they will be once committed. */
-  private ownIndex(collection: string): Map<string, Map<string, OwnIds>> {
+  private ownIndex(collection: string): Map<string, KeyIds> {
     let byIndex = this.keyed.get(collection);
     if (!byIndex) {
       this.keyed.set(collection, (byIndex = new Map()));
@@ -167,11 +167,3 @@ export class Transaction {
     }
   }
 }
-
-/**
- * The ids under one key of a transaction's own index, in the order first written: a key held
- * by one id (a payment's reference, each charge of a batch) is the bare id, not a `Set` of it.
- */
-type OwnIds = string | Set<string>;
-
-const holds = (ids: OwnIds | undefined, id: string): boolean => (typeof ids === 'string' ? ids === id : ids?.has(id) === true);
