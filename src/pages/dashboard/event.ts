@@ -1,6 +1,6 @@
 import { readForm } from '../../http/body.js';
 import type { OpenContext } from '../../http/route.js';
-import { type Attempt, type EventRecord, Events, attemptState, attemptsOf, eventBody, eventReference } from '../../webhooks/records.js';
+import { type Attempt, Events, attemptState, attemptsOf, eventBody, eventReference } from '../../webhooks/records.js';
 import { html } from '../html.js';
 import { redirect } from '../card-form.js';
 import { refused } from './actions.js';
@@ -9,6 +9,7 @@ import { when } from './format.js';
 import { badge, httpBadge } from './badges.js';
 import { cell, num, shell, table } from './layout.js';
 import { referenceLink } from './links.js';
+import { recordNotFound, scopedRecord } from './record.js';
 import { type DashScope, href, param, scopeFromQuery, scopeOf } from './scope.js';
 
 export const ATTEMPT_COLUMNS = ['When', 'URL', 'Status', num('Time'), 'Answer or error'];
@@ -21,13 +22,8 @@ export const attemptRows = (attempts: readonly Attempt[]) =>
         html`<tr><td>${when(a.at)}</td><td><code>${a.url}</code></td><td>${httpBadge(a.status)} ${badge(attemptState(a))}${a.chaos ? html` <code data-testid="chaos">chaos: ${a.chaos}</code>` : ''}</td><td class="num">${a.duration_ms} ms</td><td class="wrap"><code>${cell(a.error ?? a.response_body)}</code></td></tr>`,
     );
 
-function findEvent(ctx: OpenContext, scope: DashScope): EventRecord | undefined {
-  const event = ctx.app.store.get(Events, ctx.params.id!);
-  return event && event.source === scope.source.slug && event.mode === scope.mode ? event : undefined;
-}
-
-const notFound = (ctx: OpenContext, scope: DashScope) =>
-  shell(ctx.app, scope, 'Not found', '/events', html`<h1>Event not found</h1><p>No event ${ctx.params.id} in this Source and mode.</p>`, 404);
+const findEvent = (ctx: OpenContext, scope: DashScope) => scopedRecord(ctx.app, scope, Events, ctx.params.id!);
+const notFound = (ctx: OpenContext, scope: DashScope) => recordNotFound(ctx.app, scope, 'event', '/events', ctx.params.id!);
 
 /** One event: payload, delivery attempts (newest first) and the Resend button. */
 export function eventPage(ctx: OpenContext) {

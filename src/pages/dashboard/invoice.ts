@@ -1,25 +1,24 @@
 import type { OpenContext } from '../../http/route.js';
 import { Invoices } from '../../resources/invoices/records.js';
 import { invoiceTotals } from '../../resources/invoices/totals.js';
-import { Events, eventReference } from '../../webhooks/records.js';
 import { html } from '../html.js';
 import { badge } from './badges.js';
 import { day, money, when } from './format.js';
 import { num, shell, table } from './layout.js';
 import { hostedInvoiceHref, paymentHref } from './links.js';
 import { recordEventsTable } from './events.js';
-import { newestFirst, scopeFromQuery } from './scope.js';
+import { eventsFor, recordNotFound, scopedRecord } from './record.js';
+import { scopeFromQuery } from './scope.js';
 
 /** One invoice: its customer, totals and dates, its items, the payment that paid it, the events raised for it, and its hosted page. */
 export function invoicePage(ctx: OpenContext) {
   const { app } = ctx;
   const scope = scopeFromQuery(ctx);
-  const invoice = app.store.get(Invoices, ctx.params.id!);
-  if (!invoice || invoice.source !== scope.source.slug || invoice.mode !== scope.mode)
-    return shell(app, scope, 'Not found', '/invoices', html`<h1>Invoice not found</h1><p>No invoice ${ctx.params.id} in this Source and mode.</p>`, 404);
+  const invoice = scopedRecord(app, scope, Invoices, ctx.params.id!);
+  if (!invoice) return recordNotFound(app, scope, 'invoice', '/invoices', ctx.params.id!);
   const totals = invoiceTotals(invoice.items, invoice.discount, invoice.tax_rate);
   const amount = (minor: number) => money(minor, invoice.currency);
-  const events = newestFirst(app, scope, Events).filter((e) => eventReference(e) === invoice.id);
+  const events = eventsFor(app, scope, invoice.id);
   const body = html`<div class="heading"><h1>Invoice ${invoice.number}</h1>${badge(invoice.status)}</div>
     <dl data-testid="invoice">
       <dt>Id</dt><dd><code>${invoice.id}</code></dd><dt>Status</dt><dd data-testid="status">${badge(invoice.status)}</dd>

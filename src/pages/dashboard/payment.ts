@@ -1,14 +1,15 @@
 import type { OpenContext } from '../../http/route.js';
 import { Payments, paymentDescription, refundedOf, updatedAt } from '../../resources/common/payment-records.js';
 import { Refunds } from '../../resources/refunds/records.js';
-import { Events, attemptsOf, eventReference } from '../../webhooks/records.js';
+import { attemptsOf } from '../../webhooks/records.js';
 import { html, pagePath } from '../html.js';
 import { badge, httpBadge } from './badges.js';
 import { ATTEMPT_COLUMNS, attemptRows } from './event.js';
 import { money, when } from './format.js';
 import { cell, num, shell, table } from './layout.js';
 import { invoiceHref, scheduleHref } from './links.js';
-import { href, newestFirst, scopeFromQuery } from './scope.js';
+import { eventsFor, recordNotFound, scopedRecord } from './record.js';
+import { href, scopeFromQuery } from './scope.js';
 import { paymentTimeline } from './timeline.js';
 
 /**
@@ -19,11 +20,10 @@ import { paymentTimeline } from './timeline.js';
 export function paymentPage(ctx: OpenContext) {
   const { app } = ctx;
   const scope = scopeFromQuery(ctx);
-  const payment = app.store.get(Payments, ctx.params.id!);
-  if (!payment || payment.source !== scope.source.slug || payment.mode !== scope.mode)
-    return shell(app, scope, 'Not found', '/payments', html`<h1>Payment not found</h1><p>No payment ${ctx.params.id} in this Source and mode.</p>`, 404);
+  const payment = scopedRecord(app, scope, Payments, ctx.params.id!);
+  if (!payment) return recordNotFound(app, scope, 'payment', '/payments', ctx.params.id!);
   const refunds = app.store.find(Refunds, 'payment', payment.id);
-  const events = newestFirst(app, scope, Events).filter((e) => eventReference(e) === payment.reference);
+  const events = eventsFor(app, scope, payment.reference);
   const segments = new Set([payment.id, encodeURIComponent(payment.reference)]);
   const requests = app.requestJournal
     .list(scope.source.slug, scope.mode, { limit: 1000 })

@@ -1,13 +1,13 @@
 import type { OpenContext } from '../../http/route.js';
 import { Payments } from '../../resources/common/payment-records.js';
 import { Recurring, recurringId } from '../../resources/recurring/records.js';
-import { Events, eventReference } from '../../webhooks/records.js';
 import { html } from '../html.js';
 import { badge } from './badges.js';
 import { cadence, day, money, when } from './format.js';
 import { cell, num, shell, table } from './layout.js';
 import { paymentHref } from './links.js';
 import { recordEventsTable } from './events.js';
+import { eventsFor, recordNotFound } from './record.js';
 import { newestFirst, scopeFromQuery } from './scope.js';
 
 /** One recurring schedule: its terms, its charges (each a payment) and the events raised for it. */
@@ -16,9 +16,9 @@ export function schedulePage(ctx: OpenContext) {
   const scope = scopeFromQuery(ctx);
   const reference = ctx.params.reference!;
   const r = app.store.get(Recurring, recurringId(scope.source.slug, scope.mode, reference));
-  if (!r) return shell(app, scope, 'Not found', '/schedules', html`<h1>Schedule not found</h1><p>No schedule ${reference} in this Source and mode.</p>`, 404);
+  if (!r) return recordNotFound(app, scope, 'schedule', '/schedules', reference);
   const charges = newestFirst(app, scope, Payments).filter((p) => p.recurring_reference === r.reference);
-  const events = newestFirst(app, scope, Events).filter((e) => eventReference(e) === r.reference);
+  const events = eventsFor(app, scope, r.reference);
   const body = html`<div class="heading"><h1>Schedule ${r.reference}</h1>${badge(r.status)}</div>
     <dl data-testid="schedule">
       <dt>Amount</dt><dd>${money(r.amount, r.currency)} ${cadence(r.frequency, r.interval_count)}</dd>
