@@ -1,9 +1,9 @@
 import type { Transaction } from '../store/store.js';
 import { AnswerCache } from './answer-cache.js';
-import { type DocumentQuery, documentParameters, isPlain, parseDocumentQuery, type ResourceShape } from './document-query.js';
+import { type DocumentQuery, documentParameters, isPlain, parseDocumentQuery, type ResourceShape, sparseResource } from './document-query.js';
 import type { Reply } from './envelope.js';
 import { type ApiContext, type ApiRoute, type Method, type RouteDoc, v1 } from './route.js';
-import { errors } from '../schemas/wire.js';
+import { attributeNames, errors } from '../schemas/wire.js';
 
 /**
  * The two shapes of a resource's `/v1` routes besides a list (`listRoute`): a read of one
@@ -46,6 +46,28 @@ export function readRoute<R extends object>(
       const record = options.load(ctx);
       if (!isPlain(query)) return { status: 200, json: options.present(record, ctx, query) };
       return { status: 200, raw: cache.json(record, ctx.app.baseUrl(), () => options.present(record, ctx, query)) };
+    },
+  });
+}
+
+/**
+ * `GET path` of the one resource of its type a Source has (`/v1/me`, `/v1/tax/settings`): its id
+ * is the key's Source's slug, its `self` link the path, its attributes (named by the
+ * `attributes` schema) what `read` gives, less what `fields[<type>]` leaves out.
+ */
+export function sourceResourceRoute(
+  path: string,
+  summary: string,
+  options: { type: string; attributes: { properties: Readonly<Record<string, object>> }; document: object; read(ctx: ApiContext): Record<string, unknown> },
+): ApiRoute {
+  const { type, document } = options;
+  const shape: ResourceShape = { type, attributes: attributeNames(options.attributes) };
+  return readRoute(path, summary, {
+    shape,
+    document,
+    read: (ctx, query) => {
+      const resource = { id: ctx.scope.source.slug, type, attributes: options.read(ctx), links: { self: `${ctx.app.baseUrl()}${path}` } };
+      return { data: sparseResource(resource, query, shape) };
     },
   });
 }

@@ -1,9 +1,7 @@
-import { sparseResource, type ResourceShape } from '../../http/document-query.js';
-import { readRoute } from '../../http/resource-routes.js';
+import { sourceResourceRoute } from '../../http/resource-routes.js';
 import { v1 } from '../../http/route.js';
 import { newId } from '../../lib/ids.js';
 import { formatMinor, toMinor } from '../../lib/money.js';
-import { attributeNames } from '../../schemas/wire.js';
 import { calculateTax } from './calculate.js';
 
 import { taxCalculationDocument, taxSettingsAttributes, taxSettingsDocument } from './wire.js';
@@ -19,22 +17,15 @@ export const calculateTaxBody = {
   },
 } as const;
 
-const taxSettingsShape: ResourceShape = { type: 'tax-settings', attributes: attributeNames(taxSettingsAttributes) };
-
 /** Tax settings of the Source and a calculator (without a rate, the Source's). */
 export const taxRoutes = [
-  readRoute('/v1/tax/settings', "The Source's tax settings", {
-    shape: taxSettingsShape,
+  sourceResourceRoute('/v1/tax/settings', "The Source's tax settings", {
+    type: 'tax-settings',
+    attributes: taxSettingsAttributes,
     document: taxSettingsDocument,
-    read: ({ app, scope }, q) => {
+    read: ({ scope }) => {
       const { enabled, name, rate, inclusive } = scope.source.tax;
-      const data = {
-        id: scope.source.slug,
-        type: 'tax-settings',
-        attributes: { enabled, name, rate, inclusive },
-        links: { self: `${app.baseUrl()}/v1/tax/settings` },
-      };
-      return { data: sparseResource(data, q, taxSettingsShape) };
+      return { enabled, name, rate, inclusive };
     },
   }),
   v1<{ amount: number; currency?: string; inclusive?: boolean; rate?: number }>({
