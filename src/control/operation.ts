@@ -42,6 +42,9 @@ export interface ScopeOption {
 /** Which Source and mode a library call acts as: by name (the first Source in test mode by default), by key, or found by the call itself. */
 export type LibraryScope = ScopeOption | { key: string | undefined } | ((app: App) => Scope | undefined);
 
+/** The library's scope of a call made as one key (`{ key }`; without one, the first Source's test key): the faults' and the request journal's methods take it last. */
+export const byKey = (options: { key?: string } = {}) => ({ scope: { key: options.key } });
+
 /** What a call of the library or the client gives the operation. */
 export interface CallInput {
   params?: Record<string, string | number>;

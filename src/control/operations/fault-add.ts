@@ -2,7 +2,7 @@ import { InvalidInput } from '../../http/errors.js';
 import { Faults, newFault, presentFault } from '../../http/faults.js';
 import { type FaultInput, faultProblem, faultSchema, withDefaults } from '../../lib/faults.js';
 import { faultView } from '../../schemas/control.js';
-import { type Input, operation } from '../operation.js';
+import { type Input, byKey, operation } from '../operation.js';
 
 /**
  * `POST /_payemu/faults` (docs/control-plane.md, "Faults"): a fault on the key's Source and
@@ -25,7 +25,7 @@ export const faultAdd = operation({
   client: { name: 'addFault', args: (fault: FaultInput) => ({ body: fault }) },
   library: {
     at: 'faults.add',
-    args: (fault: FaultInput, options: { key?: string } = {}) => ({ scope: { key: options.key }, input: { body: fault } }),
+    args: (fault: FaultInput, options?: { key?: string }) => ({ ...byKey(options), input: { body: fault } }),
     error: 'as-client',
     async: true,
   },

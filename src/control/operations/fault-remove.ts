@@ -1,7 +1,7 @@
 import { NotFound } from '../../http/errors.js';
 import { Faults, presentFault } from '../../http/faults.js';
 import { faultView } from '../../schemas/control.js';
-import { type Input, operation } from '../operation.js';
+import { type Input, byKey, operation } from '../operation.js';
 
 /** `DELETE /_payemu/faults/:id`: removes one fault; answers it as it was. */
 export const faultRemove = operation({
@@ -19,7 +19,7 @@ export const faultRemove = operation({
   client: { name: 'removeFault', args: (id: string) => ({ params: { id } }) },
   library: {
     at: 'faults.remove',
-    args: (id: string, options: { key?: string } = {}) => ({ scope: { key: options.key }, input: { params: { id } } }),
+    args: (id: string, options?: { key?: string }) => ({ ...byKey(options), input: { params: { id } } }),
     error: 'as-client',
     async: true,
   },

@@ -1,6 +1,6 @@
 import { faultsOf, Faults } from '../../http/faults.js';
 import { faultRemoved } from '../../schemas/control.js';
-import { operation } from '../operation.js';
+import { byKey, operation } from '../operation.js';
 
 /** `DELETE /_payemu/faults`: removes every fault of the key's Source and mode; answers how many. */
 export const faultsClear = operation({
@@ -18,7 +18,7 @@ export const faultsClear = operation({
   client: { name: 'clearFaults' },
   library: {
     at: 'faults.clear',
-    args: (options: { key?: string } = {}) => ({ scope: { key: options.key } }),
+    args: byKey,
     result: (answer) => answer.removed,
     error: 'as-client',
     async: true,

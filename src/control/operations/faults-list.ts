@@ -1,6 +1,6 @@
 import { faultsOf, presentFault } from '../../http/faults.js';
 import { faultList } from '../../schemas/control.js';
-import { operation } from '../operation.js';
+import { byKey, operation } from '../operation.js';
 
 /** `GET /_payemu/faults`: the faults of the key's Source and mode, oldest (first to act) first. */
 export const faultsList = operation({
@@ -12,7 +12,7 @@ export const faultsList = operation({
   client: { name: 'faults', result: (answer) => answer.faults },
   library: {
     at: 'faults.list',
-    args: (options: { key?: string } = {}) => ({ scope: { key: options.key } }),
+    args: byKey,
     result: (answer) => answer.faults,
     error: 'as-client',
     async: true,

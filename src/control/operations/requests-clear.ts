@@ -1,5 +1,5 @@
 import { requestsCleared } from '../../schemas/control.js';
-import { operation } from '../operation.js';
+import { byKey, operation } from '../operation.js';
 
 /** `DELETE /_payemu/requests`: empties the request journal of the key's Source and mode; the library answers how many it held. */
 export const requestsClear = operation({
@@ -11,7 +11,7 @@ export const requestsClear = operation({
   client: { name: 'clearRequests' },
   library: {
     at: 'requests.clear',
-    args: (options: { key?: string } = {}) => ({ scope: { key: options.key } }),
+    args: byKey,
     result: (answer) => answer.removed,
     error: () => {
       throw new TypeError('requests(): that key opens no Source (give a test or live key of the config)');
