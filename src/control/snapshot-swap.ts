@@ -8,7 +8,7 @@ import { scopedCounter } from './scope-records.js';
 import { checkDocument, collectionOf, recordChecker } from './snapshot-check.js';
 import { checkSnapshotClock } from './snapshot-clock.js';
 import { checkCounters } from './snapshot-records.js';
-import type { SpanList, StreamedSnapshot } from './snapshot-streamed.js';
+import { PARSED_AT_ONCE, type SpanList, type StreamedSnapshot } from './snapshot-streamed.js';
 import { importSnapshot, type ImportReport, type SnapshotDocument } from './snapshot.js';
 
 /**
@@ -55,9 +55,14 @@ export function importStreamed(
     const records: (StoredRecord | number)[] = [];
     let top = 0;
     let checking = true;
+    let parsed: unknown[] = [];
+    let first = list.from;
     for (let i = list.from; i < list.to; i++) {
-      const text = body.text(i);
-      const value = body.record(i, list, text);
+      if (i - first === parsed.length) {
+        first = i;
+        parsed = body.parseRange(list, i, Math.min(i + PARSED_AT_ONCE, list.to));
+      }
+      const value = parsed[i - first];
       // Every record is parsed (a 400 or 422 of the body comes first), but only those of a
       // known collection checked, up to the first refused.
       if (!check || !checking) continue;
@@ -71,7 +76,7 @@ export function importStreamed(
       }
       top = Math.max(top, Number(record.id));
       // Kept as sent when that is the record as stored: a line of the snapshot file.
-      if (record === value && def.name !== Meta.name && !(body.lineBreaks && (text.includes('\n') || text.includes('\r')))) {
+      if (record === value && def.name !== Meta.name && !body.hasLineBreak(i)) {
         records.push(raw.add(record.id, body.starts[i]!, body.ends[i]!, marking.marked(def.name, record), records.length));
         kept++;
       } else records.push(record);
