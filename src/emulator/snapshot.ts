@@ -4,7 +4,7 @@ import type { App } from '../app.js';
 import { COLLECTIONS } from '../catalogue.js';
 import { ConfigError } from '../config/load.js';
 import type { Mode } from '../config/types.js';
-import { exportSnapshot, importSnapshot, type ImportReport, type SnapshotDocument } from '../control/snapshot.js';
+import { type ExportedSnapshot, exportSnapshot, importSnapshot, type ImportReport, type SnapshotDocument } from '../control/snapshot.js';
 import { snapshotText } from '../control/snapshot-text.js';
 
 /** Where each snapshot goes: the scope it names (everything, or one Source and mode). */
@@ -24,7 +24,7 @@ export function importAtStart(app: App, value: string | SnapshotDocument): void 
 
 /** `exportOnExit`: a snapshot of everything written to FILE. */
 export function writeExitSnapshot(app: App, file: string): void {
-  writeSnapshotFile(file, exportSnapshot(app, COLLECTIONS, 'all'));
+  writeSnapshotFile(file, exportSnapshot(app, COLLECTIONS, 'all', true));
 }
 
 /** A snapshot file as written by `payemu export`: JSON, else an error saying what the file is not. */
@@ -46,7 +46,7 @@ function readSnapshotFile(file: string): SnapshotDocument {
  * Written to a temporary file a piece at a time (never the whole text at once), then renamed
  * over FILE: a crash never leaves half a snapshot.
  */
-export function writeSnapshotFile(file: string, snapshot: SnapshotDocument): void {
+export function writeSnapshotFile(file: string, snapshot: ExportedSnapshot): void {
   const target = path.resolve(file);
   const temporary = `${target}.${process.pid}.tmp`;
   const fd = fs.openSync(temporary, 'w');

@@ -109,6 +109,17 @@ export class RecordMaps {
     return this.parsedAll(name, map);
   }
 
+  /**
+   * A collection's records in order, each one still unparsed as its JSON text, read from the
+   * snapshot or the bytes held. A collection with an `upgrade` is parsed: its text may be of an
+   * older shape.
+   */
+  allOrTexts(name: string): IterableIterator<StoredRecord | string> {
+    if (!this.rawLeft.get(name) || this.defs.get(name)?.upgrade) return this.all(name);
+    const raw = this.raw!;
+    return [...this.map(name).values()].map((value) => (typeof value === 'number' ? raw.text(value) : value)).values();
+  }
+
   /** A collection's records as a snapshot keeps them: the unparsed ones as they were read (`trusted`: their marks hold). */
   *exported(name: string, trusted: boolean): IterableIterator<StoredRecord | RawLine> {
     // A map never filled: the snapshot's list is the records, in order.

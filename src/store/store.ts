@@ -124,8 +124,7 @@ export class Store {
 
   /**
    * Records whose index `index` has key `key`, in insertion order. A look-up that finds nothing
-   * leaves a collection's map unfilled (see `index`): the 100,000 paid payments of a restart,
-   * looked up by reference on every `POST /v1/sessions`.
+   * leaves a collection's map unfilled (see `index`): 100,000 paid payments after a restart.
    */
   find<T extends StoredRecord>(def: Collection<T>, index: string, key: string): T[] {
     const indexes = this.index(def.name);
@@ -137,8 +136,9 @@ export class Store {
     return ids.map((id) => this.records.value(def.name, map, id) as T);
   }
 
-  all<T extends StoredRecord>(def: Collection<T>): IterableIterator<T> {
-    return this.records.all(def.name) as IterableIterator<T>;
+  /** In insertion order; with `texts`, each one still unparsed as its JSON text instead (an export copies it as it is). */
+  all<T extends StoredRecord, Texts extends boolean = false>(def: Collection<T>, texts?: Texts): IterableIterator<Texts extends true ? T | string : T> {
+    return (texts ? this.records.allOrTexts(def.name) : this.records.all(def.name)) as IterableIterator<Texts extends true ? T | string : T>;
   }
 
   count<T extends StoredRecord>(def: Collection<T>): number {

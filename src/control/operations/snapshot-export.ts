@@ -1,4 +1,4 @@
-import { allQuery, exportSnapshot, snapshotSchema } from '../snapshot.js';
+import { allQuery, exportSnapshot, plainSnapshot, snapshotSchema } from '../snapshot.js';
 import { type Input, operation, type ScopeOption } from '../operation.js';
 import { writeSnapshotAnswer } from '../snapshot-text.js';
 
@@ -14,12 +14,13 @@ export const snapshotExport = operation({
   summary: "Export the key's Source and mode (or everything and the clock, with `?all=true`) as a snapshot",
   query: allQuery,
   result: snapshotSchema,
-  run: (app, scope, { query }: Input<never, { all?: boolean }>) => exportSnapshot(app, app.collections, query.all ? 'all' : scope),
+  run: (app, scope, { query }: Input<never, { all?: boolean }>) => exportSnapshot(app, app.collections, query.all ? 'all' : scope, true),
   // Over HTTP, written record by record as the socket takes it (snapshot-text.ts).
   write: writeSnapshotAnswer,
   client: { name: 'exportSnapshot', args: (options: { all?: boolean } = {}) => ({ query: { all: options.all || undefined } }) },
   library: {
     at: 'snapshot.export',
     args: (options: ScopeOption & { all?: boolean } = {}) => ({ scope: options.all ? {} : options, input: { query: { all: options.all } } }),
+    result: plainSnapshot,
   },
 });
