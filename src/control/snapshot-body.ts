@@ -122,8 +122,8 @@ export class SnapshotParser {
   }
 
   private streamed(): StreamedSnapshot {
-    const { bytes, starts, ends, lists } = this.kept!;
-    return new StreamedSnapshot(this.doc ?? {}, bytes, starts, ends, lists, this.docProto, this.docSurrogate);
+    const { bytes, starts, ends, lists, backslashes } = this.kept!;
+    return new StreamedSnapshot(this.doc ?? {}, bytes, starts, ends, lists, this.docProto, this.docSurrogate, backslashes);
   }
 
   feed(chunk: Buffer): void {

@@ -53,9 +53,11 @@ export class StreamedSnapshot {
     /** The first of each found in the document's other fields, with how many records came before it. */
     private readonly docProto: Found | undefined,
     private readonly docSurrogate: Found | undefined,
+    /** Whether the records hold a backslash at all (KeptRecords.backslashes): without one, none holds an escape. */
+    backslashes = true,
   ) {
     const used = bytes.subarray(0, ends.at(-1) ?? 0);
-    this.escapes = used.includes('\\u');
+    this.escapes = backslashes && used.includes('\\u');
     this.protos = used.includes('__proto__');
     this.lineBreaks = used.includes(0x0a) || used.includes(0x0d);
   }
@@ -209,6 +211,8 @@ export class KeptRecords {
   readonly ends: number[] = [];
   readonly lists: SpanList[] = [];
   private spans: SpanList | undefined;
+  /** Whether a record kept holds a backslash (an escape): found by the scan, so that the records need no search for `\\u` when none does. */
+  backslashes = false;
   /** Inside a record, which starts at `recordStart` in `bytes`; the scan's state at the last chunk's end. */
   private inRecord = false;
   private recordStart = 0;
@@ -238,6 +242,7 @@ export class KeptRecords {
 
   /** A value of the list read whole by the parser (not an object): kept as it came. */
   keep(bytes: Buffer): void {
+    if (bytes.includes(0x5c)) this.backslashes = true;
     this.reserve(bytes.length);
     bytes.copy(this.bytes, this.length);
     this.starts.push(this.length);
@@ -275,7 +280,10 @@ export class KeptRecords {
           if (kind === 0) continue;
           if (kind === QUOTE) inString = !inString;
           else if (inString) {
-            if (kind === BACKSLASH && ++i === n) escaped = true;
+            if (kind === BACKSLASH) {
+              this.backslashes = true;
+              if (++i === n) escaped = true;
+            }
           } else if (kind === OPENING) {
             if (++depth + this.level > MAX_DEPTH) {
               tooDeep = true;
