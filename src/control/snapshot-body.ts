@@ -1,5 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
+import type { RouteApp } from '../http/http-app.js';
 import { BODY_LIMIT, isJsonType, MAX_DEPTH, parseJsonBody, readJson, rejectProtoKeys } from '../http/body.js';
 import { BadRequest, PayloadTooLarge, type Unprocessable } from '../http/errors.js';
 import { moreOpenings, nestedDeeperThan } from '../http/json-depth.js';
@@ -18,12 +19,16 @@ import { define, KeptRecords, StreamedSnapshot } from './snapshot-streamed.js';
  * read before a refusal is sent. A body that is not an object is read whole and parsed as
  * readJson does.
  */
-export function readSnapshotBody(req: IncomingMessage, limit = BODY_LIMIT): Promise<unknown> {
+export function readSnapshotBody(req: IncomingMessage, limit = BODY_LIMIT, app?: RouteApp): Promise<unknown> {
   // What is refused before the body is read, or not JSON at all: readJson's own answers.
   if (!isJsonType(req.headers['content-type']) || Number(req.headers['content-length']) > limit || req.destroyed) return readJson(req, limit);
   // An import of everything may replace the store as a start reads a snapshot (snapshot-swap.ts):
   // its records are kept as sent. With an Idempotency-Key the body is read as any, to be fingerprinted.
   const all = /[?&]all=true(&|$)/.test(req.url ?? '') && req.headers['idempotency-key'] === undefined;
+  // A compaction running would be stopped before the swap, its snapshot replaced at once: it
+  // is stopped now, rather than share the cores with the reading of the body (a bad body then
+  // leaves its segment to the next compaction; nothing is lost).
+  if (all) void app?.store.stopCompaction();
   return new Promise((resolve, reject) => {
     const parser = new SnapshotParser(all ? { keep: Number(req.headers['content-length']) || 0 } : undefined);
     // A record not read yet, before the refusal, that the parser would have refused first.

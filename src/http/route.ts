@@ -85,7 +85,7 @@ export interface ApiRoute extends RouteBase {
    * Reads the body in place of `readJson` (body.ts), with the same answers to what is not JSON:
    * a snapshot import parses its records one at a time as they arrive.
    */
-  readBody?: (req: IncomingMessage, limit: number | undefined) => Promise<unknown>;
+  readBody?: (req: IncomingMessage, limit: number | undefined, app: RouteApp) => Promise<unknown>;
   /** Counted against the rate limit: /v1 yes, /_payemu no. */
   rateLimited: boolean;
   /**

@@ -183,7 +183,7 @@ function apiHandler(app: RouteApp, route: Extract<Route, { auth: 'key' }>, valid
   const answer = (app: RouteApp, req: Req, res: http.ServerResponse, scope: Scope, sent?: Promise<unknown>): Reply | Promise<Reply> => {
     const query = validateQuery ? check<Record<string, unknown>>(validateQuery(), { ...req.query }) : req.query;
     if (!readsBody) return run(app, req, res, scope, query, undefined);
-    return (sent ?? readBody(req, route.bodyLimit)).then((raw) => run(app, req, res, scope, query, raw));
+    return (sent ?? readBody(req, route.bodyLimit, app)).then((raw) => run(app, req, res, scope, query, raw));
   };
   // `app` is the request's namespace's: its rate limits, faults, journal, store and clock.
   const serve = (app: RouteApp, req: Req, res: http.ServerResponse, scope: Scope): void | Promise<void> => {
@@ -194,7 +194,7 @@ function apiHandler(app: RouteApp, route: Extract<Route, { auth: 'key' }>, valid
       // during the wait closes the connection, and a body not read by then is gone, from the
       // request (apply, latency) and from the journal. A refusal of it is the route's to answer,
       // if the route runs.
-      const sent = readsBody ? readBody(req, route.bodyLimit) : readBodyForJournal(req);
+      const sent = readsBody ? readBody(req, route.bodyLimit, app) : readBodyForJournal(req);
       sent.catch(() => {});
       return actOnFault(
         app,
