@@ -6,9 +6,10 @@ import { type ApiContext, type ApiRoute, type Method, type RouteDoc, v1 } from '
 import { attributeNames, errors } from '../schemas/wire.js';
 
 /**
- * The two shapes of a resource's `/v1` routes besides a list (`listRoute`): a read of one
- * document, and an action that changes records in one transaction and answers with them. Each
- * route still says its path, summary and answers; these write the rest once.
+ * The shapes of a resource's `/v1` routes besides a list (`listRoute`): a read of one document
+ * (`readRoute`; `sourceResourceRoute` for the one resource of its type a Source has), and an
+ * action that changes records in one transaction and answers with them. Each route still says
+ * its path, summary and answers; these write the rest once.
  */
 
 /**
