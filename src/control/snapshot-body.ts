@@ -8,16 +8,15 @@ import { checkJsonText } from '../http/text.js';
 import { define, KeptRecords, StreamedSnapshot } from './snapshot-streamed.js';
 
 /**
- * The body of `POST /_payemu/snapshot`, parsed as it arrives: the document's small fields each
- * as a whole, and each record of `data.<collection>` on its own, so that neither the whole body
- * (100,000 payments are 33 MB) nor its text is ever held, only the records parsed from it. A
+ * The body of `POST /_payemu/snapshot`, read as it arrives and never held as one text: the
+ * document's small fields each whole, each record of `data.<collection>` on its own (an import
+ * of everything keeps the records' bytes, StreamedSnapshot; any other, the records parsed). A
  * scan of the bytes finds where each piece ends (brackets and strings, as json-depth.ts reads
- * text); JSON.parse reads the piece. The answers are readJson's (body.ts): 400 for bytes that
- * are not UTF-8, JSON that does not parse (its message read from the piece that does not) or
- * nests more than MAX_DEPTH levels, 422 for a `__proto__` key or a string that is not
- * well-formed, 413 over the limit, 415 for a body not declared as JSON; and the whole body is
- * read before a refusal is sent. A body that is not an object is read whole and parsed as
- * readJson does.
+ * text); JSON.parse reads it. The answers are readJson's (body.ts): 400 for bytes that are not
+ * UTF-8, JSON that does not parse (its message read from the piece that does not) or nests more
+ * than MAX_DEPTH levels, 422 for a `__proto__` key or a string that is not well-formed, 413 over
+ * the limit, 415 for a body not declared as JSON; the whole body is read before a refusal is
+ * sent. A body that is not an object is read whole and parsed as readJson does.
  */
 export function readSnapshotBody(req: IncomingMessage, limit = BODY_LIMIT, app?: RouteApp): Promise<unknown> {
   // What is refused before the body is read, or not JSON at all: readJson's own answers.
@@ -25,9 +24,8 @@ export function readSnapshotBody(req: IncomingMessage, limit = BODY_LIMIT, app?:
   // An import of everything may replace the store as a start reads a snapshot (snapshot-swap.ts):
   // its records are kept as sent. With an Idempotency-Key the body is read as any, to be fingerprinted.
   const all = /[?&]all=true(&|$)/.test(req.url ?? '') && req.headers['idempotency-key'] === undefined;
-  // A compaction running would be stopped before the swap, its snapshot replaced at once: it
-  // is stopped now, rather than share the cores with the reading of the body (a bad body then
-  // leaves its segment to the next compaction; nothing is lost).
+  // A compaction running is stopped now, not at the swap, so as not to share the cores with the
+  // reading of the body (a refused body leaves its segment to the next compaction).
   if (all) void app?.store.stopCompaction();
   return new Promise((resolve, reject) => {
     const parser = new SnapshotParser(all ? { keep: Number(req.headers['content-length']) || 0 } : undefined);
