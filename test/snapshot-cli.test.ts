@@ -76,6 +76,28 @@ t.test('export --out into a folder that is not there, import of a file that is n
   }
 });
 
+t.test("payemu import sends the file as it is: one that starts as a snapshot but is cut short is the emulator's 400, exit 1, nothing changed", async (t) => {
+  const e = await emulator(t);
+  await pay(e, { amount: 5, reference: 'kept' });
+  const text = JSON.stringify(e.snapshot.export({ all: true }));
+  const dir = t.testdir();
+  const env = { PAYEMU_URL: e.url };
+  fs.writeFileSync(path.join(dir, 'cut.json'), text.slice(0, -20));
+  const cut = await runPayemu(t, ['import', path.join(dir, 'cut.json')], { env });
+  t.equal(cut.code, 1, 'refused by the emulator, not before the request');
+  t.match(cut.stderr, /not valid JSON/);
+  t.equal((await e.api.get('/v1/payments/kept')).status, 200, 'nothing changed');
+  // Laid out by hand (white space in its head): still read without a parse of the whole, and imported.
+  const spacedText = text.replace('{"payemu_snapshot":1,"scope":"all",', '{ "payemu_snapshot" : 1,\n  "scope": "all" ,');
+  t.not(spacedText, text, 'the head laid out by hand');
+  fs.writeFileSync(path.join(dir, 'spaced.json'), spacedText);
+  await e.api.post('/_payemu/reset', { all: true });
+  const spaced = await runPayemu(t, ['import', path.join(dir, 'spaced.json')], { env });
+  t.equal(spaced.code, 0, spaced.stderr);
+  t.match(spaced.stdout, /^imported \d+ records into everything/);
+  t.equal((await e.api.get('/v1/payments/kept')).status, 200, 'the payment back');
+});
+
 t.test('payemu outcome add / list / clear', async (t) => {
   const e = await emulator(t);
   const env = { PAYEMU_URL: e.url };

@@ -92,21 +92,28 @@ class RecordCount {
   }
 }
 
-/** `payemu import FILE`: replaces the scope the snapshot names (everything, with the clock, for an `all` snapshot). */
+/**
+ * `payemu import FILE`: replaces the scope the snapshot names (everything, with the clock, for an
+ * `all` snapshot). The file's bytes are sent as they are; its scope is read from its head, where
+ * `payemu export` writes it, and only a file that does not start so is parsed whole here (a file
+ * that is not JSON is then refused before any request).
+ */
 export async function importState(file: string, options: Options): Promise<void> {
-  let text: string;
-  let scope: unknown;
+  let bytes: Buffer;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    bytes = fs.readFileSync(file);
   } catch (error) {
     throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, EXIT.usage);
   }
-  try {
-    scope = (JSON.parse(text) as { scope?: unknown } | null)?.scope;
-  } catch (error) {
-    throw new CliError(`${file} is not a snapshot (not JSON: ${(error as Error).message})`, EXIT.usage);
+  let scope = headScope(bytes);
+  if (scope === undefined) {
+    try {
+      scope = (JSON.parse(bytes.toString('utf8')) as { scope?: unknown } | null)?.scope;
+    } catch (error) {
+      throw new CliError(`${file} is not a snapshot (not JSON: ${(error as Error).message})`, EXIT.usage);
+    }
   }
-  const result = await connect(options).importSnapshot(text, { all: scope === 'all' });
+  const result = await connect(options).importSnapshot(bytes, { all: scope === 'all' });
   const records = Object.values(result.counts).reduce((sum, n) => sum + n, 0);
   output(options).result(result, () => {
     const what = result.scope === 'all' ? 'everything' : `${result.scope.source}/${result.scope.mode}`;
@@ -118,6 +125,20 @@ export async function importState(file: string, options: Options): Promise<void>
     const renumbered = moved.length > 0 ? `; ${moved.join(' and ')} renumbered, as another Source or mode uses their ids (--json: which)` : '';
     return `imported ${records} records into ${what} (${result.removed} removed first${renumbered}); clock ${result.now}`;
   });
+}
+
+/** The head `payemu export` writes, `{"payemu_snapshot":1,"scope":...,`, white space allowed: the scope's JSON. */
+const HEAD = /^\s*\{\s*"payemu_snapshot"\s*:\s*\d+\s*,\s*"scope"\s*:\s*("all"|\{[^{}]*\})\s*,/;
+
+/** The scope a snapshot's first bytes name, without parsing the rest; undefined when it does not start as payemu writes one. */
+function headScope(bytes: Buffer): unknown {
+  const head = HEAD.exec(bytes.toString('utf8', 0, 4096))?.[1];
+  if (head === undefined) return undefined;
+  try {
+    return JSON.parse(head);
+  } catch {
+    return undefined;
+  }
 }
 
 function isDirectory(dir: string): boolean {

@@ -99,7 +99,8 @@ export function createClient(options: ClientOptions): PayemuClient {
   const request = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> => {
     const init: RequestInit = { method, headers: { ...auth(), ...headers }, redirect: 'manual' };
     if (body !== undefined) {
-      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      // A string or bytes are sent as they are (JSON text read from a file); anything else as JSON.
+      init.body = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
       (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
     }
     const res = await send(path, init);
