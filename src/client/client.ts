@@ -41,8 +41,9 @@ export type PayemuClient = ClientCore & ClientMethods<Operations>;
 interface ClientCore {
   readonly url: string;
   /**
-   * One request. A string body is sent as it is (JSON already, or deliberately not JSON); any
-   * other body as JSON, with `Content-Type: application/json` unless `headers` name one.
+   * One request. A string or bytes (a `Uint8Array`) are sent as they are (JSON already, or
+   * deliberately not JSON); any other body as JSON, with `Content-Type: application/json` unless
+   * `headers` name one.
    * Redirects are answered, not followed.
    */
   // biome-ignore lint/suspicious/noExplicitAny: by default an answer is untyped JSON, as it arrives; callers that read it name its shape.

@@ -35,8 +35,8 @@ export const snapshotImport = operation({
   settle: (app) => app.scheduler.runDue(() => app.clock.now()),
   client: {
     name: 'importSnapshot',
-    /** A document, or its JSON text as read from a file; `all` for an `all` snapshot. */
-    args: (snapshot: object | string, options: { all?: boolean } = {}) => ({ body: snapshot, query: { all: options.all || undefined } }),
+    /** A document, or its JSON text or bytes as read from a file; `all` for an `all` snapshot. */
+    args: (snapshot: object | string | Uint8Array, options: { all?: boolean } = {}) => ({ body: snapshot, query: { all: options.all || undefined } }),
   },
   library: {
     at: 'snapshot.import',
