@@ -16,7 +16,10 @@ import { nodeWithoutCoverage } from './helpers/plain-node.js';
  */
 
 const DIST_INDEX = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+// The payemu process ends when the test's does (its stdin, a pipe from the test, ends): a test
+// killed by tap's timeout leaves no process holding tap's stderr, which tap would wait for.
 const SCRIPT = `
+process.stdin.on('end', () => process.exit(1)).resume();
 const { startEmulator } = await import(${JSON.stringify(pathToFileURL(DIST_INDEX).href)});
 const e = await startEmulator({ port: 0, inMemory: false, dataDir: process.argv[2], compactAfterBytes: 10000 });
 console.log(e.url);
@@ -32,7 +35,7 @@ t.test('no descriptor for the next segment: 503 "too many open files", nothing a
   }
   const dir = t.testdir({ 'start.mjs': SCRIPT });
   const data = path.join(dir, 'data');
-  const child = spawn(...nodeWithoutCoverage([path.join(dir, 'start.mjs'), data]), { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(...nodeWithoutCoverage([path.join(dir, 'start.mjs'), data]), { stdio: ['pipe', 'pipe', 'inherit'] });
   t.teardown(() => void child.kill('SIGKILL'));
   const lines = readline.createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const url = (await lines.next()).value as string;
@@ -51,6 +54,10 @@ t.test('no descriptor for the next segment: 503 "too many open files", nothing a
         res.setEncoding('utf8').on('data', (c) => (text += c));
         res.on('end', () => resolve({ status: res.statusCode!, body: text }));
       });
+      // An answer that never comes fails here, saying so, rather than at tap's timeout: the
+      // kept-alive connection closed (the server's keep-alive timeout, 5 s, passed on a loaded
+      // machine) leaves a request no connection can carry while no descriptor is left.
+      req.setTimeout(20_000, () => req.destroy(new Error(`no answer to POST ${reference} in 20 s`)));
       req.on('error', reject).end(body);
     });
 
