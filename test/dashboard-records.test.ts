@@ -4,6 +4,7 @@
 // pages' looks are dashboard-look's.
 import t from 'tap';
 import { emulator, pay } from './helpers/emulator.js';
+import { sentInvoice } from './helpers/invoice.js';
 
 const D = '/_payemu/dashboard';
 
@@ -11,15 +12,7 @@ t.test("a record page shows the scope's record, and a 404 in the dashboard's fra
   const e = await emulator(t, { clockStart: '2027-02-01T10:00:00Z', freezeClock: true });
   const { completed } = await pay(e, { amount: 12, reference: 'order-1' });
   const payment = completed.body.payment as { id: string | number; reference: string };
-  const invoice = (
-    await e.api.post('/v1/invoices', {
-      customer_name: 'Ada Lovelace',
-      customer_email: 'ada@example.com',
-      currency: 'USD',
-      due_date: '2027-02-10',
-      items: [{ description: 'Consulting', quantity: 1, unit_price: 5 }],
-    })
-  ).body.data as { id: string };
+  const invoice = await sentInvoice(e.api, '2027-02-10');
   const events = (await e.api.get('/_payemu/events')).body.events as { id: string; event: string }[];
   const event = events.find((ev) => ev.event === 'payment.completed')!;
   const page = async (path: string) => {
@@ -29,7 +22,7 @@ t.test("a record page shows the scope's record, and a 404 in the dashboard's fra
 
   for (const [what, path, shows] of [
     ['payment', `/payments/${payment.id}`, 'order-1'],
-    ['invoice', `/invoices/${invoice.id}`, 'Ada Lovelace'],
+    ['invoice', `/invoices/${invoice}`, 'Invoice INV-000001'],
     ['event', `/events/${event.id}`, 'payment.completed'],
   ] as const) {
     const found = await page(path);
