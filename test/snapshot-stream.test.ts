@@ -87,6 +87,7 @@ t.test('a body sent a few bytes at a time, or laid out with white space, imports
     ['1 byte a chunk', text, 1],
     ['indented', JSON.stringify(document, null, 2), 4096],
     ['tabs and new lines', `\n${JSON.stringify(document, null, '\t')}\n`, 333],
+    ['a record a line', text.replaceAll('},{"id"', '},\n{"id"'), 4096],
   ] as const) {
     await e.api.post('/_payemu/reset', { all: true });
     const answer = await postInPieces(e, '/_payemu/snapshot?all=true', body, piece);
