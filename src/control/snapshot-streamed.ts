@@ -56,10 +56,15 @@ export class StreamedSnapshot {
     /** Whether the records hold a backslash at all (KeptRecords.backslashes): without one, none holds an escape. */
     backslashes = true,
   ) {
-    const used = bytes.subarray(0, ends.at(-1) ?? 0);
+    const used = this.recordBytes();
     this.escapes = backslashes && used.includes('\\u');
     this.protos = used.includes('__proto__');
     this.lineBreaks = used.includes(0x0a) || used.includes(0x0d);
+  }
+
+  /** Every record's bytes: the buffer up to the last record's end. */
+  private recordBytes(): Buffer {
+    return this.bytes.subarray(0, this.ends.at(-1) ?? 0);
   }
 
   get count(): number {
@@ -70,7 +75,7 @@ export class StreamedSnapshot {
   text(i: number): string {
     const start = this.starts[i]!;
     const end = this.ends[i]!;
-    this.utf8 ??= isUtf8(this.bytes.subarray(0, this.ends.at(-1) ?? 0));
+    this.utf8 ??= isUtf8(this.recordBytes());
     if (!this.utf8 && !isUtf8(this.bytes.subarray(start, end))) throw new BadRequest('The request body is not valid UTF-8.');
     return this.bytes.toString('utf8', start, end);
   }
@@ -85,9 +90,9 @@ export class StreamedSnapshot {
    */
   parseRange(list: SpanList, from: number, to: number): unknown[] {
     if (!this.escapes && !this.protos && to > from) {
-      this.utf8 ??= isUtf8(this.bytes.subarray(0, this.ends.at(-1) ?? 0));
+      this.utf8 ??= isUtf8(this.recordBytes());
       if (this.utf8) {
-        this.ascii ??= isAscii(this.bytes.subarray(0, this.ends.at(-1) ?? 0));
+        this.ascii ??= isAscii(this.recordBytes());
         let values: unknown;
         try {
           values = JSON.parse(`[${this.bytes.toString(this.ascii ? 'latin1' : 'utf8', this.starts[from]!, this.ends[to - 1]!)}]`);
