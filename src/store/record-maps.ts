@@ -117,7 +117,12 @@ export class RecordMaps {
   allOrTexts(name: string): IterableIterator<StoredRecord | string> {
     if (!this.rawLeft.get(name) || this.defs.get(name)?.upgrade) return this.all(name);
     const raw = this.raw!;
-    return [...this.map(name).values()].map((value) => (typeof value === 'number' ? raw.text(value) : value)).values();
+    const records: (StoredRecord | string)[] = [];
+    // Read now, all of them: the bytes they are read from may be dropped once every record is parsed.
+    this.map(name).forEach((value) => {
+      records.push(typeof value === 'number' ? raw.text(value) : value);
+    });
+    return records.values();
   }
 
   /** A collection's records as a snapshot keeps them: the unparsed ones as they were read (`trusted`: their marks hold). */
