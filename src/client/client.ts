@@ -2,6 +2,7 @@ import { type CallInput, type ClientMethods, pathOf } from '../control/operation
 import { OPERATIONS, type Operations } from '../control/operations.js';
 import { driftLog } from './drift-log.js';
 import { ApiError, Unreachable } from './errors.js';
+import { httpTransport, type Transport, type TransportInit } from './http-transport.js';
 import { readEventStream } from './stream.js';
 import type { StreamMessage } from './types.js';
 
@@ -10,7 +11,7 @@ export interface ClientOptions {
   url: string;
   /** The API key sent as `Authorization: Bearer KEY`; none is sent without one. */
   key?: string | undefined;
-  /** The transport; Node's fetch unless a test passes another. */
+  /** The transport: one request over `node:http` (src/client/http-transport.ts) unless a test passes another, such as Node's fetch. */
   fetch?: typeof fetch;
 }
 
@@ -80,11 +81,11 @@ interface ClientCore {
 export function createClient(options: ClientOptions): PayemuClient {
   const url = options.url.replace(/\/+$/, '');
   const key = options.key;
-  const transport = options.fetch ?? fetch;
+  const transport: Transport = options.fetch ?? httpTransport;
   const drift = driftLog();
   const auth = (): Record<string, string> => (key !== undefined ? { Authorization: `Bearer ${key}` } : {});
 
-  const send = async (path: string, init: RequestInit): Promise<Response> => {
+  const send = async (path: string, init: TransportInit): Promise<Response> => {
     let res: Response;
     try {
       res = await transport(`${url}${path}`, init);
@@ -98,11 +99,12 @@ export function createClient(options: ClientOptions): PayemuClient {
   };
 
   const request = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> => {
-    const init: RequestInit = { method, headers: { ...auth(), ...headers }, redirect: 'manual' };
+    const sent: Record<string, string> = { ...auth(), ...headers };
+    const init: TransportInit = { method, headers: sent, redirect: 'manual' };
     if (body !== undefined) {
       // A string or bytes are sent as they are (JSON text read from a file); anything else as JSON.
       init.body = typeof body === 'string' || body instanceof Uint8Array ? body : JSON.stringify(body);
-      (init.headers as Record<string, string>)['Content-Type'] ??= 'application/json';
+      sent['Content-Type'] ??= 'application/json';
     }
     const res = await send(path, init);
     const text = await res.text();

@@ -1,0 +1,97 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import t, { type Test } from 'tap';
+import { httpTransport } from './http-transport.js';
+
+/** A server whose answer to each path is a small handler; what it received is kept. */
+async function server(t: Test, routes: Record<string, (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer) => void>) {
+  const received: { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
+  const srv = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: body.toString() });
+      routes[req.url ?? '']?.(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    srv.closeAllConnections();
+    srv.close();
+  });
+  return { url: `http://127.0.0.1:${(srv.address() as AddressInfo).port}`, received };
+}
+
+t.test('answers as fetch does: status, headers, body; sends the method, headers and body as given', async (t) => {
+  const s = await server(t, {
+    '/echo': (_req, res, body) => {
+      res.writeHead(201, 'Made', [
+        ['Content-Type', 'application/json'],
+        ['Set-Cookie', 'a=1'],
+        ['Set-Cookie', 'b=2'],
+      ]);
+      res.end(JSON.stringify({ got: body.toString() }));
+    },
+    '/empty': (_req, res) => res.writeHead(204).end(),
+    '/moved': (_req, res) => res.writeHead(302, { Location: '/echo' }).end('see /echo'),
+  });
+  const answer = await httpTransport(`${s.url}/echo`, {
+    method: 'POST',
+    headers: { Authorization: 'Bearer k', 'Content-Type': 'application/json' },
+    body: '{"a":1}',
+  });
+  t.equal(answer.status, 201);
+  t.equal(answer.statusText, 'Made');
+  t.equal(answer.headers.get('content-type'), 'application/json');
+  t.same(answer.headers.getSetCookie(), ['a=1', 'b=2'], 'repeated headers are kept apart');
+  t.same(await answer.json(), { got: '{"a":1}' });
+  t.match(s.received[0], { method: 'POST', headers: { authorization: 'Bearer k', 'content-length': '7' }, body: '{"a":1}' });
+
+  const bytes = new TextEncoder().encode('{"é":2}');
+  await (await httpTransport(`${s.url}/echo`, { method: 'PUT', body: bytes })).text();
+  t.match(s.received[1], { method: 'PUT', headers: { 'content-length': String(bytes.length) }, body: '{"é":2}' }, 'bytes go as they are');
+
+  const empty = await httpTransport(`${s.url}/empty`, { method: 'DELETE' });
+  t.equal(empty.status, 204);
+  t.equal(await empty.text(), '', 'a 204 has no body');
+
+  const moved = await httpTransport(`${s.url}/moved`, { redirect: 'manual' });
+  t.equal(moved.status, 302, 'a redirect is answered, not followed');
+  t.equal(moved.headers.get('location'), '/echo');
+  t.equal(await moved.text(), 'see /echo');
+  t.equal(s.received.length, 4, 'nothing followed the redirect');
+});
+
+t.test('the body streams as it arrives, and an abort ends it with an AbortError', async (t) => {
+  let more: (() => void) | undefined;
+  const s = await server(t, {
+    '/stream': (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.write('first\n');
+      more = () => res.write('second\n');
+    },
+    '/never': () => {},
+  });
+  const abort = new AbortController();
+  const answer = await httpTransport(`${s.url}/stream`, { signal: abort.signal });
+  const reader = answer.body!.getReader();
+  t.equal(new TextDecoder().decode((await reader.read()).value), 'first\n', 'the first chunk before the answer ends');
+  more!();
+  t.equal(new TextDecoder().decode((await reader.read()).value), 'second\n');
+  abort.abort();
+  await t.rejects(reader.read(), { name: 'AbortError' }, 'an abort while the body streams');
+
+  const early = new AbortController();
+  const waiting = httpTransport(`${s.url}/never`, { signal: early.signal });
+  early.abort();
+  await t.rejects(waiting, { name: 'AbortError' }, 'an abort before the answer');
+});
+
+t.test('nothing listening: the system error, with its code', async (t) => {
+  const closed = http.createServer();
+  await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+  const port = (closed.address() as AddressInfo).port;
+  await new Promise((resolve) => closed.close(resolve));
+  await t.rejects(httpTransport(`http://127.0.0.1:${port}/`, {}), { code: 'ECONNREFUSED' });
+});

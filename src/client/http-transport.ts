@@ -1,0 +1,56 @@
+import http from 'node:http';
+import { Readable } from 'node:stream';
+
+/** What the client hands its transport: the part of `RequestInit` it uses. */
+export interface TransportInit {
+  method?: string | undefined;
+  headers?: Record<string, string> | undefined;
+  body?: string | Uint8Array | undefined;
+  signal?: AbortSignal | undefined;
+  redirect?: 'manual' | undefined;
+}
+
+export type Transport = (url: string, init: TransportInit) => Promise<Response>;
+
+// Statuses whose answers have no body: `new Response()` refuses one for them.
+const NO_BODY = new Set([204, 205, 304]);
+
+/**
+ * The client's default transport: one request over `node:http`, answered as fetch answers (a
+ * `Response`, its body streamed). Why not Node's fetch: its HTTP client (undici) compiles its
+ * parser and connection code on its first request, about 90 ms of CPU, where `node:http` is
+ * part of Node's start-up: a `payemu` command makes one or two requests, and that was a third
+ * of its CPU. Redirects are answered, not followed (what the client asks fetch for); an abort
+ * rejects with an `AbortError`, before the answer or while its body streams. `https:` URLs go
+ * through `node:https`, loaded only then.
+ */
+export const httpTransport: Transport = async (url, init) => {
+  const target = new URL(url);
+  const client = target.protocol === 'https:' ? await import('node:https') : http;
+  const { signal } = init;
+  signal?.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    let answer: http.IncomingMessage | undefined;
+    const req = client.request(target, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
+      answer = res;
+      const status = res.statusCode ?? 0;
+      const headers = new Headers();
+      for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+      const bodiless = NO_BODY.has(status) || init.method === 'HEAD';
+      if (bodiless) res.resume();
+      const body = bodiless ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
+      resolve(new Response(body, { status, statusText: res.statusMessage ?? '', headers }));
+    });
+    // An abort ends the request, or the answer's body, with an AbortError as fetch's does (not
+    // the socket's ECONNRESET that node:http's own `signal` option leaves the body with).
+    const abort = () => {
+      const error = new DOMException('This operation was aborted', 'AbortError');
+      answer?.destroy(error);
+      req.destroy(error);
+    };
+    signal?.addEventListener('abort', abort, { once: true });
+    req.on('close', () => signal?.removeEventListener('abort', abort));
+    req.on('error', reject);
+    req.end(init.body);
+  });
+};
