@@ -1,5 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import t from 'tap';
@@ -200,6 +202,22 @@ t.test('events: list, filter, --json, resend, --follow', async (t) => {
     },
   });
   t.match(followed.stdout, /payment\.voided[\s\S]*attempt payment\.voided no endpoint -> no_endpoint/);
+});
+
+t.test('events --follow: payemu gone mid-stream (kill -9) is exit 1, saying so', async (t) => {
+  // A stand-in for a payemu killed while the command follows it: the stream is accepted, then
+  // the connection drops with no end to the answer.
+  const gone = http.createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+    res.write(': keep-alive\n\n', () => res.socket?.destroy());
+  });
+  await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => gone.close());
+  const url = `http://127.0.0.1:${(gone.address() as AddressInfo).port}`;
+  const followed = await run(['events', '--follow', '--url', url]);
+  t.equal(followed.code, 1);
+  t.match(followed.stdout, `following events at ${url}`);
+  t.equal(followed.stderr.trim(), `payemu: the connection to ${url} closed before the answer ended`);
 });
 
 t.test('reset: a running emulator, or a data directory when nothing runs', async (t) => {

@@ -88,6 +88,17 @@ t.test('the body streams as it arrives, and an abort ends it with an AbortError'
   await t.rejects(waiting, { name: 'AbortError' }, 'an abort before the answer');
 });
 
+t.test('the other end gone mid-answer: the body fails, saying so', async (t) => {
+  const s = await server(t, {
+    '/cut': (_req, res) => {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+      res.write('first\n', () => res.socket?.destroy());
+    },
+  });
+  const answer = await httpTransport(`${s.url}/cut`, {});
+  await t.rejects(answer.text(), { code: 'ECONNRESET', message: `the connection to ${s.url} closed before the answer ended` });
+});
+
 t.test('nothing listening: the system error, with its code', async (t) => {
   const closed = http.createServer();
   await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));

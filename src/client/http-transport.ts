@@ -37,6 +37,11 @@ export const httpTransport: Transport = async (url, init) => {
       const headers = new Headers();
       for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
       const bodiless = NO_BODY.has(status) || init.method === 'HEAD';
+      // The other end gone mid-answer (payemu stopped with kill -9, say) is node:http's bare
+      // "aborted": say what happened, for the command that prints it.
+      res.on('error', (error: NodeJS.ErrnoException) => {
+        if (error.code === 'ECONNRESET') error.message = `the connection to ${target.origin} closed before the answer ended`;
+      });
       if (bodiless) res.resume();
       const body = bodiless ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
       resolve(new Response(body, { status, statusText: res.statusMessage ?? '', headers }));
