@@ -202,6 +202,7 @@ t.test('events: list, filter, --json, resend, --follow', async (t) => {
     },
   });
   t.match(followed.stdout, /payment\.voided[\s\S]*attempt payment\.voided no endpoint -> no_endpoint/);
+  t.same([followed.code, followed.signal], [null, 'SIGINT'], 'Ctrl+C ends it as the signal does (a shell reports 130)');
 });
 
 t.test('events --follow: payemu gone mid-stream (kill -9) is exit 1, saying so', async (t) => {
@@ -218,6 +219,17 @@ t.test('events --follow: payemu gone mid-stream (kill -9) is exit 1, saying so',
   t.equal(followed.code, 1);
   t.match(followed.stdout, `following events at ${url}`);
   t.equal(followed.stderr.trim(), `payemu: the connection to ${url} closed before the answer ended`);
+});
+
+t.test('events --follow: payemu stopping (its stream ended) is exit 0', async (t) => {
+  const stopping = http.createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/event-stream' });
+    res.end(': keep-alive\n\n');
+  });
+  await new Promise<void>((resolve) => stopping.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => stopping.close());
+  const followed = await run(['events', '--follow', '--url', `http://127.0.0.1:${(stopping.address() as AddressInfo).port}`]);
+  t.same([followed.code, followed.stderr], [0, '']);
 });
 
 t.test('reset: a running emulator, or a data directory when nothing runs', async (t) => {
