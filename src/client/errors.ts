@@ -60,6 +60,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The code of the error the transport rejects with when what answered is not HTTP as a `Response` can hold it. */
+export const NOT_HTTP = 'ERR_PAYEMU_NOT_HTTP';
+
 /** Nothing answered at `url`: no server listening, a name that does not resolve, a reset connection. */
 export class Unreachable extends Error {
   override readonly name = 'Unreachable';
@@ -74,7 +77,12 @@ export class Unreachable extends Error {
     // in `cause.errors`): the code is what tells "not started" from "wrong address".
     const cause = (error as { cause?: { code?: string; errors?: { code?: string }[]; message?: string } }).cause;
     const code = cause?.code ?? cause?.errors?.[0]?.code ?? (error as NodeJS.ErrnoException).code;
-    const why = code === 'ECONNREFUSED' ? 'nothing is listening there' : `it cannot be reached (${code ?? cause?.message ?? (error as Error).message})`;
+    const why =
+      code === 'ECONNREFUSED'
+        ? 'nothing is listening there'
+        : code === NOT_HTTP
+          ? (error as Error).message
+          : `it cannot be reached (${code ?? cause?.message ?? (error as Error).message})`;
     super(`no payemu at ${url}: ${why}`, { cause: error });
     this.code = code;
   }

@@ -1,6 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import t, { type Test } from 'tap';
+import { createClient } from './client.js';
+import { NOT_HTTP } from './errors.js';
 import { httpTransport } from './http-transport.js';
 
 /** A server whose answer to each path is a small handler; what it received is kept. */
@@ -105,4 +107,13 @@ t.test('nothing listening: the system error, with its code', async (t) => {
   const port = (closed.address() as AddressInfo).port;
   await new Promise((resolve) => closed.close(resolve));
   await t.rejects(httpTransport(`http://127.0.0.1:${port}/`, {}), { code: 'ECONNREFUSED' });
+});
+
+t.test('a status no Response can hold (999): a rejection with its own code, not a throw in the callback', async (t) => {
+  const odd = (_req: http.IncomingMessage, res: http.ServerResponse) => res.writeHead(999, 'Odd').end('?');
+  const s = await server(t, { '/odd': odd, '/_payemu/clock': odd });
+  await t.rejects(httpTransport(`${s.url}/odd`, {}), { code: NOT_HTTP, message: 'what answers there sent status 999, which HTTP does not have' });
+  // What the CLI prints of it (exit 3, as for no server at all).
+  const client = createClient({ url: s.url, key: 'sk_test_x' });
+  await t.rejects(client.clock(), { name: 'Unreachable', message: `no payemu at ${s.url}: what answers there sent status 999, which HTTP does not have` });
 });

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { Readable } from 'node:stream';
+import { NOT_HTTP } from './errors.js';
 
 /** What the client hands its transport: the part of `RequestInit` it uses. */
 export interface TransportInit {
@@ -34,17 +35,30 @@ export const httpTransport: Transport = async (url, init) => {
     const req = client.request(target, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
       answer = res;
       const status = res.statusCode ?? 0;
-      const headers = new Headers();
-      for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+      // What no payemu sends, and a `Response` cannot hold: node:http reads any three digits as a
+      // status (999, say). Thrown in node:http's callback, it would end the process.
+      const notHttp = (what: string) => {
+        res.destroy();
+        reject(Object.assign(new Error(`what answers there sent ${what}`), { code: NOT_HTTP }));
+      };
+      if (status < 200 || status > 599) return notHttp(`status ${status}, which HTTP does not have`);
       const bodiless = NO_BODY.has(status) || init.method === 'HEAD';
       // The other end gone mid-answer (payemu stopped with kill -9, say) is node:http's bare
       // "aborted": say what happened, for the command that prints it.
       res.on('error', (error: NodeJS.ErrnoException) => {
         if (error.code === 'ECONNRESET') error.message = `the connection to ${target.origin} closed before the answer ended`;
       });
+      let response: Response;
+      try {
+        const headers = new Headers();
+        for (let i = 0; i < res.rawHeaders.length; i += 2) headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+        const body = bodiless ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
+        response = new Response(body, { status, statusText: res.statusMessage ?? '', headers });
+      } catch (error) {
+        return notHttp(`an answer that is not HTTP as fetch reads it (${(error as Error).message})`);
+      }
       if (bodiless) res.resume();
-      const body = bodiless ? null : (Readable.toWeb(res) as ReadableStream<Uint8Array>);
-      resolve(new Response(body, { status, statusText: res.statusMessage ?? '', headers }));
+      resolve(response);
     });
     // An abort ends the request, or the answer's body, with an AbortError as fetch's does (not
     // the socket's ECONNRESET that node:http's own `signal` option leaves the body with).
