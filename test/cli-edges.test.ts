@@ -350,3 +350,25 @@ t.test('start --log FILE: with plain lines, and with the terminal UI', async (t)
     t.same(logLines(file).at(-1), { type: 'stopped' }, 'the file is complete');
   });
 });
+
+t.test('stdout read more slowly than lines come (a long clock advance): those past 8 MiB are left out and counted, and logging goes on', async (t) => {
+  const { proc, url } = await startPayemu(t, ['--no-ui', '--in-memory', '--freeze-clock', '--clock-start', '2027-01-01T12:00:00Z']);
+  const api = client(url, 'sk_test_payemu_acme');
+  const session = await api.post('/v1/sessions', { amount: 1, save_payment_method: true });
+  const card = (await api.post(`/_payemu/sessions/${session.body.data.id}/complete`, { card_number: '4242424242424242' })).body.payment.payment_method;
+  for (let i = 0; i < 100; i++) await api.post('/v1/recurring-payments', { payment_method: card, amount: 1, frequency: 'daily', start_date: '2027-01-02' });
+  // Nothing is read while the clock advances: the pipe fills, and what payemu cannot write waits.
+  proc.child.stdout!.pause();
+  t.equal((await api.post('/_payemu/clock/advance', { by: '300d' })).status, 200);
+  proc.child.stdout!.resume();
+  const notice = await proc.waitForLine(/log lines left out/);
+  const left = Number(
+    /^\S+ \S+ (\d+) log lines left out: stdout was read more slowly than payemu wrote them \(--log FILE keeps every line\)$/.exec(notice)?.[1],
+  );
+  t.ok(left > 0, `${left} lines left out`);
+  // 30,000 charges, four lines each (two events, and "no webhook endpoint" for each), the checkout's two, the advance's two.
+  const kept = proc.lines.filter((line) => /recurring\.charged|payment\.completed|clock advanced to|POST \/_payemu\/clock\/advance/.test(line)).length;
+  t.equal(kept + left, 4 * 30_000 + 2 + 2, 'every line is written or counted');
+  await api.get('/v1/payments?per_page=1');
+  await proc.waitForLine(/ 200 GET \/v1\/payments [\d.]+ms acme\/test$/);
+});

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import t from 'tap';
 import { Bus } from '../bus/bus.js';
 import type { UiHost, UiTimers } from './host.js';
-import { openFileLog, plainLine } from './log.js';
+import { BACKLOG_BYTES, createLogger, leftOutLine, openFileLog, plainLine } from './log.js';
 import { plainPalette } from './palette.js';
 
 /** A payemu as the loggers read it, with no Source, on `bus`. */
@@ -102,4 +103,71 @@ t.test('lines wait at most 20 ms, share one write, and the stop writes what wait
   t.same(types(), ['listening', 'config.reloaded', 'config.reloaded', 'store.compacted', 'stopped'], 'the stop writes what waits, then its line');
   waits[1]!.fn(); // the wait ends after the close: nothing more is written
   t.equal(types().length, 5);
+});
+
+/**
+ * stdout as a pipe read more slowly than payemu writes (docs/cli.md): what it cannot take waits in
+ * payemu's memory, so past BACKLOG_BYTES lines are left out, and once it has written what it
+ * held, one line says how many; every line is then written again.
+ */
+t.test('stdout read slowly: it holds at most BACKLOG_BYTES of lines, then one line counts those left out', async (t) => {
+  const waits: (() => void)[] = [];
+  const timers: UiTimers = {
+    after: (_ms, fn) => {
+      waits.push(fn);
+      return { cancel() {} };
+    },
+    every: () => ({ cancel() {} }),
+    soon: () => ({ cancel() {} }),
+  };
+  const flush = () => {
+    for (const fn of waits.splice(0)) fn();
+  };
+  const request = { method: 'GET', path: `/v1/payments/${'x'.repeat(60)}`, status: 404, ms: 1, source: 'acme', mode: 'test' };
+  // Lines of about 100 bytes: twice what the stream may hold.
+  const count = Math.ceil((2 * BACKLOG_BYTES) / 100);
+  for (const json of [true, false]) {
+    // A reader that takes nothing until released: each write waits in the stream.
+    const held: (() => void)[] = [];
+    const text: string[] = [];
+    const out = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        text.push(chunk.toString());
+        held.push(done);
+      },
+    });
+    const release = async () => {
+      while (held.length > 0) {
+        held.shift()!();
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
+    const bus = new Bus();
+    createLogger(hostOf(bus, timers), { json, out }).ready();
+    let most = 0;
+    for (let i = 0; i < count; i++) {
+      bus.emit('request', request);
+      if (i % 100 === 0) flush();
+      most = Math.max(most, out.writableLength);
+    }
+    flush();
+    t.ok(most <= BACKLOG_BYTES + 16 * 1024, `${json ? 'JSON' : 'plain'}: held ${most} bytes at most`);
+    // The reader catches up: the stream empties ('drain'), and the next flush writes the count.
+    await release();
+    flush();
+    await release();
+    const lines = text.join('').trim().split('\n');
+    const written = lines.filter((line) => line.includes('/v1/payments/')).length;
+    t.ok(written > count / 4 && written < count, `${written} lines written before the reader fell behind`);
+    const left = count - written;
+    t.equal(
+      lines.at(-1),
+      json ? JSON.stringify({ type: 'left_out', lines: left }) : `2027-01-01 00:00:00 ${leftOutLine(left)}`,
+      'then one line counts the lines left out',
+    );
+    bus.emit('request', request);
+    flush();
+    await release();
+    t.match(text.join('').trim().split('\n').at(-1), /\/v1\/payments\//, 'and the next line is written');
+  }
 });

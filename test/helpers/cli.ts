@@ -185,8 +185,10 @@ export class PayemuProcess {
     return this.waitForExit();
   }
 
+  /** What a failure shows of the process: its last 20,000 characters of each stream (tap chokes on megabytes of them). */
   private output(): string {
-    return `args: ${this.args.join(' ')}\nstdout:\n${this.stdout}\nstderr:\n${this.stderr}`;
+    const tail = (text: string) => (text.length > 20_000 ? `[${text.length - 20_000} characters before]\n${text.slice(-20_000)}` : text);
+    return `args: ${this.args.join(' ')}\nstdout:\n${tail(this.stdout)}\nstderr:\n${tail(this.stderr)}`;
   }
 
   private describeExit(): string {
