@@ -157,6 +157,32 @@ t.test('file-backed: what an import wrote, a restart reads back the same', async
   t.match(before.payments![0], { description: 'thé ☕' });
 });
 
+t.test('file-backed: a record that names "id" twice is read back after a restart under the id JSON gives it (the last)', async (t) => {
+  const dataDir = t.testdir();
+  const options = { inMemory: false, dataDir, clockStart: '2027-01-01T12:00:00Z', freezeClock: true };
+  const first = await emulator(t, options);
+  const charge = (id: string, payment: string) => `"source":"acme","mode":"test","payment_id":"${payment}","created_at":1798804800000}`.replace(/^/, id);
+  const body = `{"payemu_snapshot":1,"scope":"all","clock":{"now":"2027-01-03T12:00:00Z"},"data":{"charges":[${[
+    charge('{"id":"ch_a",', '5'),
+    charge('{"id":"ch_a","id":"ch_b",', '6'),
+    charge('{"id":"ch_x","id":"ch_c",', '7'),
+    charge('{"id":"ch_d","id":"ch_d",', '8'),
+  ].join(',')}]}}`;
+  t.equal((await first.api.post('/_payemu/snapshot?all=true', body)).status, 200);
+  const ids = (e: TestEmulator) => e.snapshot.export({ all: true }).data.charges!.map((c) => [c.id, c.payment_id]);
+  const expected = [
+    ['ch_a', '5'],
+    ['ch_b', '6'],
+    ['ch_c', '7'],
+    ['ch_d', '8'],
+  ];
+  t.same(ids(first), expected);
+  await first.close();
+  const second = await emulator(t, options);
+  t.same(ids(second), expected, 'each record under its own id, none lost');
+  t.equal((await second.api.get('/_payemu/snapshot')).status, 200, 'a scoped export parses every one of them');
+});
+
 t.test('file-backed: a bad record near the end is a 422 and changes nothing, on disk too; writes after an import outlive a restart', async (t) => {
   const dataDir = t.testdir();
   const { document } = await large(t, 2_000);

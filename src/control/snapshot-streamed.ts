@@ -2,6 +2,7 @@ import { isAscii, isUtf8 } from 'node:buffer';
 import { MAX_DEPTH, rejectProtoKeys } from '../http/body.js';
 import { BadRequest, type Unprocessable } from '../http/errors.js';
 import { checkJsonText } from '../http/text.js';
+import { readAsId } from '../store/snapshot-file.js';
 
 /** How many records of a list `parseRange` is given at once by its callers (materialize, snapshot-swap.ts): 100 records a JSON.parse. */
 export const PARSED_AT_ONCE = 100;
@@ -116,6 +117,11 @@ export class StreamedSnapshot {
     if (!this.lineBreaks) return false;
     const record = this.bytes.subarray(this.starts[i]!, this.ends[i]!);
     return record.includes(0x0a) || record.includes(0x0d);
+  }
+
+  /** Whether record `i`'s bytes, as a line of a snapshot file, are read back under `id` (not so when "id" is named twice). */
+  readAs(i: number, id: string): boolean {
+    return readAsId(this.bytes, this.starts[i]!, this.ends[i]!, id);
   }
 
   /**

@@ -75,8 +75,9 @@ export function importStreamed(
         continue;
       }
       top = Math.max(top, Number(record.id));
-      // Kept as sent when that is the record as stored: a line of the snapshot file.
-      if (record === value && def.name !== Meta.name && !body.hasLineBreak(i)) {
+      // Kept as sent when that is the record as stored: a line of the snapshot file, which a
+      // start reads back under the same id.
+      if (record === value && def.name !== Meta.name && !body.hasLineBreak(i) && body.readAs(i, record.id)) {
         records.push(raw.add(record.id, body.starts[i]!, body.ends[i]!, marking.marked(def.name, record), records.length));
         kept++;
       } else records.push(record);

@@ -168,6 +168,20 @@ function scanSnapshot(fd: number, raw: RawRecords | undefined): Omit<SnapshotRea
   return raw ? { ...read!, crc } : read;
 }
 
+/**
+ * Whether a start, reading the record at `bytes[from, to)` as a snapshot line, keeps it under
+ * `id`: it takes the id of a line that starts with it without parsing the line (`plainIdEnd`),
+ * where JSON.parse of a record that names "id" twice keeps the last. Other lines are parsed.
+ */
+export function readAsId(bytes: Buffer, from: number, to: number, id: string): boolean {
+  const end = plainIdEnd(bytes, from, to);
+  if (end === -1) return true;
+  const start = from + ID_START.length;
+  if (end - start !== id.length) return false;
+  for (let i = 0; i < id.length; i++) if (bytes[start + i] !== id.charCodeAt(i)) return false;
+  return true;
+}
+
 /** Where the id of the record at `bytes[from, to)` ends when it is its first field, in ASCII without escapes; -1 otherwise. */
 function plainIdEnd(bytes: Buffer, from: number, to: number): number {
   for (let i = 0; i < ID_START.length; i++) if (bytes[from + i] !== ID_START[i]) return -1;
