@@ -169,7 +169,7 @@ t.test('file-backed: a record that names "id" twice is read back after a restart
     charge('{"id":"ch_d","id":"ch_d",', '8'),
   ].join(',')}]}}`;
   t.equal((await first.api.post('/_payemu/snapshot?all=true', body)).status, 200);
-  const ids = (e: TestEmulator) => e.snapshot.export({ all: true }).data.charges!.map((c) => [c.id, c.payment_id]);
+  const ids = (e: TestEmulator) => e.snapshot.export({ all: true }).data.charges!.map((c) => [c.id, (c as { payment_id?: string }).payment_id]);
   const expected = [
     ['ch_a', '5'],
     ['ch_b', '6'],

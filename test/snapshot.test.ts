@@ -199,3 +199,30 @@ t.test('library: snapshot.export / snapshot.import, and startEmulator({import})'
   t.equal((await fresh.api.get('/v1/payments/paid-1')).body.data.attributes.status, 'PARTIALLY_REFUNDED');
   await t.rejects(emulator(t, { import: { ...all, data: 7 } as never }), /--import: .*"data" must be an object/);
 });
+
+t.test(
+  'library: what the HTTP body refuses, a document given as a value is refused for too (a __proto__ key, a lone surrogate, 65 levels, a cycle)',
+  async (t) => {
+    const { e } = await richState(t);
+    const all = e.snapshot.export({ all: true });
+    const before = JSON.stringify(e.snapshot.export({ all: true }).data);
+    const withMetadata = (metadata: unknown) => {
+      const copy = structuredClone(all);
+      (copy.data.payments![0] as { metadata?: unknown }).metadata = metadata;
+      return copy;
+    };
+    const refusals: [unknown, number, RegExp][] = [
+      [withMetadata(JSON.parse('{"__proto__":{"x":1}}')), 422, /The data\.payments\.0\.metadata\.__proto__ field is not allowed/],
+      [withMetadata({ note: 'a\ud800b' }), 422, /data\.payments\.0\.metadata\.note/],
+      [withMetadata({ 'k\udc00': 1 }), 422, /data\.payments\.0\.metadata\.k/],
+      [withMetadata(JSON.parse(`${'['.repeat(65)}${']'.repeat(65)}`)), 400, /nested too deeply: more than 64 levels/],
+    ];
+    const cycle: Record<string, unknown> = {};
+    cycle.self = cycle;
+    refusals.push([withMetadata(cycle), 400, /nested too deeply/]);
+    for (const [document, status, message] of refusals) {
+      t.throws(() => e.snapshot.import(document as typeof all), { status, message }, `${status} ${message}`);
+    }
+    t.equal(JSON.stringify(e.snapshot.export({ all: true }).data), before, 'nothing changed');
+  },
+);

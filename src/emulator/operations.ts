@@ -3,6 +3,7 @@ import { ApiError } from '../client/errors.js';
 import type { AnyOperation, CallInput, LibraryMapping, LibraryMethods, LibraryScope } from '../control/operation.js';
 import { OPERATIONS, type Operations } from '../control/operations.js';
 import type { Scope } from '../http/auth.js';
+import { checkJsonValue } from '../http/body.js';
 import { HttpError, Unauthorized } from '../http/errors.js';
 import { check, compileBody, compileQuery } from '../http/validation.js';
 import { splitKey } from '../lib/namespace-name.js';
@@ -67,6 +68,8 @@ function scopeFor(app: App, scope: LibraryScope | undefined): Scope {
 
 /** The call's input, its query and body checked by the entry's schemas as the route checks them (a 422 when wrong). */
 function inputOf(op: AnyOperation, input: CallInput) {
+  // What the route's body reader refuses before any schema (a snapshot to import has none).
+  if (input.body !== undefined) checkJsonValue(input.body);
   const params = Object.fromEntries(Object.entries(input.params ?? {}).map(([name, value]) => [name, String(value)]));
   const query = op.query ? check(compileQuery(op.query), { ...input.query }) : (input.query ?? {});
   const body = op.body ? check(compileBody(op.body), input.body ?? {}) : (input.body ?? {});

@@ -113,6 +113,39 @@ export function isJsonType(type: string | undefined): boolean {
   return essence === 'application/json' || (essence.startsWith('application/') && essence.endsWith('+json'));
 }
 
+/**
+ * The checks of `parseJsonBody` on a body given as a value, not as text (a library call's): nested
+ * deeper than MAX_DEPTH (a cycle too) is a 400, a `__proto__` key or a string or name that is not
+ * well-formed Unicode a 422 naming its field, in that order. One walk finds whether any is there;
+ * the fields are named only then.
+ */
+export function checkJsonValue(value: unknown): void {
+  const found = { proto: false, text: false };
+  if (!withinDepth(value, MAX_DEPTH, found)) throw new BadRequest(`The request body is nested too deeply: more than ${MAX_DEPTH} levels.`);
+  if (found.proto) rejectProtoKeys(value, '');
+  if (found.text) checkJsonText(value);
+}
+
+/** Whether `value` nests at most `levels` objects and arrays; notes a `__proto__` key and text that is not well-formed on the way. */
+function withinDepth(value: unknown, levels: number, found: { proto: boolean; text: boolean }): boolean {
+  if (typeof value === 'string') {
+    if (!value.isWellFormed()) found.text = true;
+    return true;
+  }
+  if (value === null || typeof value !== 'object') return true;
+  if (levels === 0) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!withinDepth(item, levels - 1, found)) return false;
+    return true;
+  }
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__') found.proto = true;
+    else if (!key.isWellFormed()) found.text = true;
+    if (!withinDepth((value as Record<string, unknown>)[key], levels - 1, found)) return false;
+  }
+  return true;
+}
+
 /** Refuses (422, naming the field) any `__proto__` key in `value`, whose fields are named from `path`. */
 export function rejectProtoKeys(value: unknown, path: string): void {
   if (value === null || typeof value !== 'object') return;
