@@ -169,9 +169,9 @@ const FLUSH_EVERY_MS = 20;
  * Lines gathered and written at most every FLUSH_EVERY_MS: under load that is one write(2) for
  * hundreds of requests instead of one each, or one a turn of the event loop (each write may wake
  * the reader of a pipe: at 20,000 requests a second that was 1 to 2 % of payemu's CPU; what a
- * pipe has no room for waits in memory, see BACKLOG_BYTES). `write` writes what is pending, then its line, at
- * once (the readiness and stop lines); the process's exit writes what is pending. Without
- * timers (not attached yet) a queued line is written at once.
+ * pipe has no room for waits in memory, see BACKLOG_BYTES). `write` writes what is pending, then
+ * its line, at once (the readiness and stop lines); the process's exit writes what is pending.
+ * Without timers (not attached yet) a queued line is written at once.
  */
 function batched(write: (text: string) => void, timers: () => UiTimers | undefined) {
   let pending = '';
