@@ -143,7 +143,8 @@ t.test('stdout read slowly: it holds at most BACKLOG_BYTES of lines, then one li
       }
     };
     const bus = new Bus();
-    createLogger(hostOf(bus, timers), { json, out }).ready();
+    const logger = createLogger(hostOf(bus, timers), { json, out });
+    logger.ready();
     let most = 0;
     for (let i = 0; i < count; i++) {
       bus.emit('request', request);
@@ -169,5 +170,15 @@ t.test('stdout read slowly: it holds at most BACKLOG_BYTES of lines, then one li
     flush();
     await release();
     t.match(text.join('').trim().split('\n').at(-1), /\/v1\/payments\//, 'and the next line is written');
+
+    // A stop while lines are left out: the count comes before the stop's line.
+    for (let i = 0; i < count; i++) bus.emit('request', request);
+    flush();
+    logger.stopped();
+    await release();
+    t.match(text.join('').trim().split('\n').slice(-2), [
+      json ? /^\{"type":"left_out","lines":\d+\}$/ : /log lines left out/,
+      json ? '{"type":"stopped"}' : 'payemu stopped',
+    ]);
   }
 });

@@ -46,11 +46,13 @@ export function createLogger(emulator: UiHost, options: { json: boolean; palette
   );
   process.once('exit', lines.flush);
   let leftOut = 0;
-  out.on('drain', () => {
+  /** The line counting the lines left out since the last written, if any were. */
+  const countLeftOut = () => {
     if (leftOut === 0) return;
     lines.queue(options.json ? JSON.stringify({ type: 'left_out', lines: leftOut }) : `${time()} ${leftOutLine(leftOut)}`);
     leftOut = 0;
-  });
+  };
+  out.on('drain', countLeftOut);
   const paint = options.palette ?? plainPalette;
   // The virtual clock's date and time (UTC), as `payemu events` shows them; the text of the
   // last reading is kept, as a request's line is written on every request.
@@ -96,6 +98,8 @@ export function createLogger(emulator: UiHost, options: { json: boolean; palette
       }
     },
     stopped() {
+      // A stop before the reader caught up still says how many lines it missed.
+      countLeftOut();
       if (options.json) lines.write(JSON.stringify({ type: 'stopped' }));
       else lines.write('payemu stopped');
     },
