@@ -56,6 +56,14 @@ export interface Change {
    * are the fields it no longer has.
    */
   removed?: readonly string[];
+  /**
+   * Only on a write of a record that its transaction deleted first: it is committed last in
+   * its collection's order (and indexes), as a delete and a write in two transactions would
+   * leave it, and the journal writes it as both (files.ts). An import of everything deletes
+   * every record and writes the document's: the records then stand in the document's order,
+   * whatever the store held before.
+   */
+  recreated?: true;
 }
 
 /** What each of a transaction's changes replaces in memory, by position: a record, the index of one kept unparsed (RawRecords), or nothing. */

@@ -54,6 +54,8 @@ export function encodeChanges(changes: readonly Change[], replaced?: Replaced): 
  */
 function entryText(change: Change, base: StoredRecord | undefined): string {
   const record = change.record;
+  // Deleted and written again in one transaction (see Change): both, so a replay moves it last too.
+  if (change.recreated) return `${JSON.stringify([change.collection, change.id, null])},${JSON.stringify([change.collection, change.id, record])}`;
   if (record !== null && base !== undefined && base !== record) {
     const patch = changedFields(base as unknown as Fields, record as unknown as Fields);
     if (patch) return JSON.stringify([change.collection, change.id, patch[0], patch[1]]);
@@ -122,15 +124,27 @@ export function encodeChangesBytes(changes: readonly Change[], replaced?: Replac
 
 /** `entryText` into `out`: the changed fields alone when `changedFields` would give them, without building them. */
 function writeEntry(out: JsonBytes, change: Change, base: StoredRecord | undefined): void {
+  if (change.recreated) {
+    // As `entryText`: the delete first, then the whole record.
+    writeHead(out, change);
+    out.word('null');
+    out.byte(0x5d); // ]
+    out.byte(0x2c);
+  }
+  writeHead(out, change);
+  const record = change.record as unknown as Fields | null;
+  if (record === null) out.word('null');
+  else if (base === undefined || change.recreated || base === (record as unknown) || !writePatch(out, base as unknown as Fields, record)) out.object(record);
+  out.byte(0x5d); // ]
+}
+
+/** `[collection,id,` of a journal entry. */
+function writeHead(out: JsonBytes, change: Change): void {
   out.byte(0x5b); // [
   out.string(change.collection);
   out.byte(0x2c);
   out.string(change.id);
   out.byte(0x2c);
-  const record = change.record as unknown as Fields | null;
-  if (record === null) out.word('null');
-  else if (base === undefined || base === (record as unknown) || !writePatch(out, base as unknown as Fields, record)) out.object(record);
-  out.byte(0x5d); // ]
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { Collection, StoredRecord } from './collection.js';
+import type { Change, Collection, Replaced, StoredRecord } from './collection.js';
 import type { Marks, RawLine, RawRecords } from './raw-records.js';
 
 /**
@@ -31,6 +31,27 @@ export class RecordMaps {
     private readonly duplicated: (name: string) => void,
   ) {
     for (const name of defs.keys()) this.maps.set(name, new Map());
+  }
+
+  /**
+   * What each change replaces in memory (a record, the index of one kept unparsed, or
+   * nothing), looked up once for both the journal (which writes only the fields that changed
+   * of a record it has parsed: files.ts) and the Store's `apply`.
+   */
+  replaced(changes: readonly Change[]): Replaced {
+    const replaced = new Array<StoredRecord | number | undefined>(changes.length);
+    // A transaction's changes come grouped by collection: each group's map is looked up once.
+    let name: string | undefined;
+    let map: Map<string, StoredRecord | number> | undefined;
+    for (let i = 0; i < changes.length; i++) {
+      const change = changes[i]!;
+      if (change.collection !== name) {
+        name = change.collection;
+        map = this.has(name) ? this.map(name) : undefined;
+      }
+      replaced[i] = map?.get(change.id);
+    }
+    return replaced;
   }
 
   names(): IterableIterator<string> {

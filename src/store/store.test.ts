@@ -216,3 +216,65 @@ t.test('onCommit listeners get the changes and the events, after the records are
   store.transaction((tx) => tx.put(Things, { id: 'b', color: 'red', n: 2 }));
   t.equal(calls.length, 2, 'an unsubscribed listener hears nothing more');
 });
+
+t.test('a record deleted and written again in one transaction goes last, as two transactions would leave it, after a restart too', async (t) => {
+  for (const snapshotAtCloseBytes of [1e9, 1]) {
+    const dir = t.testdir();
+    const red = (id: string, n: number): Thing => ({ id, color: 'red', n });
+    const order = (store: { all: typeof memory.all; find: typeof memory.find }) => [ids([...store.all(Things)]), ids(store.find(Things, 'byColor', 'red'))];
+    const memory = await openMemoryStore();
+    const store = await openFileStore(t, dir, { snapshotAtCloseBytes });
+    for (const s of [memory, store]) {
+      s.transaction((tx) => {
+        for (const id of ['a', 'b', 'c', 'd']) tx.put(Things, red(id, 1));
+      });
+      s.transaction((tx) => {
+        tx.delete(Things, 'a');
+        tx.put(Things, red('a', 2));
+        t.same(ids(tx.find(Things, 'byColor', 'red')), ['b', 'c', 'd', 'a'], 'a look-up inside the transaction finds it last');
+        // Written again after that: still last.
+        tx.delete(Things, 'b');
+        tx.put(Things, red('b', 2));
+        tx.put(Things, red('b', 3));
+      });
+      t.same(
+        order(s),
+        [
+          ['c', 'd', 'a', 'b'],
+          ['c', 'd', 'a', 'b'],
+        ],
+        'committed last, in the map and in its index',
+      );
+      s.transaction((tx) => {
+        tx.put(Things, red('e', 1));
+        t.throws(() =>
+          s.transaction(() => {
+            tx.delete(Things, 'c');
+            tx.put(Things, red('c', 2));
+            throw new Error('rolled back');
+          }),
+        );
+      });
+      t.same(
+        order(s),
+        [
+          ['c', 'd', 'a', 'b', 'e'],
+          ['c', 'd', 'a', 'b', 'e'],
+        ],
+        'a rolled-back savepoint moves nothing',
+      );
+      t.same(s.get(Things, 'b'), red('b', 3));
+    }
+    await store.closeOnce();
+    const again = await openFileStore(t, dir, { snapshotAtCloseBytes });
+    t.same(
+      order(again),
+      [
+        ['c', 'd', 'a', 'b', 'e'],
+        ['c', 'd', 'a', 'b', 'e'],
+      ],
+      `after a restart (${snapshotAtCloseBytes === 1 ? 'from the snapshot' : 'the journal replayed'})`,
+    );
+    t.same(again.get(Things, 'b'), red('b', 3));
+  }
+});

@@ -292,33 +292,12 @@ export class Store {
 
   private commit(changes: readonly Change[], events: readonly RaisedEvent[]): void {
     if (changes.length > 0) {
-      const replaced = this.replaced(changes);
+      const replaced = this.records.replaced(changes);
       this.persistence.append(changes, replaced);
       this.apply(changes, replaced);
     }
     if (changes.length === 0 && events.length === 0) return;
     for (const listener of this.listeners) listener(changes, events);
-  }
-
-  /**
-   * What each change replaces in memory (a record, the index of one kept unparsed, or
-   * nothing), looked up once for both the journal (which writes only the fields that changed
-   * of a record it has parsed: files.ts) and `apply`.
-   */
-  private replaced(changes: readonly Change[]): Replaced {
-    const replaced = new Array<StoredRecord | number | undefined>(changes.length);
-    // A transaction's changes come grouped by collection: each group's map is looked up once.
-    let name: string | undefined;
-    let map: Map<string, StoredRecord | number> | undefined;
-    for (let i = 0; i < changes.length; i++) {
-      const change = changes[i]!;
-      if (change.collection !== name) {
-        name = change.collection;
-        map = this.records.has(name) ? this.records.map(name) : undefined;
-      }
-      replaced[i] = map?.get(change.id);
-    }
-    return replaced;
   }
 
   /** Committed changes, with what each replaces; without `replaced`, the journal's at start (maybe an older version's). */
@@ -338,6 +317,7 @@ export class Store {
       }
       if (!map) continue; // a collection this version no longer has
       let previous = replaced ? replaced[i] : map.get(change.id);
+      const moved = change.recreated && previous !== undefined;
       if (typeof previous === 'number') {
         // Replaced before it was ever read (a journal written after the snapshot, a write):
         // read now only if its keys are in an index built without keeping it (see `index`),
@@ -349,6 +329,12 @@ export class Store {
       // A journal line that rewrote part of the record (only ever read at start).
       let record = change.removed ? patched(previous, change) : change.record;
       if (!replaced && record && upgrade) record = upgrade(record);
+      if (moved) {
+        // Deleted and written again in one transaction: it goes last (see Change).
+        map.delete(change.id);
+        indexes?.update(previous, undefined);
+        previous = undefined;
+      }
       if (record) map.set(change.id, record);
       else map.delete(change.id);
       // An index not built yet is built from the records when first used.

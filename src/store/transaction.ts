@@ -64,11 +64,15 @@ export class Transaction {
     for (const record of below) {
       const change = writes.get(record.id);
       if (!change) result.push(record);
-      else if (change.record && holds(mine, record.id)) result.push(change.record as T);
+      // A record deleted and written again here comes with the ids new here, last (see Change).
+      else if (change.record && !change.recreated && holds(mine, record.id)) result.push(change.record as T);
     }
     if (mine !== undefined) {
       const seen = new Set(below.map((r) => r.id));
-      for (const id of typeof mine === 'string' ? [mine] : mine) if (!seen.has(id)) result.push(writes.get(id)!.record as T);
+      for (const id of typeof mine === 'string' ? [mine] : mine) {
+        const change = writes.get(id)!;
+        if (!seen.has(id) || change.recreated) result.push(change.record as T);
+      }
     }
     return result;
   }
@@ -127,10 +131,16 @@ export class Transaction {
     this.release(savepoint);
   }
 
-  private note(change: Change): void {
-    let writes = this.written.get(change.collection);
-    if (!writes) this.written.set(change.collection, (writes = new Map()));
-    const previous = writes.get(change.id);
+  private note(written: Change): void {
+    let writes = this.written.get(written.collection);
+    if (!writes) this.written.set(written.collection, (writes = new Map()));
+    const previous = writes.get(written.id);
+    let change = written;
+    if (previous !== undefined && written.record !== null && (previous.record === null || previous.recreated)) {
+      // Deleted here first: it goes last (see Change), here as in the store.
+      change = { collection: written.collection, id: written.id, record: written.record, recreated: true };
+      if (previous.record === null) writes.delete(written.id);
+    }
     if (this.open > 0) {
       const undo = this.undo;
       undo[this.undone++] = change.collection;
