@@ -90,7 +90,7 @@ export class Transaction {
     this.events.push(event);
   }
 
-  /** Every write, grouped by collection, in the order first written; made at its full length at once (a batch writes thousands). */
+  /** Every write, grouped by collection, in the order first written (one deleted and written again: last); made at its full length at once (a batch writes thousands). */
   changes(): Change[] {
     let total = 0;
     this.written.forEach((writes) => {
