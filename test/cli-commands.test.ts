@@ -22,12 +22,15 @@ t.setTimeout(240_000);
 function run(
   args: string[],
   env: Record<string, string> = {},
-  options: { cwd?: string; onStdout?: (text: string, child: ReturnType<typeof spawn>) => void } = {},
+  options: { cwd?: string; nodeArgs?: string[]; onStdout?: (text: string, child: ReturnType<typeof spawn>) => void } = {},
 ) {
   return new Promise<{ code: number | null; signal: string | null; stdout: string; stderr: string }>((resolve, reject) => {
     const drift = fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-drift-'));
     const log = path.join(drift, 'answers.jsonl');
-    const child = spawn(...nodeWithoutCoverage([BIN, ...args]), { env: { ...process.env, CI: '1', PAYEMU_DRIFT_LOG: log, ...env }, cwd: options.cwd });
+    const child = spawn(...nodeWithoutCoverage([...(options.nodeArgs ?? []), BIN, ...args]), {
+      env: { ...process.env, CI: '1', PAYEMU_DRIFT_LOG: log, ...env },
+      cwd: options.cwd,
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => {
@@ -137,6 +140,24 @@ t.test('clock show and advance', async (t) => {
     /^payemu: command-argument value 'soon' is invalid for argument 'duration'\. must be a duration: 30d, .*See `payemu clock advance --help`\.\n$/,
   );
   t.equal(JSON.parse((await run(['clock', 'show', '--json'], at(e))).stdout).now, '2030-01-03T00:00:00.000000Z', 'and moved nothing');
+});
+
+t.test('a command reads its answers without loading fetch (undici: about a fifth of a short command’s CPU)', async (t) => {
+  const e = await emulator(t);
+  await e.api.post('/v1/sessions', { amount: 1 });
+  const report = path.join(t.testdir(), 'report.cjs');
+  fs.writeFileSync(report, "process.on('exit', () => process.stderr.write(JSON.stringify(process.moduleLoadList.filter((m) => m.includes('undici')))));\n");
+  // A body read whole (clock), a list (events), a body streamed to stdout (export), a refusal (a wrong key).
+  for (const [args, env, code] of [
+    [['clock'], {}, 0],
+    [['events', '--limit', '1'], {}, 0],
+    [['export'], {}, 0],
+    [['clock'], { PAYEMU_API_KEY: 'sk_test_nobody' }, 1],
+  ] as const) {
+    const out = await run([...args], { ...at(e), ...env }, { nodeArgs: ['--require', report] });
+    t.equal(out.code, code, out.stderr);
+    t.same(JSON.parse(out.stderr.slice(out.stderr.lastIndexOf('['))), [], `payemu ${args.join(' ')}: no module of undici loaded`);
+  }
 });
 
 t.test('pay: a session id, a checkout URL, an invoice URL, a payment link URL; declines exit 1', async (t) => {

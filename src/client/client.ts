@@ -2,7 +2,7 @@ import { type CallInput, type ClientMethods, pathOf } from '../control/operation
 import { OPERATIONS, type Operations } from '../control/operations.js';
 import { driftLog } from './drift-log.js';
 import { ApiError, Unreachable } from './errors.js';
-import { httpTransport, type Transport, type TransportInit } from './http-transport.js';
+import { httpTransport, type Transport, type TransportAnswer, type TransportInit } from './http-transport.js';
 import { readEventStream } from './stream.js';
 import type { StreamMessage } from './types.js';
 
@@ -18,7 +18,7 @@ export interface ClientOptions {
 /** An answer of any status: the client reads it, the caller judges it. */
 export interface Answer<T = unknown> {
   status: number;
-  headers: Headers;
+  headers: TransportAnswer['headers'];
   /** The answer parsed as JSON, or its text when it is not JSON (an empty answer: ''). */
   body: T;
   text: string;
@@ -85,8 +85,8 @@ export function createClient(options: ClientOptions): PayemuClient {
   const drift = driftLog();
   const auth = (): Record<string, string> => (key !== undefined ? { Authorization: `Bearer ${key}` } : {});
 
-  const send = async (path: string, init: TransportInit): Promise<Response> => {
-    let res: Response;
+  const send = async (path: string, init: TransportInit): Promise<TransportAnswer> => {
+    let res: TransportAnswer;
     try {
       res = await transport(`${url}${path}`, init);
     } catch (error) {
@@ -94,8 +94,7 @@ export function createClient(options: ClientOptions): PayemuClient {
       if ((error as Error).name === 'AbortError') throw error;
       throw new Unreachable(url, error);
     }
-    await drift?.(init.method ?? 'GET', path, res);
-    return res;
+    return drift ? drift(init.method ?? 'GET', path, res) : res;
   };
 
   const request = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer<T>> => {

@@ -60,7 +60,7 @@ export class ApiError extends Error {
   }
 }
 
-/** The code of the error the transport rejects with when what answered is not HTTP as a `Response` can hold it. */
+/** The code of the error the transport rejects with when what answered is not HTTP (a status outside 200 to 599). */
 export const NOT_HTTP = 'ERR_PAYEMU_NOT_HTTP';
 
 /** Nothing answered at `url`: no server listening, a name that does not resolve, a reset connection. */
