@@ -36,10 +36,15 @@ t.test('the client logs every answer it receives when PAYEMU_DRIFT_LOG names a f
   const file = path.join(t.testdir(), 'answers.jsonl');
   const log = driftLog(file)!;
   const answer = new Response('{"now":"x"}', { status: 200, headers: { 'content-type': 'application/json' } });
-  await log('GET', '/_payemu/clock?x=1', answer);
-  t.equal(await answer.text(), '{"now":"x"}', 'the caller still reads the whole answer');
+  const handed = await log('GET', '/_payemu/clock?x=1', answer);
+  t.equal(await handed.text(), '{"now":"x"}', 'the caller still reads the whole answer, from what the log hands on');
+  t.match(handed, { status: 200, ok: true });
+  t.equal(handed.headers.get('content-type'), 'application/json');
+  const bytes: Uint8Array[] = [];
+  for await (const chunk of (await log('GET', '/_payemu/clock', new Response('{"é":1}'))).body!) bytes.push(chunk);
+  t.equal(Buffer.concat(bytes).toString(), '{"é":1}', 'or its body, as the bytes it was sent as');
   const stream = new Response(new ReadableStream({ start() {} }), { status: 200, headers: { 'content-type': 'text/event-stream' } });
-  await log('GET', '/_payemu/events/stream', stream);
+  t.equal(await log('GET', '/_payemu/events/stream', stream), stream, 'an event stream is handed on unread');
   t.same(
     fs
       .readFileSync(file, 'utf8')
@@ -48,6 +53,7 @@ t.test('the client logs every answer it receives when PAYEMU_DRIFT_LOG names a f
       .map((line) => JSON.parse(line)),
     [
       { method: 'GET', path: '/_payemu/clock?x=1', status: 200, contentType: 'application/json', text: '{"now":"x"}' },
+      { method: 'GET', path: '/_payemu/clock', status: 200, contentType: 'text/plain;charset=UTF-8', text: '{"é":1}' },
       { method: 'GET', path: '/_payemu/events/stream', status: 200, contentType: 'text/event-stream', text: '' },
     ],
     'one line per answer; an event stream is not read',
