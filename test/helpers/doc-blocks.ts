@@ -51,13 +51,38 @@ export function fingerprint(block: CodeBlock): string {
   return crypto.createHash('sha256').update(block.text).digest('hex').slice(0, 12);
 }
 
-/** A port free a moment ago (for a server the page starts, or a webhook URL): no fixed ports in tests. */
-export function freePort(): Promise<number> {
+/**
+ * A port free now, for a server the page starts (the reader's app on its `PORT`) or a webhook
+ * URL: no fixed ports in tests. Taken at random below the range the system hands out for port 0
+ * (ip_local_port_range), and tried: a port from that range, let go, was soon given again to the
+ * next server listening on port 0 (payemu's own, under `payemu exec`), and the app then found
+ * it taken.
+ */
+export async function freePort(): Promise<number> {
+  const [low, high] = localPortRange();
+  // Below the range when there is room, else above it.
+  const [from, to] = low - 10_000 >= 1_000 ? [10_000, low - 1] : [high + 1, 65_535];
+  for (;;) {
+    const port = from + Math.floor(Math.random() * (to - from + 1));
+    if (await canListen(port)) return port;
+  }
+}
+
+function localPortRange(): [number, number] {
+  try {
+    const [low, high] = fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    if (Number.isInteger(low) && Number.isInteger(high)) return [low!, high!];
+  } catch {
+    // Not Linux: the range most systems use.
+  }
+  return [49_152, 65_535];
+}
+
+function canListen(port: number): Promise<boolean> {
   return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
 
