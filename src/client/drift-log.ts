@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { TransportAnswer } from './http-transport.js';
+import { bytesOf, textOf, type TransportAnswer } from './http-transport.js';
 
 /** One answer as the drift log records it: what the test suite checks against the OpenAPI document. */
 export interface DriftEntry {
@@ -35,10 +35,8 @@ export function driftLog(file: string | undefined = process.env.PAYEMU_DRIFT_LOG
       log('');
       return res;
     }
-    const chunks: Uint8Array[] = [];
-    if (res.body) for await (const chunk of res.body) chunks.push(chunk);
-    const bytes = Buffer.concat(chunks);
-    const text = new TextDecoder().decode(bytes);
+    const bytes = res.body ? await bytesOf(res.body) : Buffer.alloc(0);
+    const text = textOf(bytes);
     log(text);
     const body =
       res.body &&

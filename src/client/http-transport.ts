@@ -68,13 +68,7 @@ export const httpTransport: Transport = async (url, init) => {
         // A repeated header's values joined with ", ", as `Headers.get` gives them.
         headers: { get: (name) => res.headersDistinct[name.toLowerCase()]?.join(', ') ?? null },
         body: bodiless ? null : res,
-        text: async () => {
-          if (bodiless) return '';
-          const chunks: Buffer[] = [];
-          for await (const chunk of res) chunks.push(chunk as Buffer);
-          // As `Response.text()`: UTF-8, a byte order mark dropped, a bad sequence replaced.
-          return new TextDecoder().decode(Buffer.concat(chunks));
-        },
+        text: async () => (bodiless ? '' : textOf(await bytesOf(res))),
       });
     });
     // An abort ends the request, or the answer's body, with an AbortError as fetch's does (not
@@ -90,3 +84,13 @@ export const httpTransport: Transport = async (url, init) => {
     req.end(init.body);
   });
 };
+
+/** Every byte of a body, read to its end. */
+export async function bytesOf(body: AsyncIterable<Uint8Array>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of body) chunks.push(chunk);
+  return Buffer.concat(chunks);
+}
+
+/** As `Response.text()` reads a body: UTF-8, a byte order mark dropped, a bad sequence replaced. */
+export const textOf = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
