@@ -59,7 +59,7 @@ t.test('a large snapshot imports over HTTP, and exports again as the same bytes'
   t.same(JSON.parse(JSON.stringify(e.snapshot.export({ all: true }).data.payments)), JSON.parse(text).data.payments, 'the records as imported');
 });
 
-t.test('an import of everything leaves the records in the document’s order, whatever the store held, by each of its paths', async (t) => {
+t.test('an import leaves the records in the document’s order, whatever the store held: everything by each of its paths, and one Source and mode', async (t) => {
   const { e, document } = await large(t, 6);
   // The same ids, held in the opposite order: each path must replace them, not keep their places.
   const reversed = { ...document, data: { ...document.data, payments: [...document.data.payments].reverse() } };
@@ -77,6 +77,13 @@ t.test('an import of everything leaves the records in the document’s order, wh
     // An export after it is the document again: a fixture exported back diffs only where the run changed it.
     t.same(order(e.snapshot.export({ all: true })), order(document), `${path}: the document's order`);
   }
+  // An import of one Source and mode (always in one transaction) likewise.
+  const scoped = e.snapshot.export();
+  const scopedReversed = { ...scoped, data: { ...scoped.data, payments: [...scoped.data.payments!].reverse() } };
+  t.equal((await e.api.post('/_payemu/snapshot', scopedReversed)).status, 200);
+  t.same(order(e.snapshot.export()), order(scopedReversed), "one Source and mode, reversed: the document's order");
+  t.equal((await e.api.post('/_payemu/snapshot', scoped)).status, 200);
+  t.same(order(e.snapshot.export()), order(scoped), "one Source and mode: the document's order");
 });
 
 t.test('after an import, and after a restart, an export sends the records as read (white space inside one kept)', async (t) => {
