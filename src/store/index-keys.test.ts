@@ -4,7 +4,8 @@ import { collection } from './collection.js';
 import { filePersistence, type FilePersistenceOptions } from './file-persistence.js';
 import { snapshotPath } from './files.js';
 import type { IndexKey } from './collection.js';
-import { indexKeysPath, sourceShape, writeIndexKeys } from './index-keys.js';
+import { indexColumn, indexKeysPath, keyedCollections, type KeySet, sourceShape, writeIndexKeys } from './index-keys.js';
+import type { RawLine } from './raw-records.js';
 import { Store } from './store.js';
 import { ids, opened, Others, Things, type Thing } from './store.test-support.js';
 
@@ -156,4 +157,27 @@ t.test("a key function reads the same in the library's build and in the command 
   for (const [library, bundle] of pairs) t.equal(sourceShape(library), sourceShape(bundle), library);
   t.not(sourceShape('(p) => p.created_at + 1000'), sourceShape('(p) => p.created_at + 2000'));
   t.not(sourceShape('(p) => p.reference'), sourceShape('(p) => p.scope'));
+});
+
+t.test('a stop whose keys file has none for a collection reads the file once, and parses the records for their keys', (t) => {
+  let reads = 0;
+  const set: KeySet = { name: 'things', def: Things as never, columns: [indexColumn('byColor', (r) => (r as Thing).color)] };
+  const lines: RawLine[] = ['red', 'green', 'blue'].map((color, position) => ({
+    text: JSON.stringify({ id: `t${position}`, color, n: position }),
+    marked: false,
+    position,
+  }));
+  const { collections, keys } = keyedCollections([['things', lines]], new Map([['things', [set]]]), '', () => {
+    reads++;
+    return undefined;
+  });
+  for (const [, values] of collections) t.equal([...values].length, 3, 'every record is written');
+  // It was read once a record: 100,000 opens and reads of its head at the stop after an import.
+  t.equal(reads, 1, 'the file is read once');
+  t.same(
+    keys().map(([name, , columns]) => [name, columns]),
+    [['things', [['red', 'green', 'blue']]]],
+    'the keys come from the records',
+  );
+  t.end();
 });

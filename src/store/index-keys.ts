@@ -237,13 +237,14 @@ function gatherer(
   const columns: unknown[][] = kept.map(() => []);
   const slot: [string, string, unknown[][] | undefined] = [set.name, print, columns];
   gathered.push(slot);
-  let known: KeyColumns | null | undefined; // read at the first unparsed record
+  // Read at the first unparsed record; null: the file has none for this set, and is not read again.
+  let known: KeyColumns | null | undefined;
   const add = (value: StoredRecord | RawLine): boolean => {
     if ('id' in value) {
       for (let i = 0; i < kept.length; i++) columns[i]!.push(kept[i]!.of(value));
       return true;
     }
-    known ??= stored(set, print) ?? null;
+    if (known === undefined) known = stored(set, print) ?? null;
     if (known && kept.every((column, i) => column.valid(known![i]![value.position]))) {
       for (let i = 0; i < kept.length; i++) columns[i]!.push(known[i]![value.position]);
       return true;
