@@ -211,7 +211,9 @@ function pidExists(pid: number): boolean {
 
 let ownStartTime: number | null | undefined;
 function ownStart(): number | null {
-  return (ownStartTime ??= startTime(process.pid) ?? null);
+  // null (unreadable) is kept too: `??=` would read the file again each time.
+  if (ownStartTime === undefined) ownStartTime = startTime(process.pid) ?? null;
+  return ownStartTime;
 }
 
 /**
