@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { encodeChangesBytes, listSegments, segmentPath } from './files.js';
 import { acquireLock, DirectoryInUse } from './lock.js';
 import { namespaceHolder } from './namespace-dirs.js';
-import type { Persistence, StoreState } from './persistence.js';
+import type { ImportedKeys, Persistence, StoreState } from './persistence.js';
 import { fingerprint, indexKeysCurrent, keyedCollections, readIndexKeys, snapshotName, writeIndexKeys, type KeySet } from './index-keys.js';
 import type { StoredRecord } from './collection.js';
 import type { Marks, RawLine, SnapshotMarking } from './raw-records.js';
@@ -156,14 +156,24 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
    * deleted. A crash before the rename leaves the old snapshot and segments (the new segment is
    * empty); after it, the new snapshot, which the segments it covers no longer add to.
    */
-  const replaceWithSnapshot = (collections: Iterable<[string, Iterable<StoredRecord | RawLine>]>, marking: SnapshotMarking) => {
+  const replaceWithSnapshot = (collections: Iterable<[string, Iterable<StoredRecord | RawLine>]>, marking: SnapshotMarking, keys?: ImportedKeys) => {
     const covers = rotate();
     const { crc } = writeSnapshot(dir, covers, collections, marking);
     for (const n of listSegments(dir)) if (n <= covers) fs.rmSync(segmentPath(dir, n), { force: true });
     oldLayout = false;
     snapshotRead = { marks: marking.marks };
-    // Its index keys are not written (a clean stop writes them): none is read for its records.
     snapshotRecords = snapshotName(crc, covers);
+    if (!keys) return;
+    try {
+      writeIndexKeys(
+        dir,
+        snapshotRecords,
+        keys.map(([set, columns]) => [set.name, fingerprint(set, madeBy), columns]),
+      );
+    } catch {
+      // The snapshot is in place, and the import done: without its keys file (a full disk), the
+      // records are parsed for their keys when needed, and the stop writes them.
+    }
   };
 
   /** Whether the index keys kept are those of the snapshot read (or there is none to key): else a close writes both again. */
@@ -258,10 +268,10 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
       running.kill('SIGKILL');
       return exited;
     },
-    replace(collections, marking) {
+    replace(collections, marking, keys) {
       try {
         ready();
-        replaceWithSnapshot(collections, marking);
+        replaceWithSnapshot(collections, marking, keys);
       } catch (error) {
         throw refusal(dir, error);
       }

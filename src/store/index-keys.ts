@@ -4,7 +4,7 @@ import { crc32 } from './crc32.js';
 import type { Collection, IndexKey, StoredRecord } from './collection.js';
 import { StoredEntry } from './indexes.js';
 import { scanLines } from './lines.js';
-import type { RawLine } from './raw-records.js';
+import type { RawLine, RawRecords } from './raw-records.js';
 
 /**
  * index-keys.json: the keys of the records of snapshot.json, written by a clean stop right after
@@ -128,7 +128,8 @@ export function writeIndexKeys(dir: string, snapshot: string, collections: reado
   const lines: string[] = [];
   let at = 0;
   for (const [name, print, columns] of collections) {
-    const line = JSON.stringify(columns.map((column) => column.map((key) => key ?? null)));
+    // JSON writes an undefined in an array (no key, no due time) as null.
+    const line = JSON.stringify(columns);
     const bytes = Buffer.byteLength(line);
     head.collections[name] = { print, count: columns[0]?.length ?? 0, at, bytes };
     lines.push(line);
@@ -223,6 +224,53 @@ export function keyedCollections(
     collections: wrapped,
     keys: () => gathered.filter((slot): slot is [string, string, unknown[][]] => slot[2] !== undefined),
   };
+}
+
+/**
+ * The columns of `set` for a collection's records as an import of everything hands them to the
+ * store (Store.replaceAll), each by its place in `list`: a parsed record's from the columns'
+ * functions; an unparsed one's (an index in `raw`) from `known`: the keys the import's checks
+ * found, or `'marks'` for due times, which are null when no watch marked the record (it has no
+ * work due). Any other is parsed for them. Undefined when a record cannot be parsed.
+ */
+export function importedColumns(
+  set: KeySet,
+  list: readonly (StoredRecord | number)[],
+  raw: RawRecords,
+  known: KeyColumns | 'marks' | undefined,
+): unknown[][] | undefined {
+  const { def, columns } = set;
+  const out = columns.map(() => new Array<unknown>(list.length));
+  const held = typeof known === 'object' ? known : undefined;
+  for (let p = 0; p < list.length; p++) {
+    const value = list[p]!;
+    let record: StoredRecord | undefined;
+    if (typeof value !== 'number') record = value;
+    else {
+      const at = raw.position(value);
+      if (held) {
+        let i = 0;
+        for (; i < columns.length; i++) {
+          const key = held[i]![at];
+          if (!columns[i]!.valid(key)) break;
+          out[i]![p] = key;
+        }
+        if (i === columns.length) continue;
+      }
+      if (known === 'marks' && !raw.marked(value)) {
+        for (let i = 0; i < columns.length; i++) out[i]![p] = null;
+        continue;
+      }
+      try {
+        const parsed = raw.read(value);
+        record = def.upgrade ? def.upgrade(parsed) : parsed;
+      } catch {
+        return undefined;
+      }
+    }
+    for (let i = 0; i < columns.length; i++) out[i]![p] = columns[i]!.of(record);
+  }
+  return out;
 }
 
 /** Gathers one KeySet's columns, record by record, into a slot of `gathered` (left undefined once a record cannot be keyed). */

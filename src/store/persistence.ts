@@ -13,6 +13,13 @@ export interface StoreState {
 }
 
 /**
+ * The index keys and due times of a snapshot imported whole (index-keys.ts: importedColumns),
+ * each set's columns, kept beside it as a clean stop keeps them: the stop after the import need
+ * not write the snapshot again, and a start after a crash builds its indexes from them.
+ */
+export type ImportedKeys = readonly (readonly [KeySet, KeyColumns])[];
+
+/**
  * Where the store's changes go. `append` must not return before the changes have reached the
  * file system: the store answers a request only after it returns.
  */
@@ -27,9 +34,9 @@ export interface Persistence {
   /**
    * Replaces everything with `collections` (a snapshot imported whole), written as the snapshot
    * in one step: a crash at any point leaves the old state or the new one. Only when
-   * `canReplace` says so; a throw leaves the old state.
+   * `canReplace` says so; a throw leaves the old state. `keys`: what to keep beside it.
    */
-  replace?(collections: Iterable<[string, Iterable<StoredRecord | RawLine>]>, marking: SnapshotMarking): void;
+  replace?(collections: Iterable<[string, Iterable<StoredRecord | RawLine>]>, marking: SnapshotMarking, keys?: ImportedKeys): void;
   /** Whether `replace` can be done now (not while a compaction writes a snapshot of its own). */
   canReplace?(): boolean;
   /**

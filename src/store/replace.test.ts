@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import t from 'tap';
 import type { StoredRecord } from './collection.js';
 import { listSegments, snapshotPath } from './files.js';
+import { indexKeysPath } from './index-keys.js';
 import { memoryPersistence } from './persistence.js';
 import { RawRecords } from './raw-records.js';
 import { Store } from './store.js';
@@ -154,3 +155,52 @@ t.test(
     t.same(dump(await openFileStore(t, dir)), expected, 'a restart reads the same');
   },
 );
+
+t.test('file-backed: the index keys and due times found by the import are kept beside its snapshot; the stop leaves it, a start reads them', async (t) => {
+  const dir = t.testdir();
+  // As the scheduler watches its records: every tenth other is due at v seconds, 5 ms late.
+  const prepare = (store: Store) =>
+    store.watch(Others, 'due', (r) => r.v % 10 === 0, { of: (r) => (r.v % 10 === 0 ? [r.v * 1000, r.v * 1000 + 5] : undefined), source: 'r => r.v' });
+  const first = await openFileStore(t, dir, {}, prepare);
+  writeHistory(first, 4);
+  const records = ['{"id":"t1","color":"red","n":1}', '{"id":"o10","v":10}', '{"id":"o11","v":11}'];
+  const raw = RawRecords.inMemory(Buffer.from(records.join(',')), records.length);
+  let at = 0;
+  const [t1, o10, o11] = records.map((text, i) => {
+    const start = at;
+    at += text.length + 1;
+    return raw.add(JSON.parse(text).id, start, start + text.length, i === 1, i === 0 ? 0 : i - 1);
+  });
+  // The keys the import's checks found: "purple" for t1 (its record says red) shows where an index took them from.
+  raw.holdKeys('things', [['purple'], [null]]);
+  first.replaceAll(
+    raw,
+    [
+      ['things', [t1!]],
+      ['others', [o10!, o11!]],
+    ],
+    first.marking(),
+  );
+  const written = fs.statSync(snapshotPath(dir));
+  await first.closeOnce();
+  const after = fs.statSync(snapshotPath(dir));
+  t.same([after.ino, after.mtimeMs], [written.ino, written.mtimeMs], 'the stop left the snapshot as the import wrote it');
+
+  const [head, ...columns] = fs.readFileSync(indexKeysPath(dir), 'utf8').trimEnd().split('\n');
+  const { collections } = JSON.parse(head!) as { collections: Record<string, { at: number }> };
+  t.same(Object.keys(collections), ['things', 'others due'], 'the keys of each indexed collection and the due times of each watched one');
+  t.same(
+    JSON.parse(columns[1]!),
+    [
+      [10_000, null],
+      [5, null],
+    ],
+    "o10's due times (it was marked, and parsed for them), none for o11 (not marked: not parsed)",
+  );
+
+  const second = await openFileStore(t, dir, {}, prepare);
+  t.same(ids(second.find(Things, 'byColor', 'purple')), ['t1'], "a start's index takes the keys the import found");
+  const due: [string, number, number][] = [];
+  second.due(Others, 'due', (id, time, runs) => due.push([id, time, runs]));
+  t.same(due, [['o10', 10_000, 10_005]], 'and the due times');
+});

@@ -1,5 +1,5 @@
 import { patched, type Change, type Collection, type IndexKey, type Replaced, type StoredRecord } from './collection.js';
-import { storedEntries } from './index-keys.js';
+import { importedColumns, storedEntries, type KeyColumns, type KeySet } from './index-keys.js';
 import { Indexes, type CollectionIds } from './indexes.js';
 import type { Persistence } from './persistence.js';
 import { linesOf, type RawRecords, type SnapshotMarking } from './raw-records.js';
@@ -258,9 +258,18 @@ export class Store {
   /** Every record replaced by `collections`' (a number: one unparsed in `raw`), the persistence writing first (a throw changes nothing); no listener runs. */
   replaceAll(raw: RawRecords, collections: readonly [string, (StoredRecord | number)[]][], marking: SnapshotMarking): void {
     if (!this.canReplaceAll()) throw new Error('the store cannot be replaced now');
+    const keys: [KeySet, KeyColumns][] = [];
+    for (const [name, list] of collections) {
+      const { keys: indexed, due } = this.keySets(name);
+      for (const set of [indexed, due]) {
+        const columns = set.columns.length > 0 ? importedColumns(set, list, raw, set === indexed ? raw.heldKeys(name) : 'marks') : undefined;
+        if (columns) keys.push([set, columns]);
+      }
+    }
     this.persistence.replace!(
       collections.map(([name, list]) => [name, linesOf(raw, list)]),
       marking,
+      keys,
     );
     this.records.replace(raw, marking.marks);
     this.indexes.clear();
