@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import t from 'tap';
 import type { StoredRecord } from './collection.js';
 import { listSegments, snapshotPath } from './files.js';
@@ -204,3 +205,21 @@ t.test('file-backed: the index keys and due times found by the import are kept b
   second.due(Others, 'due', (id, time, runs) => due.push([id, time, runs]));
   t.same(due, [['o10', 10_000, 10_005]], 'and the due times');
 });
+
+t.test(
+  'file-backed: keys that cannot be written beside the imported snapshot (a full disk) leave the import done; the records are parsed for their keys',
+  async (t) => {
+    const dir = t.testdir();
+    const first = await openFileStore(t, dir);
+    writeHistory(first, 4);
+    // The keys file's temporary name taken by a directory: writing it fails, as on a full disk.
+    fs.mkdirSync(path.join(dir, '.index-keys.json.tmp'));
+    const { raw, collections } = replacement();
+    first.replaceAll(raw, collections, first.marking());
+    t.same(dump(first), expected, 'the import is done');
+    t.notOk(fs.existsSync(indexKeysPath(dir)), 'no keys file');
+    t.same(ids(first.find(Things, 'byColor', 'red')), ['t1', 't3'], 'an index is built from the records');
+    await first.closeOnce();
+    t.same(dump(await openFileStore(t, dir)), expected, 'a restart reads the same');
+  },
+);
