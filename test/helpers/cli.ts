@@ -25,7 +25,7 @@ export interface SpawnOptions {
 /**
  * A running `payemu` child process whose stdout is read line by line. Lines are queued as they
  * arrive; `nextLine` and `waitForLine` take them in order, so nothing printed is ever missed
- * and no test needs to sleep. Killed (SIGKILL) in teardown if still running.
+ * and no test needs to sleep. Killed (SIGKILL) when the test's body is done, if still running.
  *
  * The drift guard: every answer the process's client receives is logged (PAYEMU_DRIFT_LOG, a
  * file of its own) and checked against the OpenAPI document once it has ended. `waitForExit`
@@ -77,11 +77,23 @@ export class PayemuProcess {
     });
     // 'exit', not 'close': a grandchild holding the pipes must not hold up the teardown.
     const died = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
-    t.teardown(async () => {
+    const end = async () => {
       if (!(this.exit || this.child.exitCode !== null || this.child.signalCode !== null)) {
         this.child.kill('SIGKILL');
         await died;
       }
+    };
+    // Ended when the test's body is done, before tap removes the test's directory (`t.testdir()`,
+    // removed ahead of the teardowns), as `emulator()` closes its payemu: one still writing in its
+    // data directory there would make that removal fail, and the test hang with it running.
+    const onEOF = t.onEOF;
+    t.onEOF = async () => {
+      t.onEOF = onEOF;
+      await end();
+      await onEOF.call(t);
+    };
+    t.teardown(async () => {
+      await end();
       const drift = this.driftProblems();
       if (drift.length > 0 && !this.driftReported) {
         this.driftReported = true;
