@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
+import { whenBodyDone } from './body-done.js';
 import { checkDriftLog } from './openapi.js';
 import { nodeWithoutCoverage } from './plain-node.js';
 
@@ -83,15 +84,8 @@ export class PayemuProcess {
         await died;
       }
     };
-    // Ended when the test's body is done, before tap removes the test's directory (`t.testdir()`,
-    // removed ahead of the teardowns), as `emulator()` closes its payemu: one still writing in its
-    // data directory there would make that removal fail, and the test hang with it running.
-    const onEOF = t.onEOF;
-    t.onEOF = async () => {
-      t.onEOF = onEOF;
-      await end();
-      await onEOF.call(t);
-    };
+    // Before tap removes the test's directory, as `emulator()` closes its payemu.
+    whenBodyDone(t, end);
     t.teardown(async () => {
       await end();
       const drift = this.driftProblems();

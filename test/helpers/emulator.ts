@@ -1,6 +1,7 @@
 import type { Test } from 'tap';
 import { createClient, type Answer as ClientAnswer } from '../../src/client/client.js';
 import { startEmulator, type Emulator, type EmulatorOptions } from '../../src/index.js';
+import { whenBodyDone } from './body-done.js';
 import { checkAgainstOpenApi } from './openapi.js';
 
 export type Answer<T = any> = ClientAnswer<T>;
@@ -34,18 +35,12 @@ export type TestEmulator = Emulator & { api: Client; live: Client; globex: Clien
 
 /**
  * A real payemu on a free port, in memory unless `options` say otherwise; closed when the test's
- * body is done, before tap removes the test's directory (`t.testdir()`, removed ahead of the
- * teardowns): a payemu still writing in its data directory there (a compaction) would make that
- * removal fail, and the test hang with its servers open. Closing twice is closing once.
+ * body is done (`whenBodyDone`), before tap removes the test's directory. Closing twice is
+ * closing once.
  */
 export async function emulator(t: Test, options: EmulatorOptions = {}): Promise<TestEmulator> {
   const e = await startEmulator({ port: 0, inMemory: true, ...options });
-  const onEOF = t.onEOF;
-  t.onEOF = async () => {
-    t.onEOF = onEOF;
-    await e.close();
-    await onEOF.call(t);
-  };
+  whenBodyDone(t, () => e.close());
   t.teardown(() => e.close());
   return Object.assign(e, {
     api: client(e.url, 'sk_test_payemu_acme'),
