@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { Bus } from './bus/bus.js';
 import { ROUTES } from './catalogue.js';
 import { Timers } from './clock/timers.js';
@@ -120,6 +120,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // Responses not sent yet: on close they end their connection instead of keeping it alive.
   const unanswered = inFlight();
   server.on('request', (_req: IncomingMessage, res: ServerResponse) => unanswered.add(res));
+  // Every connection, for close to end those that have sent nothing (see below).
+  const connections = inFlight<Socket>();
+  server.on('connection', (socket: Socket) => connections.add(socket));
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -194,6 +197,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
             if (!res.headersSent) res.setHeader('Connection', 'close');
           });
           server.closeIdleConnections();
+          // A connection that has sent nothing yet (a browser's preconnect beside an open
+          // dashboard, a client pool's spare socket) is not idle to Node, which counts it as
+          // active from its first moment: left open, it held the close until the client let it
+          // go, minutes for a browser. Nothing was asked on it: it is closed now too.
+          connections.forEach((socket) => {
+            if (socket.bytesRead === 0) socket.destroy();
+          });
         });
         await namespaces.closeAll();
         await core.close(() => timers.cancelAll());

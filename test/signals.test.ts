@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import t, { type Test } from 'tap';
@@ -153,6 +154,27 @@ t.test('the same with --json', async (t) => {
     t.match(JSON.parse(proc.lines.at(-1)!), { type: 'stopped' });
     t.notOk(fs.existsSync(lockFile(dir)), 'the lock is released');
   }
+});
+
+t.test('a browser beside the dashboard (a connection it has sent nothing on, the live event stream) does not hold up the stop', async (t) => {
+  const dir = tempDir(t);
+  // With --config, payemu also stops its config watcher before the server.
+  const { proc, url } = await startPlain(t, ['--data', dir, '--config', configFile(t)]);
+  const { port, host } = new URL(url);
+  const open = (request?: string) =>
+    new Promise<net.Socket>((resolve) => {
+      const socket = net.connect(Number(port), '127.0.0.1', () => resolve(socket));
+      socket.on('error', () => {}); // closed by the stop
+      if (request) socket.write(request);
+    });
+  const preconnect = await open();
+  const stream = await open(`GET /_payemu/events/stream?key=sk_test_payemu_acme HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+  await new Promise((resolve) => stream.once('data', resolve));
+  proc.child.kill('SIGINT');
+  t.same(await proc.exit(), { code: 0, signal: null }, `stopped, exit 0 ${proc.stderr}`);
+  t.equal(proc.lines.at(-1), 'payemu stopped');
+  t.notOk(fs.existsSync(lockFile(dir)), 'the lock is released');
+  preconnect.destroy();
 });
 
 t.test('a signal during start-up (the lock just taken, not listening yet): exit 0, the lock released', async (t) => {

@@ -64,7 +64,9 @@ function stream(ctx: ApiContext): Promise<Reply> {
     };
     req.once('close', end);
     res.once('close', end);
-    // Open streams would keep the server from closing: they end when payemu stops.
-    app.shutdown.addEventListener('abort', end);
+    // Open streams would keep the server from closing: they end when payemu stops, and one
+    // asked for while it stops (a dashboard's reconnect on a kept-alive connection) at once.
+    if (app.shutdown.aborted) end();
+    else app.shutdown.addEventListener('abort', end);
   });
 }

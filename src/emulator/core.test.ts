@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import t from 'tap';
 import { Bus } from '../bus/bus.js';
 import { Timers } from '../clock/timers.js';
@@ -5,7 +6,8 @@ import { loadConfig } from '../config/load.js';
 import { Keyring } from '../http/auth.js';
 import { memoryPersistence } from '../store/persistence.js';
 import { restoreClock } from './clock.js';
-import { createCore, type CoreOptions } from './core.js';
+import { eventStreamRoute } from '../control/events.js';
+import { createCore, type Core, type CoreOptions } from './core.js';
 import { NamespaceRegistry } from './namespaces.js';
 import { checkOptions } from './options.js';
 import assert from 'node:assert';
@@ -76,4 +78,40 @@ t.test('a clock that cannot be made closes the store and tells the caller', asyn
     { message: 'no clock' },
   );
   t.equal(abandoned, 1);
+});
+
+// payemu's close stops every core, then waits for the server's requests to end: a core made, or
+// an event stream asked for, after that stop must end too, or the close would wait on it.
+t.test('a named core made while payemu stops is stopped as it comes', async (t) => {
+  const timers = new Timers();
+  const bus = new Bus();
+  let build: (core: Core) => void = () => {};
+  const built = new Promise<Core>((resolve) => (build = resolve));
+  const registry = new NamespaceRegistry({ max: 5, root: () => assert.fail('no root here'), build: () => built });
+  const opening = registry.open('w1');
+  registry.stopAll();
+  const core = await createCore(coreOptions(timers, bus));
+  await core.start();
+  build(core);
+  t.equal(await opening, core);
+  t.ok(core.app.shutdown.aborted, 'stopped');
+  await registry.closeAll();
+});
+
+t.test('an event stream asked for once its core has stopped ends at once', async (t) => {
+  const core = await createCore(coreOptions(new Timers(), new Bus()));
+  await core.start();
+  core.stop();
+  const res = Object.assign(new EventEmitter(), {
+    writableEnded: false,
+    writeHead: () => {},
+    write: () => true,
+    end() {
+      res.writableEnded = true;
+    },
+  });
+  const ctx = { app: core.app, req: new EventEmitter(), res, scope: { source: core.app.config().sources[0]!, mode: 'test' } };
+  t.match(await eventStreamRoute.handle(ctx as unknown as Parameters<typeof eventStreamRoute.handle>[0]), { status: 200, streamed: true });
+  t.ok(res.writableEnded, 'the stream was ended');
+  await core.close();
 });

@@ -25,6 +25,8 @@ export class NamespaceRegistry implements Namespaces {
   private readonly opening = new Map<string, Promise<Core>>();
   /** Kept in the data directory, to be read back at start: never refused by the limit, even by a request that comes first. */
   private kept = new Set<string>();
+  /** `stopAll` was called: a core made after it is stopped as it comes. */
+  private stopped = false;
 
   constructor(private readonly options: NamespaceRegistryOptions) {}
 
@@ -59,6 +61,8 @@ export class NamespaceRegistry implements Namespaces {
       (built) => {
         this.opening.delete(name);
         this.cores.set(name, built);
+        // Made while payemu stops: stopped as the others were (its streams end, nothing is due).
+        if (this.stopped) built.stop();
         return built;
       },
       (error: unknown) => {
@@ -104,6 +108,7 @@ export class NamespaceRegistry implements Namespaces {
 
   /** The first step of payemu's close, for every named core (see Core.stop). */
   stopAll(): void {
+    this.stopped = true;
     for (const core of this.cores.values()) core.stop();
   }
 

@@ -2,14 +2,19 @@ import type { ServerResponse } from 'node:http';
 
 const SLOT = Symbol('payemu.inFlightSlot');
 
-type Tracked = ServerResponse & { [SLOT]?: number };
+/** What is tracked: anything that says when it closes (a response, a connection). */
+interface Closing {
+  on(event: 'close', listener: () => void): unknown;
+}
 
-/** The responses of a server that have not closed yet. */
-export interface InFlight {
+type Tracked<T> = T & { [SLOT]?: number };
+
+/** The responses (or connections) of a server that have not closed yet. */
+export interface InFlight<T extends Closing = ServerResponse> {
   /** Tracks `res` until its `close`. */
-  add(res: ServerResponse): void;
-  /** Each response still open, in no particular order. */
-  forEach(each: (res: ServerResponse) => void): void;
+  add(res: T): void;
+  /** Each one still open, in no particular order. */
+  forEach(each: (res: T) => void): void;
 }
 
 /**
@@ -20,9 +25,9 @@ export interface InFlight {
  * there until the next full collection: 600 MB promoted in 5 s of GET when answers were
  * written a turn later, and a quarter of the rate (CHANGELOG.md, Performance).
  */
-export function inFlight(): InFlight {
-  const responses: Tracked[] = [];
-  function forget(this: Tracked): void {
+export function inFlight<T extends Closing = ServerResponse>(): InFlight<T> {
+  const responses: Tracked<T>[] = [];
+  function forget(this: Tracked<T>): void {
     const slot = this[SLOT];
     if (slot === undefined) return;
     this[SLOT] = undefined;
@@ -34,7 +39,7 @@ export function inFlight(): InFlight {
   }
   return {
     add(res) {
-      (res as Tracked)[SLOT] = responses.push(res) - 1;
+      (res as Tracked<T>)[SLOT] = responses.push(res) - 1;
       res.on('close', forget); // one listener function for every response
     },
     forEach(each) {
