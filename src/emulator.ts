@@ -120,7 +120,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // Responses not sent yet: on close they end their connection instead of keeping it alive.
   const unanswered = inFlight();
   server.on('request', (_req: IncomingMessage, res: ServerResponse) => unanswered.add(res));
-  // Every connection, for close to end those that have sent nothing (see below).
+  // Every connection, for close to end those with no request on them (see below).
   const connections = inFlight<Socket>();
   server.on('connection', (socket: Socket) => connections.add(socket));
   try {
@@ -193,16 +193,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         // the keep-alive timeout); idle keep-alive connections are closed now.
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
+          const asked = new Set<unknown>();
           unanswered.forEach((res) => {
+            asked.add(res.socket);
             if (!res.headersSent) res.setHeader('Connection', 'close');
           });
           server.closeIdleConnections();
-          // A connection that has sent nothing yet (a browser's preconnect beside an open
-          // dashboard, a client pool's spare socket) is not idle to Node, which counts it as
-          // active from its first moment: left open, it held the close until the client let it
-          // go, minutes for a browser. Nothing was asked on it: it is closed now too.
+          // A connection with no request on it that Node does not count as idle is closed too:
+          // one that has sent nothing yet (a browser's preconnect beside an open dashboard, a
+          // client pool's spare socket), or only part of a request's head (a stalled client).
+          // Node counts both as active: left open, they held the close until the client let go
+          // (minutes for a browser) or the head's timeout passed (a minute). A request whose
+          // head is in has a response, and is answered.
           connections.forEach((socket) => {
-            if (socket.bytesRead === 0) socket.destroy();
+            if (!asked.has(socket)) socket.destroy();
           });
         });
         await namespaces.closeAll();

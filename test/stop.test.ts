@@ -5,8 +5,9 @@ import { emulator } from './helpers/emulator.js';
 /**
  * `close()` (and so the stop of `payemu start`) ends every connection that carries no request:
  * a browser beside an open dashboard keeps a connection it has sent nothing on yet
- * (a preconnect) and the live refresh's event stream, and a client pool keeps idle sockets.
- * A request in flight still gets its answer, on a connection then closed.
+ * (a preconnect) and the live refresh's event stream, a client pool keeps idle sockets, and a
+ * stalled client may have sent part of a request's head. A request whose head is in still gets
+ * its answer, on a connection then closed.
  */
 
 /** A raw connection to `url`, with all it has read so far. */
@@ -43,6 +44,8 @@ t.test('close ends the connections no request is on, and answers the one in flig
   const host = new URL(e.url).host;
 
   const preconnect = await connect(e.url);
+  const stalled = await connect(e.url);
+  stalled.socket.write(`GET /v1/me HTTP/1.1\r\nHost: ${host}\r\n`); // the head's end never comes
 
   const stream = await connect(e.url);
   stream.socket.write(`GET /_payemu/events/stream?key=sk_test_payemu_acme HTTP/1.1\r\nHost: ${host}\r\nAccept: text/event-stream\r\n\r\n`);
@@ -62,8 +65,9 @@ t.test('close ends the connections no request is on, and answers the one in flig
   t.equal((await e.anon.get('/_payemu/health')).status, 200);
 
   const closing = e.close();
-  await Promise.all([preconnect.closed, idle.closed]);
-  t.pass('the preconnected and the idle connections are closed');
+  await Promise.all([preconnect.closed, stalled.closed, idle.closed]);
+  t.pass('the preconnected, the stalled and the idle connections are closed');
+  t.equal(stalled.read.text, '', 'the stalled request is not answered');
   await stream.closed;
   t.match(stream.read.text, /0\r\n\r\n$/, 'the event stream ended, as a stream ends');
 
