@@ -14,14 +14,9 @@ import { emulator } from './helpers/emulator.js';
 async function connect(url: string) {
   const { port } = new URL(url);
   const socket = net.connect(Number(port), '127.0.0.1');
-  const read = { text: '', closed: false };
+  const read = { text: '' };
   socket.setEncoding('utf8').on('data', (chunk: string) => (read.text += chunk));
-  const closed = new Promise<void>((resolve) =>
-    socket.once('close', () => {
-      read.closed = true;
-      resolve();
-    }),
-  );
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   socket.on('error', () => {}); // a reset at close is expected
   await new Promise((resolve) => socket.once('connect', resolve));
   return { socket, read, closed };
