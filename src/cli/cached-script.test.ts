@@ -9,7 +9,8 @@ import { codeCacheDir } from './cached-script.js';
 
 // Each run is a process of its own, as every start is: within one process V8 keeps what it
 // compiled in memory and would use that instead of the cache, which the test means to see.
-const MODULE = new URL('./cached-script.ts', import.meta.url).href;
+// Run from the TypeScript or from its build (.test-build/, `npm test`), as this file itself is.
+const MODULE = new URL(`./cached-script${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url).href;
 const LOADER = process.execArgv.filter((a) => a.includes('ts-register')); // the tests' TypeScript loader (test/helpers/ts-register.js), for the .ts
 
 interface Run {

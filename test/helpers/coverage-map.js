@@ -11,9 +11,13 @@
  * Left out: the unit tests beside the code (`*.test.ts`) and their support files
  * (`*.test-support.ts`), which are test code, not the product.
  *
+ * `npm test` runs the JavaScript of .test-build/ (scripts/build-tests.js): the same modules,
+ * recorded under their built names, then read back through their source maps as the files of
+ * src/ they were built from, which the report counts.
+ *
  * @param {string} _testFile the test file, relative to the project root
  * @returns {string[]} globs, relative to the project root, of the files whose coverage counts
  */
 export default function coverageMap(_testFile) {
-  return ['src/**/!(*.test|*.test-support).{ts,tsx}'];
+  return ['src/**/!(*.test|*.test-support).{ts,tsx}', '.test-build/src/**/!(*.test|*.test-support).js'];
 }
