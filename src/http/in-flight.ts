@@ -11,14 +11,14 @@ type Tracked<T> = T & { [SLOT]?: number };
 
 /** The responses (or connections) of a server that have not closed yet. */
 export interface InFlight<T extends Closing = ServerResponse> {
-  /** Tracks `res` until its `close`. */
-  add(res: T): void;
+  /** Tracks `item` until its `close`. */
+  add(item: T): void;
   /** Each one still open, in no particular order. */
-  forEach(each: (res: T) => void): void;
+  forEach(each: (item: T) => void): void;
 }
 
 /**
- * An array with each response's slot kept on the response, not a `Set`: a `Set` that takes and
+ * An array with each one's slot kept on it, not a `Set`: a `Set` that takes and
  * drops a response on every request replaces its hash table again and again, and V8 links each
  * replaced table to its successor. Under load one such table reaches the old generation, and
  * the chain after it then carries every answered response (and its request, headers and body)
@@ -26,24 +26,24 @@ export interface InFlight<T extends Closing = ServerResponse> {
  * written a turn later, and a quarter of the rate (CHANGELOG.md, Performance).
  */
 export function inFlight<T extends Closing = ServerResponse>(): InFlight<T> {
-  const responses: Tracked<T>[] = [];
+  const open: Tracked<T>[] = [];
   function forget(this: Tracked<T>): void {
     const slot = this[SLOT];
     if (slot === undefined) return;
     this[SLOT] = undefined;
-    const last = responses.pop()!;
+    const last = open.pop()!;
     if (last !== this) {
-      responses[slot] = last;
+      open[slot] = last;
       last[SLOT] = slot;
     }
   }
   return {
-    add(res) {
-      (res as Tracked<T>)[SLOT] = responses.push(res) - 1;
-      res.on('close', forget); // one listener function for every response
+    add(item) {
+      (item as Tracked<T>)[SLOT] = open.push(item) - 1;
+      item.on('close', forget); // one listener function for every response or connection
     },
     forEach(each) {
-      for (const res of responses.slice()) each(res);
+      for (const item of open.slice()) each(item);
     },
   };
 }
