@@ -168,9 +168,38 @@ t.test('a malformed snapshot, or one of a later format, is a 422 saying what is 
     [{ ...good, data: { ...good.data, meta: [{ id: 'clock', clock: {} }] } }, /must be a counter/],
     [{ ...good, extra: 1 }, /unknown field "extra"/],
   ];
+  // Two payments of one reference, or a reference of two Sources: payemu never writes either.
+  const first = good.data.payments[0];
+  const second = good.data.payments.findIndex((p: any, i: number) => i > 0 && p.mode === first.mode);
+  const session = good.data.sessions.findIndex((s: any) => s.source !== first.source && s.mode === first.mode);
+  t.ok(second > 0 && session >= 0, "the state has a second payment and another Source's session in one mode");
+  const reused = (name: string, i: number) => ({
+    ...good,
+    data: { ...good.data, [name]: good.data[name].map((r: any, j: number) => (j === i ? { ...r, reference: first.reference } : r)) },
+  });
+  bad.push(
+    [reused('payments', second), new RegExp(`data\\.payments\\.${second}: the reference "${first.reference}" has another payment in ${first.mode} mode`)],
+    [reused('sessions', session), new RegExp(`data\\.sessions\\.${session}: the reference "${first.reference}" is used by two Sources`)],
+  );
   for (const [document, message] of bad) assertError(t, await e.api.post('/_payemu/snapshot?all=true', document), 422, message);
+  // With an Idempotency-Key the body is parsed whole and checked by the other path: the same answers.
+  for (const [document, message] of bad.slice(-2))
+    assertError(t, await e.api.post('/_payemu/snapshot?all=true', document, { 'Idempotency-Key': `twice-${message.source.length}` }), 422, message);
   assertError(t, await e.api.post('/_payemu/snapshot', good), 422, /import it with \?all=true/);
   const scoped = (await e.api.get('/_payemu/snapshot')).body;
+  const own = scoped.data.payments.findIndex((p: any, i: number) => i > 0);
+  assertError(
+    t,
+    await e.api.post('/_payemu/snapshot', {
+      ...scoped,
+      data: {
+        ...scoped.data,
+        payments: scoped.data.payments.map((p: any, i: number) => (i === own ? { ...p, reference: scoped.data.payments[0].reference } : p)),
+      },
+    }),
+    422,
+    new RegExp(`data\\.payments\\.${own}: the reference .* has another payment`),
+  );
   assertError(t, await e.api.post('/_payemu/snapshot?all=true', scoped), 422, /without \?all=true/);
   assertError(
     t,

@@ -1,13 +1,13 @@
 import t from 'tap';
 import type { Collection, StoredRecord } from '../store/collection.js';
-import { recordChecker } from './snapshot-check.js';
+import { recordChecker, References } from './snapshot-check.js';
 
 /** A collection with no schema and no index: only the ids are checked. */
 const things = { name: 'things', indexes: {} } as unknown as Collection<StoredRecord>;
 
 /** The 422's message of the first record of `ids` refused, or undefined. */
 function firstRefused(ids: string[]): string | undefined {
-  const check = recordChecker(things, 'all');
+  const check = recordChecker(things, 'all', undefined, new References());
   try {
     for (let i = 0; i < ids.length; i++) check({ id: ids[i] }, i);
     return undefined;
@@ -27,4 +27,83 @@ t.test('an id twice is refused at its second place, whatever the order of the id
   t.match(firstRefused(['a', 'b', 'a']), /data\.things\.2: the id "a"/, 'not numbers');
   t.match(firstRefused(['NaN', 'NaN']), /data\.things\.1: the id "NaN"/);
   t.match(firstRefused(['Infinity', 'Infinity']), /data\.things\.1: the id "Infinity"/);
+});
+
+/** The 422's message of the first of `claims` ([collection, mode, reference, source]) refused, or undefined. */
+function firstReferenceRefused(claims: [string, string, string, string][]): string | undefined {
+  const references = new References();
+  try {
+    claims.forEach(([collection, mode, reference, source], i) => {
+      references.claim(collection, { reference, source, mode }, () => `data.${collection}.${i}`);
+    });
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+t.test('a reference has one payment and one Source per mode, as payemu writes them', async (t) => {
+  t.equal(
+    firstReferenceRefused([
+      ['sessions', 'test', 'o-1', 'acme'],
+      ['sessions', 'test', 'o-1', 'acme'],
+      ['payments', 'test', 'o-1', 'acme'],
+    ]),
+    undefined,
+    'sessions and their payment',
+  );
+  t.equal(
+    firstReferenceRefused([
+      ['payments', 'test', 'o-1', 'acme'],
+      ['sessions', 'test', 'o-1', 'acme'],
+    ]),
+    undefined,
+    'a session after its payment',
+  );
+  t.equal(
+    firstReferenceRefused([
+      ['payments', 'test', 'o-1', 'acme'],
+      ['payments', 'live', 'o-1', 'globex'],
+    ]),
+    undefined,
+    'one reference in two modes',
+  );
+  t.match(
+    firstReferenceRefused([
+      ['payments', 'test', 'o-1', 'acme'],
+      ['payments', 'test', 'o-2', 'acme'],
+      ['payments', 'test', 'o-1', 'acme'],
+    ]),
+    /data\.payments\.2: the reference "o-1" has another payment in test mode/,
+    'two payments',
+  );
+  t.match(
+    firstReferenceRefused([
+      ['payments', 'test', 'o-1', 'acme'],
+      ['payments', 'test', 'o-1', 'globex'],
+    ]),
+    /data\.payments\.1: the reference "o-1" has another payment/,
+  );
+  t.match(
+    firstReferenceRefused([
+      ['payments', 'test', 'o-1', 'acme'],
+      ['sessions', 'test', 'o-1', 'globex'],
+    ]),
+    /data\.sessions\.1: the reference "o-1" is used by two Sources in test mode/,
+    "another Source's session",
+  );
+  t.match(
+    firstReferenceRefused([
+      ['sessions', 'live', 'o-1', 'acme'],
+      ['sessions', 'live', 'o-1', 'globex'],
+    ]),
+    /data\.sessions\.1: .* two Sources in live mode/,
+  );
+  t.match(
+    firstReferenceRefused([
+      ['sessions', 'test', 'o-1', 'acme'],
+      ['payments', 'test', 'o-1', 'globex'],
+    ]),
+    /data\.payments\.1: .* two Sources/,
+  );
 });

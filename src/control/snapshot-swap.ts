@@ -5,7 +5,7 @@ import { Meta, type MetaRecord } from '../resources/meta/records.js';
 import type { Collection, StoredRecord } from '../store/collection.js';
 import { RawRecords } from '../store/raw-records.js';
 import { scopedCounter } from './scope-records.js';
-import { checkDocument, collectionOf, recordChecker } from './snapshot-check.js';
+import { checkDocument, collectionOf, recordChecker, References } from './snapshot-check.js';
 import { checkSnapshotClock } from './snapshot-clock.js';
 import { checkCounters } from './snapshot-records.js';
 import { PARSED_AT_ONCE, type SpanList, type StreamedSnapshot } from './snapshot-streamed.js';
@@ -46,12 +46,13 @@ export function importStreamed(
   const refused = new Map<SpanList, unknown>();
   const highest = new Map<string, number>();
   const meta: StoredRecord[] = [];
+  const references = new References();
   let kept = 0;
   for (const list of body.lists) {
     const def = data !== null && typeof data === 'object' && data[list.name] === list ? known.get(list.name) : undefined;
     // Each record's index keys, found by the check: the store's indexes are built from them.
     const keys = def ? Object.keys(def.indexes).map(() => new Array<unknown>(list.to - list.from)) : [];
-    const check = def && recordChecker(def, 'all', keys);
+    const check = def && recordChecker(def, 'all', keys, references);
     const records: (StoredRecord | number)[] = [];
     let top = 0;
     let checking = true;
