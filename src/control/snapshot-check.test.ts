@@ -29,11 +29,12 @@ t.test('an id twice is refused at its second place, whatever the order of the id
   t.match(firstRefused(['Infinity', 'Infinity']), /data\.things\.1: the id "Infinity"/);
 });
 
-/** The 422's message of the first of `claims` ([collection, mode, reference, source]) refused, or undefined. */
-function firstReferenceRefused(claims: [string, string, string, string][]): string | undefined {
+/** The 422's message of the first of `claims` ("<collection> <mode> <reference> <source>") refused, or undefined. */
+function firstReferenceRefused(claims: string[]): string | undefined {
   const references = new References();
   try {
-    claims.forEach(([collection, mode, reference, source], i) => {
+    claims.forEach((claim, i) => {
+      const [collection, mode, reference, source] = claim.split(' ') as [string, string, string, string];
       references.claim(collection, { reference, source, mode }, () => `data.${collection}.${i}`);
     });
     return undefined;
@@ -43,67 +44,26 @@ function firstReferenceRefused(claims: [string, string, string, string][]): stri
 }
 
 t.test('a reference has one payment and one Source per mode, as payemu writes them', async (t) => {
-  t.equal(
-    firstReferenceRefused([
-      ['sessions', 'test', 'o-1', 'acme'],
-      ['sessions', 'test', 'o-1', 'acme'],
-      ['payments', 'test', 'o-1', 'acme'],
-    ]),
-    undefined,
-    'sessions and their payment',
-  );
-  t.equal(
-    firstReferenceRefused([
-      ['payments', 'test', 'o-1', 'acme'],
-      ['sessions', 'test', 'o-1', 'acme'],
-    ]),
-    undefined,
-    'a session after its payment',
-  );
-  t.equal(
-    firstReferenceRefused([
-      ['payments', 'test', 'o-1', 'acme'],
-      ['payments', 'live', 'o-1', 'globex'],
-    ]),
-    undefined,
-    'one reference in two modes',
-  );
-  t.match(
-    firstReferenceRefused([
-      ['payments', 'test', 'o-1', 'acme'],
-      ['payments', 'test', 'o-2', 'acme'],
-      ['payments', 'test', 'o-1', 'acme'],
-    ]),
-    /data\.payments\.2: the reference "o-1" has another payment in test mode/,
-    'two payments',
-  );
-  t.match(
-    firstReferenceRefused([
-      ['payments', 'test', 'o-1', 'acme'],
-      ['payments', 'test', 'o-1', 'globex'],
-    ]),
-    /data\.payments\.1: the reference "o-1" has another payment/,
-  );
-  t.match(
-    firstReferenceRefused([
-      ['payments', 'test', 'o-1', 'acme'],
-      ['sessions', 'test', 'o-1', 'globex'],
-    ]),
-    /data\.sessions\.1: the reference "o-1" is used by two Sources in test mode/,
-    "another Source's session",
-  );
-  t.match(
-    firstReferenceRefused([
-      ['sessions', 'live', 'o-1', 'acme'],
-      ['sessions', 'live', 'o-1', 'globex'],
-    ]),
-    /data\.sessions\.1: .* two Sources in live mode/,
-  );
-  t.match(
-    firstReferenceRefused([
-      ['sessions', 'test', 'o-1', 'acme'],
-      ['payments', 'test', 'o-1', 'globex'],
-    ]),
-    /data\.payments\.1: .* two Sources/,
-  );
+  const cases: [string, string[], RegExp | undefined][] = [
+    ['sessions and their payment', ['sessions test o-1 acme', 'sessions test o-1 acme', 'payments test o-1 acme'], undefined],
+    ['a session after its payment', ['payments test o-1 acme', 'sessions test o-1 acme'], undefined],
+    ['one reference in two modes', ['payments test o-1 acme', 'payments live o-1 globex'], undefined],
+    [
+      'two payments',
+      ['payments test o-1 acme', 'payments test o-2 acme', 'payments test o-1 acme'],
+      /data\.payments\.2: the reference "o-1" has another payment in test mode/,
+    ],
+    ["two Sources' payments", ['payments test o-1 acme', 'payments test o-1 globex'], /data\.payments\.1: the reference "o-1" has another payment/],
+    [
+      "another Source's session",
+      ['payments test o-1 acme', 'sessions test o-1 globex'],
+      /data\.sessions\.1: the reference "o-1" is used by two Sources in test mode/,
+    ],
+    ["two Sources' sessions", ['sessions live o-1 acme', 'sessions live o-1 globex'], /data\.sessions\.1: .* two Sources in live mode/],
+    ["a payment of another Source's session", ['sessions test o-1 acme', 'payments test o-1 globex'], /data\.payments\.1: .* two Sources/],
+  ];
+  for (const [title, claims, refusal] of cases) {
+    if (refusal === undefined) t.equal(firstReferenceRefused(claims), undefined, title);
+    else t.match(firstReferenceRefused(claims), refusal, title);
+  }
 });
