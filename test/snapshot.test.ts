@@ -187,7 +187,8 @@ t.test('a malformed snapshot, or one of a later format, is a 422 saying what is 
     assertError(t, await e.api.post('/_payemu/snapshot?all=true', document, { 'Idempotency-Key': `reference-rule-${i}` }), 422, message);
   assertError(t, await e.api.post('/_payemu/snapshot', good), 422, /import it with \?all=true/);
   const scoped = (await e.api.get('/_payemu/snapshot')).body;
-  const own = scoped.data.payments.findIndex((p: any, i: number) => i > 0);
+  const own = 1;
+  t.ok(scoped.data.payments.length > own, 'the scope has two payments');
   assertError(
     t,
     await e.api.post('/_payemu/snapshot', {
