@@ -528,7 +528,9 @@ t.test("faulted, the client gives up during the fault's wait: the body as sent, 
       `POST /v1/sessions HTTP/1.1\r\nHost: ${new URL(e.url).host}\r\nAuthorization: Bearer ${e.keys.test}\r\n` +
         `Content-Type: application/json\r\nIdempotency-Key: gone-${i}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Closed once the fault has taken the request (it retires after its one time), while it
+    // waits: not after a fixed pause, which a loaded machine can outlast before the request is read.
+    while ((await e.faults.list()).some((f) => f.id === fault.id)) await new Promise(setImmediate);
     socket.destroy();
     await e.idle();
     const entry = await newest(e);
