@@ -1,10 +1,18 @@
 /**
  * `npm test`: every test file, with coverage, run from .test-build/ (built-tap.js; `pretest`
- * builds dist/ and that tree first). Arguments go on to tap; name test files as they are in the
- * project to run just them: `npm test -- test/refunds.test.ts`.
+ * builds dist/ and that tree first). The files that start no process of their own run a dozen or
+ * so to a process (`bundles`); the others one to a process each. Arguments go on to tap; name
+ * test files as they are in the project to run just them, each alone: `npm test -- test/refunds.test.ts`.
  */
-import { isTestFile, tapBuilt, testFiles } from './built-tap.js';
+import { bundles, inProcess, isTestFile, tapBuilt, testFiles } from './built-tap.js';
+
+/** How many processes the files that start none share: about a dozen files each. */
+const BUNDLES = 12;
 
 const args = process.argv.slice(2);
-const files = args.some(isTestFile) ? [] : [...testFiles('src'), ...testFiles('test')];
+let files = [];
+if (!args.some(isTestFile)) {
+  const all = [...testFiles('src'), ...testFiles('test')];
+  files = [...bundles(all.filter(inProcess), BUNDLES), ...all.filter((file) => !inProcess(file))];
+}
 process.exitCode = tapBuilt([...args, ...files]);
