@@ -13,6 +13,7 @@ const args = process.argv.slice(2);
 let files = [];
 if (!args.some(isTestFile)) {
   const all = [...testFiles('src'), ...testFiles('test')];
-  files = [...bundles(all.filter(inProcess), BUNDLES), ...all.filter((file) => !inProcess(file))];
+  const shared = new Set(all.filter(inProcess));
+  files = [...bundles([...shared], BUNDLES), ...all.filter((file) => !shared.has(file))];
 }
 process.exitCode = tapBuilt([...args, ...files]);

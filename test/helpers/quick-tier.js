@@ -12,7 +12,7 @@
  */
 import { build, bundles, inProcess, tapBuilt, testFiles } from './built-tap.js';
 
-/** As many processes as tap runs at once (its `jobs`), a few more to even out their ends. */
+/** Twice as many processes as tap runs at once (its `jobs`), so that they end at about the same time. */
 const BUNDLES = 6;
 
 const quick = [...testFiles('src'), ...testFiles('test/conformance')].filter(inProcess);
