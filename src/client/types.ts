@@ -3,24 +3,9 @@
  * document publishes (src/control/types.ts, type-only imports: the server stays out of the CLI's bundle).
  * Written here is only what no answer schema holds: the client's own arguments and the stream.
  */
-export type {
-  AdvanceResult,
-  AttemptView,
-  CardAttempt as Card,
-  ClockView,
-  CompleteResult,
-  EventView,
-  FaultInput,
-  FaultView,
-  InvoicePayResult,
-  LinkPayResult,
-  RequestList,
-  RequestView,
-  ResetResult,
-  TriggerReport as TriggerResult,
-  WebhookChaosView,
-  WebhookDestinationView,
-} from '../control/types.js';
+export type * from '../control/types.js';
+// The names the client's callers know them by.
+export type { CardAttempt as Card, TriggerReport as TriggerResult } from '../control/types.js';
 export type { PaymentSummary } from '../schemas/payments.js';
 import type { AttemptView, ClockView, EventView } from '../control/types.js';
 

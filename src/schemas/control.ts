@@ -1,3 +1,4 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { CHAOS_KINDS } from './attempt-chaos.js';
 import { boolean, integer, named, nullable, number, object, oneOfValues, string, timestamp, type ClosedObject } from './wire.js';
 import { invoiceAttributes } from './invoices.js';
@@ -12,6 +13,8 @@ const mode = oneOfValues(['test', 'live']);
 export const health = object({ status: { const: 'ok' } });
 
 export const clockView = named('Clock', object({ now: timestamp, offset_seconds: integer, frozen: boolean }));
+/** `GET /_payemu/clock`. */
+export type ClockView = FromSchema<typeof clockView>;
 
 export const advanceReport = named(
   'ClockAdvance',
@@ -23,8 +26,12 @@ export const advanceReport = named(
     items: { type: 'array', description: 'The first 100 things that ran.', items: object({ kind: string, id: string, at: timestamp }) },
   }),
 );
+/** `POST /_payemu/clock/advance`: where the clock went and how many jobs of each kind ran. */
+export type AdvanceResult = FromSchema<typeof advanceReport>;
 
 export const resetReport = named('Reset', object({ removed: integer, scope: { anyOf: [{ const: 'all' }, object({ source: string, mode })] }, now: timestamp }));
+/** `POST /_payemu/reset`. */
+export type ResetResult = FromSchema<typeof resetReport>;
 
 /** A body the request journal kept: the JSON as sent or answered, a non-JSON or cut body as text, null when none. */
 const journaledBody = {
@@ -57,8 +64,12 @@ export const requestEntry = named(
     response_body_cut: journaledBodyCut,
   }),
 );
+/** One `/v1` request of the request journal (`GET /_payemu/requests`). */
+export type RequestView = FromSchema<typeof requestEntry>;
 
 export const requestList = named('RequestJournal', object({ requests: { type: 'array', items: requestEntry }, total: integer }));
+/** `GET /_payemu/requests`: newest first; `total` counts every match. */
+export type RequestList = FromSchema<typeof requestList>;
 
 export const requestsCleared = named('RequestJournalCleared', object({ removed: integer }));
 export const faultView = named(
@@ -78,6 +89,8 @@ export const faultView = named(
     hits: { type: 'integer', description: 'How many requests the fault acted on.' },
   }),
 );
+/** A fault as payemu shows it (`/_payemu/faults`): every field with its default, its id and how many requests it acted on. */
+export type FaultView = FromSchema<typeof faultView>;
 
 export const faultList = named('FaultList', object({ faults: { type: 'array', items: faultView } }));
 
@@ -96,6 +109,8 @@ export const triggerResult = named(
     },
   }),
 );
+/** `POST /_payemu/trigger`: the API calls the fixture made and the event that resulted. */
+export type TriggerReport = FromSchema<typeof triggerResult>;
 
 export const attempt = named(
   'DeliveryAttempt',
@@ -110,6 +125,8 @@ export const attempt = named(
     chaos: { ...nullable(oneOfValues(CHAOS_KINDS)), description: 'The webhook chaos the attempt carried, or null.' },
   }),
 );
+/** One delivery attempt of an event. */
+export type AttemptView = FromSchema<typeof attempt>;
 
 /** `GET`/`PUT /_payemu/webhook-chaos`: the settings in force (`{}` when off). */
 export const webhookChaos = named(
@@ -125,6 +142,7 @@ export const webhookChaos = named(
     ['duplicate', 'delay', 'stale_timestamp', 'bad_signature', 'seed'],
   ),
 );
+export type WebhookChaosView = FromSchema<typeof webhookChaos>;
 
 /** `GET`/`PUT`/`DELETE /_payemu/webhook`: where the key's Source's webhooks go now, and whether that was set at run time. */
 export const webhookDestination = named(
@@ -138,6 +156,7 @@ export const webhookDestination = named(
     overridden: { ...boolean, description: 'true when the URL was set with PUT /_payemu/webhook and wins over the config.' },
   }),
 );
+export type WebhookDestinationView = FromSchema<typeof webhookDestination>;
 
 const deliveryStatus = oneOfValues(['pending', 'retrying', 'delivered', 'failed', 'no_endpoint']);
 
@@ -217,10 +236,16 @@ const methodUpdated = object({
 const methodDeclined = object({ session: methodSession, updated: { const: false }, failure_code: failureCode, failure_message: string });
 
 export const sessionCompleted = named('SessionCompleted', { oneOf: [checkoutCompleted, methodUpdated, methodDeclined] });
+/** `POST /_payemu/sessions/{id}/complete`: a checkout's payment, or a card update's outcome. */
+export type CompleteResult = FromSchema<typeof sessionCompleted>;
 
 export const invoicePaid = named('InvoicePayResult', object({ invoice: invoiceAttributes, payment: paymentSummary }));
+/** `POST /_payemu/invoices/{id}/pay`. */
+export type InvoicePayResult = FromSchema<typeof invoicePaid>;
 
 export const linkPaid = named('PaymentLinkPayResult', object({ session_id: string, payment: paymentSummary, payment_link: linkAttributes }));
+/** `POST /_payemu/payment-links/{id}/pay`. */
+export type LinkPayResult = FromSchema<typeof linkPaid>;
 
 /** `GET /_payemu/openapi.json`: this document. */
 export const openApiDocument = {
