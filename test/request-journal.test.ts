@@ -530,7 +530,12 @@ t.test("faulted, the client gives up during the fault's wait: the body as sent, 
     );
     // Closed once the fault has taken the request (it retires after its one time), while it
     // waits: not after a fixed pause, which a loaded machine can outlast before the request is read.
-    while ((await e.faults.list()).some((f) => f.id === fault.id)) await new Promise(setImmediate);
+    // Bounded, so that a request that never arrives fails here, at once, not by the file's timeout.
+    const giveUpAt = performance.now() + 10_000;
+    while ((await e.faults.list()).some((f) => f.id === fault.id)) {
+      if (performance.now() > giveUpAt) throw new Error(`${name}: the fault did not take the request within 10 s`);
+      await new Promise(setImmediate);
+    }
     socket.destroy();
     await e.idle();
     const entry = await newest(e);
