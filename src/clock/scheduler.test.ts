@@ -71,6 +71,7 @@ t.test('a crash between two batches of one instant: the restart runs the rest, e
     append: (changes) => {
       if (journal.length >= limit) throw new Error('killed');
       journal.push([...changes]);
+      return undefined;
     },
     close: async () => {},
   });

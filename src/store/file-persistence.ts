@@ -51,6 +51,8 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
 
   /** Bytes in the open segment: a refused write is cut back to it (see `append`). */
   let segmentLength = 0;
+  /** Where the last line written holds each record it wrote whole (Written.spans), reused. */
+  const spans: number[] = [];
   /** A refused write left bytes that could not be cut off yet: no write until they are. */
   let torn = false;
   /** A rotation could not create the next segment: the next write tries again first. */
@@ -231,7 +233,7 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
       }
     },
     append(changes, replaced) {
-      const line = encodeChangesBytes(changes, replaced);
+      const line = encodeChangesBytes(changes, replaced, spans);
       const length = line.length;
       try {
         ready();
@@ -248,14 +250,16 @@ export function filePersistence(dir: string, options: FilePersistenceOptions = {
       }
       segmentLength += length;
       bytes += length;
-      if (bytes <= threshold) return;
-      try {
-        rotateAndCompact();
-      } catch {
-        // This write is in the current segment, which stays open: it is acknowledged. The next
-        // write tries the rotation again first, and is refused if it still fails.
-        rotationDue = true;
+      if (bytes > threshold) {
+        try {
+          rotateAndCompact();
+        } catch {
+          // This write is in the current segment, which stays open: it is acknowledged. The next
+          // write tries the rotation again first, and is refused if it still fails.
+          rotationDue = true;
+        }
       }
+      return { bytes: line, spans };
     },
     canReplace: () => compactor === undefined && !torn && !rotationDue && fd >= 0,
     stopCompaction() {

@@ -98,16 +98,18 @@ const KEEP_BUFFER_BYTES = 8 * 1024 * 1024;
  * written straight into one buffer (json-bytes.ts), as `entryText` would write it. A change
  * holding something other than plain data is written by `entryText` itself.
  */
-export function encodeChangesBytes(changes: readonly Change[], replaced?: Replaced): Buffer {
+export function encodeChangesBytes(changes: readonly Change[], replaced?: Replaced, spans?: number[]): Buffer {
   const out = line;
   out.length = 0;
+  if (spans) spans.length = 0;
   out.byte(0x5b); // [
   for (let i = 0; i < changes.length; i++) {
     if (i > 0) out.byte(0x2c); // ,
     const change = changes[i]!;
     const start = out.length;
     try {
-      writeEntry(out, change, baseOf(replaced, i));
+      const whole = writeEntry(out, change, baseOf(replaced, i));
+      if (whole >= 0 && spans) spans.push(i, whole, out.length - 1);
     } catch (error) {
       if (!(error instanceof NotPlain)) throw error;
       out.length = start;
@@ -122,8 +124,12 @@ export function encodeChangesBytes(changes: readonly Change[], replaced?: Replac
   return bytes;
 }
 
-/** `entryText` into `out`: the changed fields alone when `changedFields` would give them, without building them. */
-function writeEntry(out: JsonBytes, change: Change, base: StoredRecord | undefined): void {
+/**
+ * `entryText` into `out`: the changed fields alone when `changedFields` would give them, without
+ * building them. Returns where the record starts in `out` when it is written whole (it ends
+ * before the entry's closing bracket), else -1.
+ */
+function writeEntry(out: JsonBytes, change: Change, base: StoredRecord | undefined): number {
   if (change.recreated) {
     // As `entryText`: the delete first, then the whole record.
     writeHead(out, change);
@@ -133,9 +139,14 @@ function writeEntry(out: JsonBytes, change: Change, base: StoredRecord | undefin
   }
   writeHead(out, change);
   const record = change.record as unknown as Fields | null;
+  let whole = -1;
   if (record === null) out.word('null');
-  else if (base === undefined || change.recreated || base === (record as unknown) || !writePatch(out, base as unknown as Fields, record)) out.object(record);
+  else if (base === undefined || change.recreated || base === (record as unknown) || !writePatch(out, base as unknown as Fields, record)) {
+    whole = out.length;
+    out.object(record);
+  }
   out.byte(0x5d); // ]
+  return whole;
 }
 
 /** `[collection,id,` of a journal entry. */

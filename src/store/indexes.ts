@@ -1,5 +1,6 @@
 import type { Collection, IndexKey, StoredRecord } from './collection.js';
 import { addId, type KeyIds, keysOf, moveId } from './key-ids.js';
+import type { HeldKeys } from './raw-records.js';
 
 /** A record's keys as stored beside the snapshot (index-keys.ts), one per index, for a build without parsing it. */
 export class StoredEntry {
@@ -80,6 +81,15 @@ export class Indexes<T extends StoredRecord> {
     } finally {
       this.built = undefined;
       this.builtIds = undefined;
+    }
+  }
+
+  /** As `update`, from a record held as its bytes (RawRecords.hold) to `next`: its keys before are those held with it. */
+  updateHeld(id: string, keys: HeldKeys | undefined, next: T | undefined): void {
+    for (let i = 0; i < this.list.length; i++) {
+      const index = this.list[i]!;
+      const old = this.list.length === 1 ? (keys as IndexKey) : (keys as readonly IndexKey[] | undefined)?.[i];
+      this.change(index, id, old, next ? index.keyOf(next) : undefined, next !== undefined);
     }
   }
 

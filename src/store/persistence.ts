@@ -20,6 +20,16 @@ export interface StoreState {
 export type ImportedKeys = readonly (readonly [KeySet, KeyColumns])[];
 
 /**
+ * The line `append` wrote, valid until the next append: the bytes of each record it wrote whole
+ * (`spans`: the change's index, then the record's first byte and the byte after its last, for
+ * each), which the store may keep in place of the record (Collection.held).
+ */
+export interface Written {
+  bytes: Buffer;
+  spans: readonly number[];
+}
+
+/**
  * Where the store's changes go. `append` must not return before the changes have reached the
  * file system: the store answers a request only after it returns.
  */
@@ -30,7 +40,7 @@ export interface Persistence {
    * `replaced`, when given, is what each change replaces in memory: a record (the journal may
    * then write only the fields that changed), or the index of one kept unparsed.
    */
-  append(changes: readonly Change[], replaced?: Replaced): void;
+  append(changes: readonly Change[], replaced?: Replaced): Written | undefined;
   /**
    * Replaces everything with `collections` (a snapshot imported whole), written as the snapshot
    * in one step: a crash at any point leaves the old state or the new one. Only when
@@ -58,7 +68,7 @@ export interface Persistence {
 export function memoryPersistence(): Persistence {
   return {
     load: async () => {},
-    append: () => {},
+    append: () => undefined,
     replace: () => {},
     close: async () => {},
   };

@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { StoredRecord } from './collection.js';
+import type { IndexKey, StoredRecord } from './collection.js';
 import { isRecord, StoreDamaged } from './files.js';
 
 /**
@@ -16,7 +16,10 @@ export interface SnapshotMarking {
 }
 
 /** Index keys of a collection's records, per index, each record's by its position: index-keys.ts's KeyColumns (not imported: it imports this file). */
-type HeldKeys = readonly (readonly unknown[])[];
+type KeptColumns = readonly (readonly unknown[])[];
+
+/** A held record's index keys: its one index's key, or a list of them, one per index (see `hold`). */
+export type HeldKeys = IndexKey | readonly IndexKey[];
 
 /** A record as read from the snapshot, never parsed: written back to the next one as it is. */
 export interface RawLine {
@@ -50,7 +53,7 @@ export class RawRecords {
   /** The records' bytes held in memory (an imported snapshot's: see `inMemory`), in place of the file. */
   private bytes: Buffer | undefined;
   /** Per collection, its records' index keys as found when they were checked (see `holdKeys`). */
-  private readonly keys = new Map<string, HeldKeys>();
+  private readonly keys = new Map<string, KeptColumns>();
   private starts: Offsets;
   private ends: Offsets;
   private marks: Uint8Array;
@@ -59,6 +62,12 @@ export class RawRecords {
   private readonly ids: string[] = [];
   /** Records kept and not yet parsed or replaced. */
   private left = 0;
+  /** Records held (`hold`): each one's chunk (-1: a record of the snapshot), and its index keys. */
+  private chunkOf = new Int32Array(0);
+  private keysOfHeld: (HeldKeys | undefined)[] = [];
+  private readonly held = new HeldChunks();
+  /** Indexes of held records gone, to use again: the lists stay as long as the records held at once. */
+  private readonly free: number[] = [];
   /** The file's bytes last read: `window[0]` is at `windowStart`. */
   private window = Buffer.alloc(0);
   private windowStart = 0;
@@ -93,15 +102,17 @@ export class RawRecords {
     return raw;
   }
 
+  /** No snapshot's records: only those held as they are written (`hold`). */
+  static empty(): RawRecords {
+    const raw = new RawRecords(-1, '', 0, 0);
+    raw.fd = undefined;
+    return raw;
+  }
+
   /** Keeps the record `id` at bytes [start, end) of the file, its collection's `position`th; returns its index. */
   add(id: string, start: number, end: number, marked: boolean, position: number): number {
     const index = this.ids.length;
-    if (index === this.starts.length) {
-      this.starts = grown(this.starts);
-      this.ends = grown(this.ends);
-      this.marks = grown(this.marks);
-      this.positions = grown(this.positions);
-    }
+    this.room(index);
     this.starts[index] = start;
     this.ends[index] = end;
     this.marks[index] = marked ? 1 : 0;
@@ -112,16 +123,61 @@ export class RawRecords {
   }
 
   /**
+   * Holds the record `id`, just written, as a copy of its bytes `from[start, end)` (the journal's
+   * line: Collection.held), with its index keys (`keys`), so that its deletion needs no parse;
+   * returns its index. Its position is none of the snapshot's, so keys and due times kept beside
+   * the snapshot are never read for it: it is parsed for those (index-keys.ts).
+   */
+  hold(id: string, from: Buffer, start: number, end: number, marked: boolean, keys: HeldKeys | undefined): number {
+    const index = this.free.pop() ?? this.ids.length;
+    this.room(index);
+    const [chunk, at] = this.held.copy(from, start, end);
+    this.chunkOf[index] = chunk;
+    this.starts[index] = at;
+    this.ends[index] = at + end - start;
+    this.marks[index] = marked ? 1 : 0;
+    this.positions[index] = NO_POSITION;
+    this.keysOfHeld[index] = keys;
+    if (index === this.ids.length) this.ids.push(id);
+    else this.ids[index] = id;
+    return index;
+  }
+
+  /** Whether record `index` is one held as it was written (`hold`), and its index keys then. */
+  isHeld(index: number): boolean {
+    return index < this.chunkOf.length && this.chunkOf[index]! >= 0;
+  }
+
+  keysHeld(index: number): HeldKeys | undefined {
+    return this.keysOfHeld[index];
+  }
+
+  /** Room in the lists for record `index`. */
+  private room(index: number): void {
+    if (index >= this.starts.length) {
+      this.starts = grown(this.starts);
+      this.ends = grown(this.ends);
+      this.marks = grown(this.marks);
+      this.positions = grown(this.positions);
+    }
+    if (index >= this.chunkOf.length) {
+      const bigger = new Int32Array(Math.max(1024, this.starts.length)).fill(-1);
+      bigger.set(this.chunkOf);
+      this.chunkOf = bigger;
+    }
+  }
+
+  /**
    * Keeps a collection's index keys (per index, in its order, each record's by its position; null
    * for none), found as its records were checked: its indexes are then built without parsing
    * them, as from the keys kept beside a snapshot (index-keys.ts).
    */
-  holdKeys(collection: string, columns: HeldKeys): void {
+  holdKeys(collection: string, columns: KeptColumns): void {
     this.keys.set(collection, columns);
   }
 
   /** The index keys held for a collection's records (see `holdKeys`). */
-  heldKeys(collection: string): HeldKeys | undefined {
+  heldKeys(collection: string): KeptColumns | undefined {
     return this.keys.get(collection);
   }
 
@@ -144,7 +200,7 @@ export class RawRecords {
    */
   parse(index: number): StoredRecord {
     const record = this.read(index);
-    this.forget();
+    this.forget(index);
     return record;
   }
 
@@ -169,31 +225,46 @@ export class RawRecords {
 
   /** The record's line as read, for a snapshot written with it unparsed. */
   line(index: number): RawLine {
-    const bytes = this.bytes;
+    const bytes = this.isHeld(index) ? this.held : this.bytes;
     if (bytes === undefined) return { text: this.text(index), marked: this.marked(index), position: this.position(index) };
     return new HeldLine(this, index, this.ends[index]! - this.starts[index]!);
   }
 
-  /** One record kept is parsed or replaced: once none is left, the file is closed. */
-  forget(): void {
-    if (--this.left === 0) this.close();
+  /** Record `index` is parsed or replaced: once no record of the snapshot is left, the file is closed. */
+  forget(index: number): void {
+    if (this.isHeld(index)) {
+      this.held.release(this.chunkOf[index]!);
+      this.chunkOf[index] = -1;
+      this.keysOfHeld[index] = undefined;
+      this.ids[index] = '';
+      this.free.push(index);
+    } else if (--this.left === 0) this.closeFile();
   }
 
-  close(): void {
+  /** The snapshot's file (or bytes) is no longer needed: the records held stay. */
+  private closeFile(): void {
     if (this.fd !== undefined) fs.closeSync(this.fd);
     this.fd = undefined;
     this.bytes = undefined;
   }
 
-  /** Copies the bytes held of record `index` into `target` at `at` (RawRecords.inMemory only). */
+  /** Every record is dropped (the store is replaced or closed). */
+  close(): void {
+    this.closeFile();
+    this.held.clear();
+  }
+
+  /** Copies the bytes held of record `index` into `target` at `at` (held, or RawRecords.inMemory). */
   copy(index: number, target: Buffer, at: number): void {
-    this.bytes!.copy(target, at, this.starts[index]!, this.ends[index]!);
+    if (this.isHeld(index)) this.held.chunk(this.chunkOf[index]!).copy(target, at, this.starts[index]!, this.ends[index]!);
+    else this.bytes!.copy(target, at, this.starts[index]!, this.ends[index]!);
   }
 
   /** The record's text, read from the file or from the bytes held. */
   text(index: number): string {
     const start = this.starts[index]!;
     const end = this.ends[index]!;
+    if (this.isHeld(index)) return this.held.chunk(this.chunkOf[index]!).toString('utf8', start, end);
     if (this.bytes !== undefined) return this.bytes.toString('utf8', start, end);
     if (this.fd === undefined) throw new Error('the snapshot file is closed');
     if (start < this.windowStart || end > this.windowStart + this.windowLength) {
@@ -231,6 +302,68 @@ class HeldLine implements RawLine {
 
   copy(target: Buffer, at: number): void {
     this.raw.copy(this.index, target, at);
+  }
+}
+
+/** The position of a held record: none of the snapshot's (see `RawRecords.hold`). */
+const NO_POSITION = 0xffffffff;
+
+/** Bytes held records are copied into, a megabyte at a time. */
+const CHUNK_BYTES = 1024 * 1024;
+/** Emptied chunks kept to be used again, rather than left to a full collection to free. */
+const SPARE_CHUNKS = 4;
+
+/**
+ * The bytes of the records held (RawRecords.hold), in chunks filled one after the other. A chunk
+ * whose records have all gone (the event log's oldest, as its cap lets them go) is used again:
+ * one dropped would stay in memory until V8's next full collection, as its handle lives long
+ * enough to reach the old generation (75 MB of them at the peak of a year of billing).
+ */
+class HeldChunks {
+  private chunks: (Buffer | undefined)[] = [];
+  private live: number[] = [];
+  private tail = 0;
+  private spare: Buffer[] = [];
+
+  /** Copies `from[start, end)` in; answers its chunk and where it starts there. */
+  copy(from: Buffer, start: number, end: number): [number, number] {
+    const size = end - start;
+    let last = this.chunks.length - 1;
+    if (last < 0 || this.tail + size > this.chunks[last]!.length) {
+      // The chunk filled last may have emptied meanwhile (its release came while it was last).
+      if (last >= 0 && this.live[last] === 0) this.drop(last);
+      this.chunks.push((size <= CHUNK_BYTES ? this.spare.pop() : undefined) ?? Buffer.allocUnsafe(Math.max(CHUNK_BYTES, size)));
+      this.live.push(0);
+      this.tail = 0;
+      last++;
+    }
+    const at = this.tail;
+    from.copy(this.chunks[last]!, at, start, end);
+    this.tail += size;
+    this.live[last]!++;
+    return [last, at];
+  }
+
+  chunk(n: number): Buffer {
+    return this.chunks[n]!;
+  }
+
+  /** A record of chunk `n` has gone. */
+  release(n: number): void {
+    if (--this.live[n]! === 0 && n !== this.chunks.length - 1) this.drop(n);
+  }
+
+  private drop(n: number): void {
+    const chunk = this.chunks[n]!;
+    if (chunk.length === CHUNK_BYTES && this.spare.length < SPARE_CHUNKS) this.spare.push(chunk);
+    this.chunks[n] = undefined;
+  }
+
+  clear(): void {
+    this.chunks = [];
+    this.live = [];
+    this.spare = [];
+    this.tail = 0;
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Change, Collection, Replaced, StoredRecord } from './collection.js';
-import type { Marks, RawLine, RawRecords } from './raw-records.js';
+import { type HeldKeys, type Marks, type RawLine, RawRecords } from './raw-records.js';
 
 /**
  * Each collection's records in memory, by id, in the order they were written: parsed, or the
@@ -82,7 +82,7 @@ export class RecordMaps {
     for (const record of records) if (typeof record === 'number') kept++;
     if (!this.maps.has(name)) {
       // A collection this version no longer has.
-      for (let i = 0; i < kept; i++) this.raw!.forget();
+      for (const record of records) if (typeof record === 'number') this.raw!.forget(record);
       return;
     }
     // Counted as put (an id twice in a snapshot counts twice): never fewer than there are,
@@ -190,9 +190,33 @@ export class RecordMaps {
   }
 
   /** A record kept unparsed is replaced or deleted: it will never be read. */
-  forget(name: string): void {
-    this.raw!.forget();
+  forget(name: string, index: number): void {
+    this.raw!.forget(index);
     this.leaveRaw(name);
+  }
+
+  /**
+   * Keeps record `id` of `name`, just written, as its bytes `from[start, end)` in place of the
+   * object (Collection.held; see RawRecords.hold), its index keys with it.
+   */
+  hold(
+    name: string,
+    map: Map<string, StoredRecord | number>,
+    id: string,
+    from: Buffer,
+    start: number,
+    end: number,
+    marked: boolean,
+    keys: HeldKeys | undefined,
+  ): void {
+    this.raw ??= RawRecords.empty();
+    map.set(id, this.raw.hold(id, from, start, end, marked, keys));
+    this.rawLeft.set(name, (this.rawLeft.get(name) ?? 0) + 1);
+  }
+
+  /** Whether a collection's record (as its map holds it) is held as it was written, and its index keys then. */
+  held(value: StoredRecord | number | undefined): value is number {
+    return typeof value === 'number' && this.raw!.isHeld(value);
   }
 
   private leaveRaw(name: string): void {

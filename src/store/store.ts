@@ -1,7 +1,8 @@
-import { patched, type Change, type Collection, type IndexKey, type Replaced, type StoredRecord } from './collection.js';
+import type { Change, Collection, IndexKey, StoredRecord } from './collection.js';
 import { importedColumns, storedEntries, type KeyColumns, type KeySet } from './index-keys.js';
 import { Indexes, type CollectionIds } from './indexes.js';
 import type { Persistence } from './persistence.js';
+import { applyChanges, holdWritten } from './apply.js';
 import { linesOf, type RawRecords, type SnapshotMarking } from './raw-records.js';
 import { RecordMaps } from './record-maps.js';
 import { Transaction } from './transaction.js';
@@ -53,7 +54,7 @@ export class Store {
 
   /** Loads what the persistence holds. Called once, before the server listens. */
   async open(): Promise<void> {
-    await this.persistence.load((changes) => this.apply(changes), {
+    await this.persistence.load((changes) => applyChanges(this.records, this.indexes, this.defs, changes), {
       begin: (raw, marks) => {
         this.records.raw = raw;
         this.records.snapshotMarks = marks;
@@ -203,10 +204,19 @@ export class Store {
     this.finishers.push(finish);
   }
 
-  /** Calls `visit` with the records under an index key in insertion order, without copying the index, until it returns false. */
-  each<T extends StoredRecord>(def: Collection<T>, index: string, key: string, visit: (record: T) => boolean): void {
+  /**
+   * Calls `visit` with the records under an index key in insertion order, without copying the
+   * index, until it returns false. With `held`, a record held as it was written (Collection.held)
+   * goes to `held` by its id instead, not parsed.
+   */
+  each<T extends StoredRecord>(def: Collection<T>, index: string, key: string, visit: (record: T) => boolean, held?: (id: string) => boolean): void {
     const map = this.records.map(def.name);
-    this.index(def.name).each(index, key, (id) => visit(this.records.value(def.name, map, id) as T));
+    this.index(def.name).each(index, key, (id) => (held && this.records.held(map.get(id)) ? held(id) : visit(this.records.value(def.name, map, id) as T)));
+  }
+
+  /** Whether record `id` is held as it was written (Collection.held), not read since. */
+  isHeld<T extends StoredRecord>(def: Collection<T>, id: string): boolean {
+    return this.records.held(this.records.map(def.name).get(id));
   }
 
   /** `[index name, key function]` of a collection's indexes, for a transaction's own index. */
@@ -302,53 +312,12 @@ export class Store {
   private commit(changes: readonly Change[], events: readonly RaisedEvent[]): void {
     if (changes.length > 0) {
       const replaced = this.records.replaced(changes);
-      this.persistence.append(changes, replaced);
-      this.apply(changes, replaced);
+      const written = this.persistence.append(changes, replaced);
+      applyChanges(this.records, this.indexes, this.defs, changes, replaced);
+      if (written) holdWritten(this.records, this.defs, this.watches, changes, written);
     }
     if (changes.length === 0 && events.length === 0) return;
     for (const listener of this.listeners) listener(changes, events);
-  }
-
-  /** Committed changes, with what each replaces; without `replaced`, the journal's at start (maybe an older version's). */
-  private apply(changes: readonly Change[], replaced?: Replaced): void {
-    // Looked up once for each run of changes to the same collection (a transaction's come grouped).
-    let name: string | undefined;
-    let map: Map<string, StoredRecord | number> | undefined;
-    let indexes: Indexes<StoredRecord> | undefined;
-    let upgrade: Collection<StoredRecord>['upgrade'];
-    for (let i = 0; i < changes.length; i++) {
-      const change = changes[i]!;
-      if (change.collection !== name) {
-        name = change.collection;
-        map = this.records.has(name) ? this.records.map(name) : undefined;
-        indexes = this.indexes.get(name);
-        upgrade = this.defs.get(name)?.upgrade;
-      }
-      if (!map) continue; // a collection this version no longer has
-      let previous = replaced ? replaced[i] : map.get(change.id);
-      const moved = change.recreated && previous !== undefined;
-      if (typeof previous === 'number') {
-        // Replaced before it was ever read (a journal written after the snapshot, a write):
-        // read now only if its keys are in an index built without keeping it (see `index`),
-        // or if the change is laid over it.
-        const raw = previous;
-        previous = indexes || change.removed ? this.records.read(change.collection, raw, false) : undefined;
-        this.records.forget(change.collection);
-      }
-      // A journal line that rewrote part of the record (only ever read at start).
-      let record = change.removed ? patched(previous, change) : change.record;
-      if (!replaced && record && upgrade) record = upgrade(record);
-      if (moved) {
-        // Deleted and written again in one transaction: it goes last (see Change).
-        map.delete(change.id);
-        indexes?.update(previous, undefined);
-        previous = undefined;
-      }
-      if (record) map.set(change.id, record);
-      else map.delete(change.id);
-      // An index not built yet is built from the records when first used.
-      indexes?.update(previous, record ?? undefined);
-    }
   }
 
   /**

@@ -57,7 +57,12 @@ export class Watches {
   marking(): SnapshotMarking {
     const marks: Record<string, string[]> = {};
     for (const [name, list] of this.byCollection) marks[name] = list.map((watch) => watch.name);
-    return { marks, marked: (name, record) => this.byCollection.get(name)?.some((watch) => watch.test(record)) === true };
+    return { marks, marked: (name, record) => this.marked(name, record) };
+  }
+
+  /** Whether `record` of `collection` passes one of its tests (a snapshot marks it). */
+  marked(collection: string, record: StoredRecord): boolean {
+    return this.byCollection.get(collection)?.some((watch) => watch.test(record)) === true;
   }
 
   /** Whether a snapshot's marks (`marks`) on a collection's records hold for this version's tests of it. */

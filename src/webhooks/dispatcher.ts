@@ -178,7 +178,8 @@ export class Dispatcher {
   private readonly firstAttempts: string[] = [];
 
   private enqueue(id: string): void {
-    if (this.store.get(Events, id)?.next_attempt_at === null && !this.bus.has('webhook.attempt')) return;
+    // An event held as written is settled (Events.held): nothing to send, and no parse to learn it.
+    if ((this.store.isHeld(Events, id) || this.store.get(Events, id)?.next_attempt_at === null) && !this.bus.has('webhook.attempt')) return;
     if (this.firstAttempts.push(id) === 1) queueMicrotask(() => this.drainFirstAttempts());
   }
 

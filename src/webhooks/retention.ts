@@ -1,6 +1,6 @@
 import type { Store } from '../store/store.js';
 import { scopeKey } from '../lib/scope-key.js';
-import { Events } from './records.js';
+import { Events, isSettled } from './records.js';
 
 /**
  * payemu keeps the newest events of each Source and mode (10,000 by default): a year of
@@ -23,14 +23,22 @@ export function keepRecentEvents(store: Store, limit = EVENT_RETENTION): void {
       // Bounded: a log full of pending deliveries is not scanned whole on every commit.
       let budget = excess + 100;
       if (excess <= 0) continue;
-      store.each(Events, 'scope', scope, (event) => {
+      const drop = (id: string, settled: boolean) => {
         if (excess <= 0 || budget-- <= 0) return false;
-        if (event.delivery_status !== 'pending' && event.delivery_status !== 'retrying') {
-          tx.delete(Events, event.id);
+        if (settled) {
+          tx.delete(Events, id);
           excess--;
         }
         return true;
-      });
+      };
+      // An event held as written was settled then, and is not parsed to be let go.
+      store.each(
+        Events,
+        'scope',
+        scope,
+        (event) => drop(event.id, isSettled(event.delivery_status)),
+        (id) => drop(id, true),
+      );
     }
   });
 }
