@@ -4,7 +4,9 @@ import { Bus } from '../bus/bus.js';
 import { Timers } from '../clock/timers.js';
 import { loadConfig } from '../config/load.js';
 import { Keyring } from '../http/auth.js';
+import { filePersistence } from '../store/file-persistence.js';
 import { memoryPersistence } from '../store/persistence.js';
+import { Events } from '../webhooks/records.js';
 import { restoreClock } from './clock.js';
 import { eventStreamRoute } from '../control/events.js';
 import { createCore, type Core, type CoreOptions } from './core.js';
@@ -114,4 +116,38 @@ t.test('an event stream asked for once its core has stopped ends at once', async
   t.match(await eventStreamRoute.handle(ctx as unknown as Parameters<typeof eventStreamRoute.handle>[0]), { status: 200, streamed: true });
   t.ok(res.writableEnded, 'the stream was ended');
   await core.close();
+});
+
+t.test('file-backed, settled events are held as written, but not one with no endpoint while attempts are listened to', async (t) => {
+  const timers = new Timers();
+  const bus = new Bus();
+  const core = await createCore({ ...coreOptions(timers, bus), persistence: filePersistence(t.testdir()) });
+  await core.start();
+  t.teardown(async () => {
+    core.stop();
+    await core.close();
+  });
+  const raise = (id: string) =>
+    core.store.transaction((tx) => {
+      tx.put(Events, {
+        id,
+        source: 'acme',
+        mode: 'test',
+        event: 'payment.completed',
+        data: {},
+        created_at: 0,
+        delivery_status: 'no_endpoint',
+        next_attempt_at: null,
+      });
+      tx.emit({ id, name: 'payment.completed', source: 'acme', mode: 'test', data: {}, at: 0 });
+    });
+  raise('e1');
+  t.ok(core.store.isHeld(Events, 'e1'), 'with nobody listening, an event with no endpoint is held');
+  const told: string[] = [];
+  const off = bus.on('webhook.attempt', ({ event }) => told.push(event.id));
+  raise('e2');
+  t.notOk(core.store.isHeld(Events, 'e2'), 'with attempts listened to, it is not: it is read to tell them');
+  await timers.idle();
+  off();
+  t.same(told, ['e2']);
 });

@@ -66,7 +66,7 @@ export function applyChanges(
 }
 
 /**
- * After a commit: the records written whose collection holds them (Collection.held) are kept as
+ * After a commit: the records written whose collection holds them (Store.holdWhen) are kept as
  * their JSON bytes, with their index keys, in place of the objects. The objects then die young:
  * the settled events of a year of daily billing (730,000) no longer pass through V8's old
  * generation, whose garbage set the year's peak memory. A record the journal wrote whole is
@@ -76,6 +76,7 @@ export function applyChanges(
 export function holdWritten(
   records: RecordMaps,
   defs: ReadonlyMap<string, Collection<StoredRecord>>,
+  held: ReadonlyMap<string, (record: StoredRecord) => boolean>,
   watches: Watches,
   changes: readonly Change[],
   written: Written,
@@ -85,6 +86,7 @@ export function holdWritten(
   let s = 0;
   let name: string | undefined;
   let def: Collection<StoredRecord> | undefined;
+  let when: ((record: StoredRecord) => boolean) | undefined;
   for (let i = 0; i < changes.length; i++) {
     const change = changes[i]!;
     const whole = s < spans.length && spans[s] === i;
@@ -92,11 +94,11 @@ export function holdWritten(
     if (change.collection !== name) {
       name = change.collection;
       def = defs.get(name);
-      if (def?.held !== undefined && !records.has(name)) def = undefined;
+      when = def && records.has(name) ? held.get(name) : undefined;
     }
     const record = change.record;
-    if (record === null || def?.held === undefined || !def.held(record)) continue;
-    const map = records.map(def.name);
+    if (record === null || when === undefined || !when(record)) continue;
+    const map = records.map(def!.name);
     // The record the commit put in the map (a later change in the same line would be another).
     if (map.get(change.id) !== record) continue;
     let from = bytes;
@@ -112,7 +114,7 @@ export function holdWritten(
       }
       [from, start, end] = [json.buffer, 0, json.length];
     }
-    records.hold(def.name, map, change.id, from, start, end, watches.marked(def.name, record), keysOf(def, record));
+    records.hold(name!, map, change.id, from, start, end, watches.marked(name!, record), keysOf(def!, record));
   }
 }
 

@@ -31,14 +31,6 @@ export interface Collection<T extends StoredRecord> {
    * writes a record that breaks one.
    */
   readonly check?: (record: T) => [field: string, message: string] | undefined;
-  /**
-   * Whether a record just written is kept as the bytes the journal wrote of it rather than as
-   * an object, until something reads it (see RawRecords.hold): for records seldom read again
-   * once written, such as the settled events of the log (a year of daily billing raises 730,000
-   * events, each of which lived in V8's old generation until the log's cap let it go, and then
-   * was garbage there). File-backed stores only: the bytes are the journal's.
-   */
-  readonly held?: (record: T) => boolean;
   /** Phantom field that carries the record type; never set. */
   readonly __type?: T;
 }

@@ -22,7 +22,7 @@ export type ImportedKeys = readonly (readonly [KeySet, KeyColumns])[];
 /**
  * The line `append` wrote, valid until the next append: the bytes of each record it wrote whole
  * (`spans`: the change's index, then the record's first byte and the byte after its last, for
- * each), which the store may keep in place of the record (Collection.held).
+ * each), which the store may keep in place of the record (Store.holdWhen).
  */
 export interface Written {
   bytes: Buffer;

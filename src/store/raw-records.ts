@@ -125,7 +125,7 @@ export class RawRecords {
 
   /**
    * Holds the record `id`, just written, as a copy of its bytes `from[start, end)` (the journal's
-   * line: Collection.held), with its index keys (`keys`), so that its deletion needs no parse;
+   * line: Store.holdWhen), with its index keys (`keys`), so that its deletion needs no parse;
    * returns its index. Its position is none of the snapshot's, so keys and due times kept beside
    * the snapshot are never read for it: it is parsed for those (index-keys.ts).
    */

@@ -197,7 +197,7 @@ export class RecordMaps {
 
   /**
    * Keeps record `id` of `name`, just written, as its bytes `from[start, end)` in place of the
-   * object (Collection.held; see RawRecords.hold), its index keys with it.
+   * object (Store.holdWhen; see RawRecords.hold), its index keys with it.
    */
   hold(
     name: string,

@@ -37,6 +37,8 @@ export class Store {
   /** [index name, key function] of each collection, resolved once. */
   private readonly indexDefs = new Map<string, [string, (record: StoredRecord) => IndexKey][]>();
   private readonly finishers: ((tx: Transaction) => void)[] = [];
+  /** Per collection, which of its records are held as written (`holdWhen`). */
+  private readonly held = new Map<string, (record: StoredRecord) => boolean>();
   /** What `afterCommit` holds until the outermost transaction running now has committed. */
   private afterCommits: (() => void)[] = [];
 
@@ -206,7 +208,7 @@ export class Store {
 
   /**
    * Calls `visit` with the records under an index key in insertion order, without copying the
-   * index, until it returns false. With `held`, a record held as it was written (Collection.held)
+   * index, until it returns false. With `held`, a record held as it was written (`holdWhen`)
    * goes to `held` by its id instead, not parsed.
    */
   each<T extends StoredRecord>(def: Collection<T>, index: string, key: string, visit: (record: T) => boolean, held?: (id: string) => boolean): void {
@@ -214,7 +216,18 @@ export class Store {
     this.index(def.name).each(index, key, (id) => (held && this.records.held(map.get(id)) ? held(id) : visit(this.records.value(def.name, map, id) as T)));
   }
 
-  /** Whether record `id` is held as it was written (Collection.held), not read since. */
+  /**
+   * Records of `def` that pass `when` as they are written are kept as their JSON bytes rather
+   * than as objects, until something reads them (see RawRecords.hold): for records seldom read
+   * again once written, such as the settled events of the log (a year of daily billing raises
+   * 730,000, and each, as an object, lived in V8's old generation until the log's cap let it go,
+   * and then was garbage there). File-backed stores only: the bytes are the journal's.
+   */
+  holdWhen<T extends StoredRecord>(def: Collection<T>, when: (record: T) => boolean): void {
+    this.held.set(def.name, when as (record: StoredRecord) => boolean);
+  }
+
+  /** Whether record `id` is held as it was written (`holdWhen`), not read since. */
   isHeld<T extends StoredRecord>(def: Collection<T>, id: string): boolean {
     return this.records.held(this.records.map(def.name).get(id));
   }
@@ -314,7 +327,7 @@ export class Store {
       const replaced = this.records.replaced(changes);
       const written = this.persistence.append(changes, replaced);
       applyChanges(this.records, this.indexes, this.defs, changes, replaced);
-      if (written) holdWritten(this.records, this.defs, this.watches, changes, written);
+      if (written && this.held.size > 0) holdWritten(this.records, this.defs, this.held, this.watches, changes, written);
     }
     if (changes.length === 0 && events.length === 0) return;
     for (const listener of this.listeners) listener(changes, events);

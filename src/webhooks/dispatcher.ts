@@ -10,7 +10,7 @@ import type { ChaosSettingsOf } from './chaos.js';
 import { ChaosEffects, chaosSigning } from './chaos-apply.js';
 import { WebhookDestinations } from './destination.js';
 import { Lanes, type Lane } from './lanes.js';
-import { Events, attemptsOf, type Attempt, type EventRecord } from './records.js';
+import { Events, attemptsOf, isSettled, type Attempt, type EventRecord } from './records.js';
 import { RetrySchedule } from './retry-schedule.js';
 import { sendWebhook } from './send.js';
 
@@ -71,6 +71,10 @@ export class Dispatcher {
     private readonly options: DispatcherOptions,
     private readonly timers: Timers,
   ) {
+    // A settled event is held as the journal wrote it (Store.holdWhen): most are never read again
+    // before the log's cap lets them go. Not one with no endpoint while attempts are listened to
+    // (the terminal UI, the log): `target` reads it once to tell them.
+    store.holdWhen(Events, (event) => isSettled(event.delivery_status) && (event.delivery_status !== 'no_endpoint' || !bus.has('webhook.attempt')));
     this.chaos = new ChaosEffects(store, clock, bus, timers, options);
     this.later = new RetrySchedule(
       clock,
@@ -178,7 +182,7 @@ export class Dispatcher {
   private readonly firstAttempts: string[] = [];
 
   private enqueue(id: string): void {
-    // An event held as written is settled (Events.held): nothing to send, and no parse to learn it.
+    // An event held as written is settled (see the constructor): nothing to send, and no parse to learn it.
     if ((this.store.isHeld(Events, id) || this.store.get(Events, id)?.next_attempt_at === null) && !this.bus.has('webhook.attempt')) return;
     if (this.firstAttempts.push(id) === 1) queueMicrotask(() => this.drainFirstAttempts());
   }

@@ -107,14 +107,7 @@ export function upgradeEvent(stored: StoredRecord): EventRecord {
 /** Delivered, failed for good, or with nowhere to go: nothing is due for it. */
 export const isSettled = (status: DeliveryStatus): boolean => status === 'delivered' || status === 'failed' || status === 'no_endpoint';
 
-/**
- * The log's events. A settled one is held as the journal wrote it (Collection.held) until
- * something reads it: most are never read again before the log's cap lets them go.
- */
-export const Events: Collection<EventRecord> = {
-  ...collection<EventRecord>('events', { scope: byScope }, upgradeEvent),
-  held: (event) => isSettled(event.delivery_status),
-};
+export const Events = collection<EventRecord>('events', { scope: byScope }, upgradeEvent);
 
 /**
  * The events collection as the catalogue lists it: its stored-record schema (what a snapshot

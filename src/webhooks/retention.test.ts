@@ -2,7 +2,7 @@ import t from 'tap';
 import { filePersistence } from '../store/file-persistence.js';
 import { memoryPersistence } from '../store/persistence.js';
 import { Store, type Transaction } from '../store/store.js';
-import { type DeliveryStatus, Events, type EventRecord } from './records.js';
+import { type DeliveryStatus, Events, type EventRecord, isSettled } from './records.js';
 import { keepRecentEvents } from './retention.js';
 
 /** An event raised in `tx` (as raiseEvent does), already settled as `status`. */
@@ -59,6 +59,8 @@ t.test('file-backed, settled events are held as written: the cap lets them go un
   const open = async () => {
     const store = new Store([Events] as never, filePersistence(dir, { snapshotAtCloseBytes: 1 }));
     keepRecentEvents(store, 3);
+    // As the dispatcher has them held.
+    store.holdWhen(Events, (event) => isSettled(event.delivery_status));
     await store.open();
     return store;
   };
