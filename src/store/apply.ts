@@ -6,7 +6,10 @@ import type { HeldKeys } from './raw-records.js';
 import type { RecordMaps } from './record-maps.js';
 import type { Watches } from './watches.js';
 
-/** How a commit reaches memory: its changes laid over the records (`applyChanges`), then those its collections hold as written (`holdWritten`). */
+/*
+ * How a commit reaches memory: its changes laid over the records (`applyChanges`), then the
+ * records the app holds as written (`holdWritten`, Store.holdWhen) kept as their bytes.
+ */
 
 /**
  * Lays committed changes over the records in memory and their indexes (those built: see
@@ -66,8 +69,8 @@ export function applyChanges(
 }
 
 /**
- * After a commit: the records written whose collection holds them (Store.holdWhen) are kept as
- * their JSON bytes, with their index keys, in place of the objects. The objects then die young:
+ * After a commit: the records written that the app holds (Store.holdWhen) are kept as their
+ * JSON bytes, with their index keys, in place of the objects. The objects then die young:
  * the settled events of a year of daily billing (730,000) no longer pass through V8's old
  * generation, whose garbage set the year's peak memory. A record the journal wrote whole is
  * held as those bytes; one it wrote in part (an event rewritten as delivered: a real delivery

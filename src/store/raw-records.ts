@@ -144,11 +144,12 @@ export class RawRecords {
     return index;
   }
 
-  /** Whether record `index` is one held as it was written (`hold`), and its index keys then. */
+  /** Whether record `index` is one held as it was written (`hold`). */
   isHeld(index: number): boolean {
     return index < this.chunkOf.length && this.chunkOf[index]! >= 0;
   }
 
+  /** A held record's index keys, as `hold` was given them. */
   keysHeld(index: number): HeldKeys | undefined {
     return this.keysOfHeld[index];
   }
