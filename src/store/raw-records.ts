@@ -191,6 +191,15 @@ export class RawRecords {
     return this.marks[index] === 1;
   }
 
+  /**
+   * Whether record `index` may pass its collection's tests: its mark, when that was made by this
+   * version's tests (`trusted`: the snapshot's marks are; a held record's always are, made as it
+   * was written), or true.
+   */
+  mayPass(index: number, trusted: boolean): boolean {
+    return trusted || this.isHeld(index) ? this.marked(index) : true;
+  }
+
   position(index: number): number {
     return this.positions[index]!;
   }

@@ -159,7 +159,7 @@ export class RecordMaps {
       else {
         const line = this.raw!.line(value);
         // A mark not made by these tests says nothing: such records are marked, as may pass.
-        if (!trusted) line.marked = true;
+        line.marked = this.raw!.mayPass(value, trusted);
         yield line;
       }
     }

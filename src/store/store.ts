@@ -95,7 +95,7 @@ export class Store {
     const found: StoredRecord[] = [];
     records.eachInOrder(def.name, (value) => {
       if (typeof value !== 'number') found.push(value);
-      else if (!trusted || records.raw!.marked(value)) found.push(records.read(def.name, value, false));
+      else if (records.raw!.mayPass(value, trusted)) found.push(records.read(def.name, value, false));
     });
     return found.values() as IterableIterator<T>;
   }
@@ -115,7 +115,7 @@ export class Store {
     records.eachInOrder(def.name, (value) => {
       if (typeof value === 'number') {
         const raw = records.raw!;
-        if (trusted && !raw.marked(value)) return;
+        if (!raw.mayPass(value, trusted)) return;
         kept ??= keptDueTimes(this.persistence.storedKeys?.(this.keySets(def.name).due), column);
         if (kept(raw.position(value), raw.id(value), each)) return;
         value = records.read(def.name, value, false);
