@@ -78,7 +78,7 @@ export function applyChanges(
  */
 export function holdWritten(
   records: RecordMaps,
-  defs: ReadonlyMap<string, Collection<StoredRecord>>,
+  indexDefs: ReadonlyMap<string, readonly [string, (record: StoredRecord) => IndexKey][]>,
   held: ReadonlyMap<string, (record: StoredRecord) => boolean>,
   watches: Watches,
   changes: readonly Change[],
@@ -87,8 +87,8 @@ export function holdWritten(
   const { bytes, spans } = written;
   // The spans come in the changes' order: `s` is the next one's.
   let s = 0;
-  let name: string | undefined;
-  let def: Collection<StoredRecord> | undefined;
+  let name = '';
+  let indexes: readonly [string, (record: StoredRecord) => IndexKey][] = [];
   let when: ((record: StoredRecord) => boolean) | undefined;
   for (let i = 0; i < changes.length; i++) {
     const change = changes[i]!;
@@ -96,12 +96,12 @@ export function holdWritten(
     if (whole) s += 3;
     if (change.collection !== name) {
       name = change.collection;
-      def = defs.get(name);
-      when = def && records.has(name) ? held.get(name) : undefined;
+      indexes = indexDefs.get(name) ?? [];
+      when = records.has(name) ? held.get(name) : undefined;
     }
     const record = change.record;
     if (record === null || when === undefined || !when(record)) continue;
-    const map = records.map(def!.name);
+    const map = records.map(name);
     // The record the commit put in the map (a later change in the same line would be another).
     if (map.get(change.id) !== record) continue;
     let from = bytes;
@@ -117,7 +117,7 @@ export function holdWritten(
       }
       [from, start, end] = [json.buffer, 0, json.length];
     }
-    records.hold(name!, map, change.id, from, start, end, watches.marked(name!, record), keysOf(def!, record));
+    records.hold(name, map, change.id, from, start, end, watches.marked(name, record), keysOf(indexes, record));
   }
 }
 
@@ -129,13 +129,12 @@ function scratch(): JsonBytes {
   return json;
 }
 
-const keyFunctions = new WeakMap<Collection<StoredRecord>, ((record: StoredRecord) => IndexKey)[]>();
-
-/** A record's index keys, as held with it: its one index's key, or one per index in their order. */
-function keysOf(def: Collection<StoredRecord>, record: StoredRecord): HeldKeys | undefined {
-  let indexes = keyFunctions.get(def);
-  if (indexes === undefined) keyFunctions.set(def, (indexes = Object.values(def.indexes)));
+/**
+ * A record's index keys, as held with it: its one index's key, or one per index in their order
+ * (the Store's `indexDefs`, which is the order of Indexes too).
+ */
+function keysOf(indexes: readonly [string, (record: StoredRecord) => IndexKey][], record: StoredRecord): HeldKeys | undefined {
   if (indexes.length === 0) return undefined;
-  if (indexes.length === 1) return indexes[0]!(record);
-  return indexes.map((keyOf): IndexKey => keyOf(record));
+  if (indexes.length === 1) return indexes[0]![1](record);
+  return indexes.map(([, keyOf]) => keyOf(record));
 }

@@ -214,7 +214,7 @@ export class RecordMaps {
     this.rawLeft.set(name, (this.rawLeft.get(name) ?? 0) + 1);
   }
 
-  /** Whether a collection's record (as its map holds it) is held as it was written, and its index keys then. */
+  /** Whether a collection's record (as its map holds it) is held as it was written (RawRecords.hold). */
   held(value: StoredRecord | number | undefined): value is number {
     return typeof value === 'number' && this.raw!.isHeld(value);
   }

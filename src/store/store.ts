@@ -327,7 +327,7 @@ export class Store {
       const replaced = this.records.replaced(changes);
       const written = this.persistence.append(changes, replaced);
       applyChanges(this.records, this.indexes, this.defs, changes, replaced);
-      if (written && this.held.size > 0) holdWritten(this.records, this.defs, this.held, this.watches, changes, written);
+      if (written && this.held.size > 0) holdWritten(this.records, this.indexDefs, this.held, this.watches, changes, written);
     }
     if (changes.length === 0 && events.length === 0) return;
     for (const listener of this.listeners) listener(changes, events);
