@@ -1,11 +1,18 @@
+import type { Mode } from '../config/types.js';
+import { readForm } from '../http/body.js';
 import type { Reply } from '../http/envelope.js';
-import { checkCardDetails, group, TEST_CARDS } from '../resources/common/test-cards.js';
+import { HttpError } from '../http/errors.js';
+import type { OpenContext } from '../http/route.js';
+import { checkCardDetails, evaluateCard, group, TEST_CARDS } from '../resources/common/test-cards.js';
+import type { Transaction } from '../store/store.js';
 import { html, page, type Raw } from './html.js';
 
 /** The card form shared by the hosted pages that take a card (checkout, card update). */
 export interface CardFormState {
   values?: Record<string, string>;
   problems?: Record<string, string>;
+  /** Why the last attempt was declined: each page says it over the form. */
+  declined?: string;
 }
 
 /** The card form's fields as submitted, a missing one as ''. */
@@ -69,6 +76,45 @@ function parseExpiry(text: string): { month: number; year: number } {
   if (!match) return { month: 0, year: Number.NaN };
   const year = Number(match[2]);
   return { month: Number(match[1]), year: year < 100 ? 2000 + year : year };
+}
+
+/** What a page's card post attempts, and what the page answers at each step of it (`submitCard`). */
+export interface CardSubmit<Result> {
+  mode: Mode;
+  /** The page's form again: with the problems of the fields (422), or after a decline (402, the card number emptied). */
+  form: (state: CardFormState, status: number) => Reply;
+  /** The 3-D Secure challenge: where it posts back (the page's `/3ds` path) and what it asks. */
+  challenge: { action: string; question: Raw };
+  /** The attempt, in one transaction. */
+  attempt: (tx: Transaction, card: { cardNumber: string; threeDs?: 'pass' | 'fail' }) => Result;
+  /** The page shown when the attempt is refused (an `HttpError`: paid meanwhile, say): its title and heading over the reason. */
+  refused: { title: string; heading: string };
+  /** Why the attempt was declined (the form again), or the page's own answer to a decline; undefined when it went through. */
+  declined: (result: Result) => string | Reply | undefined;
+  /** The answer to an attempt that went through. */
+  done: (result: Result) => Reply;
+}
+
+/**
+ * A card post of a hosted page: the fields checked first (the form again, 422), the 3-D Secure
+ * challenge for a card that asks for it (unless this post answers it), then the attempt.
+ */
+export async function submitCard<Result>(ctx: OpenContext, submit: CardSubmit<Result>): Promise<Reply> {
+  const { values, problems, threeDs } = readCardForm(await readForm(ctx.req), ctx.now);
+  if (Object.keys(problems).length > 0) return submit.form({ values, problems }, 422);
+  if (!threeDs && evaluateCard(values.card_number, submit.mode).outcome === 'three_ds')
+    return challengePage(submit.challenge.action, submit.challenge.question, values, submit.mode);
+  let result: Result;
+  try {
+    result = ctx.app.store.transaction((tx) => submit.attempt(tx, { cardNumber: values.card_number, threeDs }));
+  } catch (error) {
+    if (!(error instanceof HttpError)) throw error;
+    const { title, heading } = submit.refused;
+    return { status: error.status, html: page(title, html`<h1>${heading}</h1><p class="alert">${error.detail}</p>`, submit.mode) };
+  }
+  const declined = submit.declined(result);
+  if (declined === undefined) return submit.done(result);
+  return typeof declined === 'string' ? submit.form({ values: { ...values, card_number: '' }, declined }, 402) : declined;
 }
 
 export function redirect(location: string): Reply {

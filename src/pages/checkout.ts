@@ -1,26 +1,39 @@
 import type { App } from '../app.js';
 import { formatDate } from '../clock/format.js';
-import { readForm } from '../http/body.js';
 import type { Reply } from '../http/envelope.js';
-import { HttpError } from '../http/errors.js';
 import type { OpenContext } from '../http/route.js';
 import { formatMinor } from '../lib/money.js';
 import { scopeKey } from '../lib/scope-key.js';
-import { evaluateCard } from '../resources/common/test-cards.js';
 import { PaymentLinks } from '../resources/payment-links/records.js';
 import { Payments } from '../resources/common/payment-records.js';
 import { Recurring } from '../resources/recurring/records.js';
 import { referenceKey } from '../resources/common/references.js';
 import { sessionStatus, Sessions, type SessionRecord } from '../resources/sessions/records.js';
 import { attemptPayment } from '../resources/sessions/service.js';
-import { cardFields, challengePage, readCardForm, redirect, testCardHelp, type CardFormState } from './card-form.js';
+import { cardFields, redirect, submitCard, testCardHelp, type CardFormState } from './card-form.js';
 import { html, page, pagePath } from './html.js';
 import { recordPages } from './record-pages.js';
 import { cardText, everyText, subscriptionTerms } from './subscription.js';
 
-const NOT_FOUND: Reply = { status: 404, html: page('Not found', html`<h1>Checkout not found</h1><p>There is no checkout session with this address.</p>`) };
-
-const pages = recordPages(withSession, NOT_FOUND);
+const pages = recordPages<SessionRecord>({
+  find: (ctx) => ctx.app.store.get(Sessions, ctx.params.id!),
+  notFound: { heading: 'Checkout not found', text: 'There is no checkout session with this address.' },
+  instead: (ctx, session) => {
+    const status = sessionStatus(session, ctx.now);
+    if (status === 'expired') {
+      return {
+        status: 410,
+        html: page(
+          'Checkout expired',
+          html`<h1>This checkout has expired</h1><p>Checkout sessions last 24 hours. Return to the shop to start a new checkout.</p>`,
+          session.mode,
+        ),
+      };
+    }
+    if (status === 'complete') return done(ctx.app, session);
+    return undefined;
+  },
+});
 
 /**
  * The hosted sandbox checkout at a session's `checkout_url`: amount, description, a card form,
@@ -42,28 +55,6 @@ export const checkoutPages = [
   })),
   pages.get('/checkout/:id/done', (ctx, session) => done(ctx.app, session)),
 ];
-
-interface FormState extends CardFormState {
-  declined?: string;
-}
-
-async function withSession(ctx: OpenContext, render: (session: SessionRecord) => Reply | Promise<Reply>): Promise<Reply> {
-  const session = ctx.app.store.get(Sessions, ctx.params.id!);
-  if (!session) return NOT_FOUND;
-  const status = sessionStatus(session, ctx.now);
-  if (status === 'expired') {
-    return {
-      status: 410,
-      html: page(
-        'Checkout expired',
-        html`<h1>This checkout has expired</h1><p>Checkout sessions last 24 hours. Return to the shop to start a new checkout.</p>`,
-        session.mode,
-      ),
-    };
-  }
-  if (status === 'complete') return done(ctx.app, session);
-  return render(session);
-}
 
 /**
  * The receipt: what was paid (or authorized), to whom, with which card, the reference; for a
@@ -108,31 +99,22 @@ function done(app: App, session: SessionRecord): Reply {
   return { status: 200, html: page('Payment complete', body, session.mode) };
 }
 
-async function pay(ctx: OpenContext, session: SessionRecord): Promise<Reply> {
-  const { values, problems, threeDs } = readCardForm(await readForm(ctx.req), ctx.now);
-  if (Object.keys(problems).length > 0) return showForm(ctx, session, { values, problems }, 422);
-  if (!threeDs && evaluateCard(values.card_number, session.mode).outcome === 'three_ds')
-    return challengePage(
-      pagePath(ctx.app, `/checkout/${session.id}/3ds`),
-      html`Your bank asks you to confirm this payment of <strong>${formatMinor(session.amount)} ${session.currency}</strong>.`,
-      values,
-      session.mode,
-    );
-  let result: ReturnType<typeof attemptPayment>;
-  try {
-    result = ctx.app.store.transaction((tx) => attemptPayment(tx, session.id, { cardNumber: values.card_number, threeDs }, ctx.now, ctx.app.config()));
-  } catch (error) {
-    if (error instanceof HttpError)
-      return { status: error.status, html: page('Checkout', html`<h1>Payment not possible</h1><p class="alert">${error.detail}</p>`, session.mode) };
-    throw error;
-  }
-  if (result.outcome.outcome === 'decline') {
-    return showForm(ctx, result.session, { values: { ...values, card_number: '' }, declined: result.payment.failure_message }, 402);
-  }
-  return redirect(session.success_url ?? pagePath(ctx.app, `/checkout/${session.id}/done`));
+function pay(ctx: OpenContext, session: SessionRecord): Promise<Reply> {
+  return submitCard(ctx, {
+    mode: session.mode,
+    form: (state, status) => showForm(ctx, session, state, status),
+    challenge: {
+      action: pagePath(ctx.app, `/checkout/${session.id}/3ds`),
+      question: html`Your bank asks you to confirm this payment of <strong>${formatMinor(session.amount)} ${session.currency}</strong>.`,
+    },
+    attempt: (tx, card) => attemptPayment(tx, session.id, card, ctx.now, ctx.app.config()),
+    refused: { title: 'Checkout', heading: 'Payment not possible' },
+    declined: (result) => (result.outcome.outcome === 'decline' ? result.payment.failure_message : undefined),
+    done: () => redirect(session.success_url ?? pagePath(ctx.app, `/checkout/${session.id}/done`)),
+  });
 }
 
-function showForm(ctx: OpenContext, session: SessionRecord, state: FormState, status = 200): Reply {
+function showForm(ctx: OpenContext, session: SessionRecord, state: CardFormState, status = 200): Reply {
   const source = ctx.app.config().sources.find((s) => s.slug === session.source);
   const money = `${formatMinor(session.amount)} ${session.currency}`;
   // A checkout opened from a recurring payment link starts a subscription: say so before the card.

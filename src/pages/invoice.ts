@@ -1,20 +1,18 @@
 import { formatDate } from '../clock/format.js';
-import { readForm } from '../http/body.js';
 import type { Reply } from '../http/envelope.js';
-import { HttpError } from '../http/errors.js';
 import type { OpenContext } from '../http/route.js';
 import { formatMinor } from '../lib/money.js';
-import { evaluateCard } from '../resources/common/test-cards.js';
 import { payInvoice } from '../resources/invoices/pay.js';
 import { Invoices, type InvoiceRecord } from '../resources/invoices/records.js';
 import { invoiceTotals } from '../resources/invoices/totals.js';
-import { cardFields, challengePage, readCardForm, redirect, testCardHelp, type CardFormState } from './card-form.js';
+import { cardFields, redirect, submitCard, testCardHelp, type CardFormState } from './card-form.js';
 import { html, page, pagePath } from './html.js';
 import { recordPages } from './record-pages.js';
 
-const NOT_FOUND: Reply = { status: 404, html: page('Not found', html`<h1>Invoice not found</h1><p>There is no invoice at this address.</p>`) };
-
-const pages = recordPages(withInvoice, NOT_FOUND);
+const pages = recordPages<InvoiceRecord>({
+  find: (ctx) => ctx.app.store.get(Invoices, ctx.params.id!),
+  notFound: { heading: 'Invoice not found', text: 'There is no invoice at this address.' },
+});
 
 /** The hosted invoice at its `payment_url`: the items and totals, and a card form while it is payable. */
 export const invoicePages = [
@@ -23,13 +21,7 @@ export const invoicePages = [
   pages.post('/invoices/:id/3ds', pay),
 ];
 
-function withInvoice(ctx: OpenContext, render: (invoice: InvoiceRecord) => Reply | Promise<Reply>): Reply | Promise<Reply> {
-  const invoice = ctx.app.store.get(Invoices, ctx.params.id!);
-  if (!invoice) return NOT_FOUND;
-  return render(invoice);
-}
-
-function show(ctx: OpenContext, invoice: InvoiceRecord, state: CardFormState & { declined?: string }, status = 200): Reply {
+function show(ctx: OpenContext, invoice: InvoiceRecord, state: CardFormState, status = 200): Reply {
   const source = ctx.app.config().sources.find((s) => s.slug === invoice.source);
   const totals = invoiceTotals(invoice.items, invoice.discount, invoice.tax_rate);
   const money = (minor: number) => `${formatMinor(minor)} ${invoice.currency}`;
@@ -58,26 +50,17 @@ function show(ctx: OpenContext, invoice: InvoiceRecord, state: CardFormState & {
   return { status, html: page(`Invoice ${invoice.number}`, body, invoice.mode) };
 }
 
-async function pay(ctx: OpenContext, invoice: InvoiceRecord): Promise<Reply> {
-  const { values, problems, threeDs } = readCardForm(await readForm(ctx.req), ctx.now);
-  if (Object.keys(problems).length > 0) return show(ctx, invoice, { values, problems }, 422);
-  if (!threeDs && evaluateCard(values.card_number, invoice.mode).outcome === 'three_ds') {
-    return challengePage(
-      pagePath(ctx.app, `/invoices/${invoice.id}/3ds`),
-      html`Your bank asks you to confirm the payment of invoice ${invoice.number}.`,
-      values,
-      invoice.mode,
-    );
-  }
-  let result: ReturnType<typeof payInvoice>;
-  try {
-    result = ctx.app.store.transaction((tx) => payInvoice(tx, invoice.id, { cardNumber: values.card_number, threeDs }, ctx.now));
-  } catch (error) {
-    if (error instanceof HttpError)
-      return { status: error.status, html: page('Invoice', html`<h1>Payment not possible</h1><p class="alert">${error.detail}</p>`, invoice.mode) };
-    throw error;
-  }
-  if (result.outcome.outcome === 'decline')
-    return show(ctx, result.invoice, { values: { ...values, card_number: '' }, declined: result.payment.failure_message }, 402);
-  return redirect(pagePath(ctx.app, `/invoices/${invoice.id}`));
+function pay(ctx: OpenContext, invoice: InvoiceRecord): Promise<Reply> {
+  return submitCard(ctx, {
+    mode: invoice.mode,
+    form: (state, status) => show(ctx, invoice, state, status),
+    challenge: {
+      action: pagePath(ctx.app, `/invoices/${invoice.id}/3ds`),
+      question: html`Your bank asks you to confirm the payment of invoice ${invoice.number}.`,
+    },
+    attempt: (tx, card) => payInvoice(tx, invoice.id, card, ctx.now),
+    refused: { title: 'Invoice', heading: 'Payment not possible' },
+    declined: (result) => (result.outcome.outcome === 'decline' ? result.payment.failure_message : undefined),
+    done: () => redirect(pagePath(ctx.app, `/invoices/${invoice.id}`)),
+  });
 }

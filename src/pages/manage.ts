@@ -11,9 +11,13 @@ import { html, page, pagePath } from './html.js';
 import { recordPages } from './record-pages.js';
 import { cardText, everyText } from './subscription.js';
 
-const NOT_FOUND: Reply = { status: 404, html: page('Not found', html`<h1>Page not found</h1><p>There is no subscription at this address.</p>`) };
-
-const pages = recordPages(withSchedule, NOT_FOUND);
+const pages = recordPages<RecurringRecord>({
+  find: (ctx) => {
+    const schedule = ctx.app.store.find(Recurring, 'manage', ctx.params.token!)[0];
+    return schedule && ctx.app.config().sources.some((s) => s.slug === schedule.source) ? schedule : undefined;
+  },
+  notFound: { heading: 'Page not found', text: 'There is no subscription at this address.' },
+});
 
 /**
  * A schedule's `manage_url`: the customer sees the schedule and the card it charges, and can
@@ -45,14 +49,6 @@ const scopeOf = (ctx: OpenContext, schedule: RecurringRecord) => ({
 
 /** A cancelled or completed schedule charges nothing more: nothing to change. */
 const changeable = (schedule: RecurringRecord) => schedule.status !== 'cancelled' && schedule.status !== 'completed';
-
-function withSchedule(ctx: OpenContext, render: (schedule: RecurringRecord) => Reply | Promise<Reply>): Reply | Promise<Reply> {
-  const schedule = ctx.app.store.find(Recurring, 'manage', ctx.params.token!)[0];
-  if (!schedule || !ctx.app.config().sources.some((s) => s.slug === schedule.source)) {
-    return NOT_FOUND;
-  }
-  return render(schedule);
-}
 
 function show(ctx: OpenContext, schedule: RecurringRecord): Reply {
   const card = ctx.app.store.get(PaymentMethods, schedule.payment_method);

@@ -10,9 +10,20 @@ import { html, page, pagePath } from './html.js';
 import { recordPages } from './record-pages.js';
 import { everyText, subscriptionTerms } from './subscription.js';
 
-const NOT_FOUND: Reply = { status: 404, html: page('Not found', html`<h1>Link not found</h1><p>There is no payment link at this address.</p>`) };
-
-const pages = recordPages(withLink, NOT_FOUND);
+const pages = recordPages<PaymentLinkRecord>({
+  find: (ctx) => {
+    const link = /^\d+$/.test(ctx.params.id!) ? ctx.app.store.get(PaymentLinks, String(Number(ctx.params.id))) : undefined;
+    return link && scopeOf(ctx, link).source ? link : undefined;
+  },
+  notFound: { heading: 'Link not found', text: 'There is no payment link at this address.' },
+  instead: (ctx, link) =>
+    isUsable(link, ctx.now)
+      ? undefined
+      : {
+          status: 410,
+          html: page(link.title, html`<h1>${link.title}</h1><p class="alert" role="alert">This payment link is no longer available.</p>`, link.mode),
+        },
+});
 
 /** A link's `links.pay`: what it sells, and a button that opens a checkout for it. */
 export const paymentLinkPages = [
@@ -24,18 +35,6 @@ export const paymentLinkPages = [
 ];
 
 const scopeOf = (ctx: OpenContext, link: PaymentLinkRecord) => ({ source: ctx.app.config().sources.find((s) => s.slug === link.source)!, mode: link.mode });
-
-function withLink(ctx: OpenContext, render: (link: PaymentLinkRecord) => Reply | Promise<Reply>): Reply | Promise<Reply> {
-  const link = /^\d+$/.test(ctx.params.id!) ? ctx.app.store.get(PaymentLinks, String(Number(ctx.params.id))) : undefined;
-  if (!link || !scopeOf(ctx, link).source) return NOT_FOUND;
-  if (!isUsable(link, ctx.now)) {
-    return {
-      status: 410,
-      html: page(link.title, html`<h1>${link.title}</h1><p class="alert" role="alert">This payment link is no longer available.</p>`, link.mode),
-    };
-  }
-  return render(link);
-}
 
 function show(ctx: OpenContext, link: PaymentLinkRecord): Reply {
   const scope = scopeOf(ctx, link);
