@@ -45,6 +45,9 @@ export type LibraryScope = ScopeOption | { key: string | undefined } | ((app: Ap
 /** The library's scope of a call made as one key (`{ key }`; without one, the first Source's test key): the faults' and the request journal's methods take it last. */
 export const byKey = (options: { key?: string } = {}) => ({ scope: { key: options.key } });
 
+/** The library's scope of a call made as a Source and mode by name (`{ source, mode }`; the first Source in test mode by default): the outcomes' and the webhook chaos's methods take it last. */
+export const bySourceAndMode = (options: ScopeOption = {}) => ({ scope: options });
+
 /** What a call of the library or the client gives the operation. */
 export interface CallInput {
   params?: Record<string, string | number>;

@@ -1,4 +1,4 @@
-import { operation, type ScopeOption } from '../operation.js';
+import { bySourceAndMode, operation } from '../operation.js';
 import { clearScripts, outcomesCleared } from '../outcomes.js';
 
 /** `DELETE /_payemu/outcomes`: removes every script of the key's Source and mode; the library answers how many. */
@@ -9,5 +9,5 @@ export const outcomesClear = operation({
   result: outcomesCleared,
   run: (app, scope) => ({ removed: clearScripts(app, scope) }),
   client: { name: 'clearOutcomes' },
-  library: { at: 'outcomes.clear', args: (options?: ScopeOption) => ({ scope: options ?? {} }), result: (answer) => answer.removed },
+  library: { at: 'outcomes.clear', args: bySourceAndMode, result: (answer) => answer.removed },
 });

@@ -1,4 +1,4 @@
-import { operation, type ScopeOption } from '../operation.js';
+import { bySourceAndMode, operation } from '../operation.js';
 import { listScripts, outcomeList } from '../outcomes.js';
 
 /** `GET /_payemu/outcomes`: the scripts of the key's Source and mode, oldest first. */
@@ -9,5 +9,5 @@ export const outcomesList = operation({
   result: outcomeList,
   run: (app, scope) => ({ outcomes: listScripts(app, scope) }),
   client: { name: 'outcomes', result: (answer) => answer.outcomes },
-  library: { at: 'outcomes.list', args: (options?: ScopeOption) => ({ scope: options ?? {} }), result: (answer) => answer.outcomes },
+  library: { at: 'outcomes.list', args: bySourceAndMode, result: (answer) => answer.outcomes },
 });

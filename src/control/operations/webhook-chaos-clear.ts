@@ -1,7 +1,7 @@
 import { scopeKey } from '../../lib/scope-key.js';
 import { webhookChaos } from '../../schemas/control.js';
 import { WebhookChaos } from '../../webhooks/chaos.js';
-import { operation, type ScopeOption } from '../operation.js';
+import { bySourceAndMode, operation } from '../operation.js';
 
 /** `DELETE /_payemu/webhook-chaos`: turns the key's Source and mode's webhook chaos off (answers `{}`). */
 export const webhookChaosClear = operation({
@@ -15,5 +15,5 @@ export const webhookChaosClear = operation({
     return {};
   },
   client: { name: 'clearWebhookChaos' },
-  library: { at: 'webhookChaos.clear', args: (scope?: ScopeOption) => ({ scope }), result: () => undefined },
+  library: { at: 'webhookChaos.clear', args: bySourceAndMode, result: () => undefined },
 });

@@ -1,7 +1,7 @@
 import { scopeKey } from '../../lib/scope-key.js';
 import { webhookChaos } from '../../schemas/control.js';
 import { WebhookChaos, type WebhookChaosSettings } from '../../webhooks/chaos.js';
-import { operation, type ScopeOption } from '../operation.js';
+import { bySourceAndMode, operation } from '../operation.js';
 
 /** `GET /_payemu/webhook-chaos` (docs/chaos.md): the key's Source and mode's webhook chaos, `{}` when off. */
 export const webhookChaosRead = operation({
@@ -12,5 +12,5 @@ export const webhookChaosRead = operation({
   run: (app, scope): WebhookChaosSettings => app.store.get(WebhookChaos, scopeKey(scope.source.slug, scope.mode))?.settings ?? {},
   client: { name: 'webhookChaos' },
   // A copy: the store keeps the settings, which the caller may change in place.
-  library: { at: 'webhookChaos.get', args: (scope?: ScopeOption) => ({ scope }), result: (settings) => ({ ...settings }) },
+  library: { at: 'webhookChaos.get', args: bySourceAndMode, result: (settings) => ({ ...settings }) },
 });
