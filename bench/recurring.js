@@ -1,7 +1,9 @@
 // Benchmark of clock-driven work: 1,000 daily schedules advanced one year, 365,000 charges, in
 // one `clock.advance`. Prints CPU and wall time, the time spent in garbage collection (pauses on
 // the main thread), and memory. Wall time moves with the machine's other load; CPU less so.
-//   node bench/recurring.js [--days 365] [--schedules 1000] [--file] [--json]
+//   node bench/recurring.js [--days 365] [--schedules 1000] [--file] [--listen] [--json]
+// `--listen` listens to webhook attempts as `payemu start` does (its terminal UI or log tells each
+// event that has no webhook endpoint).
 // `--json` prints the figures as one JSON line instead of a table row (npm run bench reads it).
 import fs from 'node:fs';
 import http from 'node:http';
@@ -18,9 +20,12 @@ const arg = (name, fallback) => {
 const days = Number(arg('days', 365));
 const schedules = Number(arg('schedules', 1000));
 const file = process.argv.includes('--file');
+const listen = process.argv.includes('--listen');
 const dataDir = file ? fs.mkdtempSync(path.join(os.tmpdir(), 'payemu-recurring-')) : undefined;
 
 const payemu = await startEmulator({ clockStart: '2027-01-01T12:00:00Z', freezeClock: true, inMemory: !file, dataDir });
+let told = 0;
+if (listen) payemu.bus.on('webhook.attempt', () => told++);
 // node:http, one kept-alive connection, rather than fetch: this process's memory is read as
 // payemu's, and fetch's own client (undici) would add about 35 MB of its own to it.
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -75,6 +80,7 @@ const figures = {
   days,
   file,
   charges,
+  ...(listen ? { toldNoEndpoint: told } : {}),
   wallS: Math.round(wall * 10) / 10,
   cpuS: Math.round((cpu.user + cpu.system) / 1e5) / 10,
   // The figure that holds on any machine better than wall time: the work one charge costs.

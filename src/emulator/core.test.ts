@@ -6,7 +6,7 @@ import { loadConfig } from '../config/load.js';
 import { Keyring } from '../http/auth.js';
 import { filePersistence } from '../store/file-persistence.js';
 import { memoryPersistence } from '../store/persistence.js';
-import { Events } from '../webhooks/records.js';
+import { Events, type EventRecord } from '../webhooks/records.js';
 import { restoreClock } from './clock.js';
 import { eventStreamRoute } from '../control/events.js';
 import { createCore, type Core, type CoreOptions } from './core.js';
@@ -118,7 +118,7 @@ t.test('an event stream asked for once its core has stopped ends at once', async
   await core.close();
 });
 
-t.test('file-backed, settled events are held as written, but not one with no endpoint while attempts are listened to', async (t) => {
+t.test('file-backed, settled events are held as written, and one with no endpoint is told to the listeners of attempts without a read', async (t) => {
   const timers = new Timers();
   const bus = new Bus();
   const core = await createCore({ ...coreOptions(timers, bus), persistence: filePersistence(t.testdir()) });
@@ -127,27 +127,38 @@ t.test('file-backed, settled events are held as written, but not one with no end
     core.stop();
     await core.close();
   });
-  const raise = (id: string) =>
+  const raise = (...ids: string[]) =>
     core.store.transaction((tx) => {
-      tx.put(Events, {
-        id,
-        source: 'acme',
-        mode: 'test',
-        event: 'payment.completed',
-        data: {},
-        created_at: 0,
-        delivery_status: 'no_endpoint',
-        next_attempt_at: null,
-      });
-      tx.emit({ id, name: 'payment.completed', source: 'acme', mode: 'test', data: {}, at: 0 });
+      for (const id of ids) {
+        tx.put(Events, {
+          id,
+          source: 'acme',
+          mode: 'test',
+          event: 'payment.completed',
+          data: { reference: id },
+          created_at: 0,
+          delivery_status: 'pending',
+          next_attempt_at: 0,
+        });
+        tx.emit({ id, name: 'payment.completed', source: 'acme', mode: 'test', data: {}, at: 0 });
+      }
     });
   raise('e1');
   t.ok(core.store.isHeld(Events, 'e1'), 'with nobody listening, an event with no endpoint is held');
-  const told: string[] = [];
-  const off = bus.on('webhook.attempt', ({ event }) => told.push(event.id));
-  raise('e2');
-  t.notOk(core.store.isHeld(Events, 'e2'), 'with attempts listened to, it is not: it is read to tell them');
+  const heard: string[] = [];
+  const told: EventRecord[] = [];
+  const offDomain = bus.on('domain', ({ id }) => heard.push(`event ${id}`));
+  const off = bus.on('webhook.attempt', ({ event, attempt }) => {
+    heard.push(`no endpoint ${event.id}`);
+    told.push(event);
+    t.equal(attempt, null);
+  });
+  raise('e2', 'e3');
   await timers.idle();
   off();
-  t.same(told, ['e2']);
+  offDomain();
+  t.same(heard, ['event e2', 'event e3', 'no endpoint e2', 'no endpoint e3'], 'told after the events of the transaction, in their order');
+  t.match(told[0], { id: 'e2', delivery_status: 'no_endpoint', next_attempt_at: null, data: { reference: 'e2' } }, 'the record as written');
+  t.ok(core.store.isHeld(Events, 'e2') && core.store.isHeld(Events, 'e3'), 'still held: telling them read nothing');
+  t.match(core.store.get(Events, 'e3'), { delivery_status: 'no_endpoint', next_attempt_at: null }, 'a read finds it settled');
 });

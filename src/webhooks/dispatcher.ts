@@ -1,4 +1,5 @@
 import type { Bus } from '../bus/bus.js';
+import type { RaisedEvent } from '../bus/events.js';
 import { stopwatch, type Clock } from '../clock/clock.js';
 import type { AsyncDueWork } from '../clock/scheduler.js';
 import type { Timers } from '../clock/timers.js';
@@ -72,9 +73,9 @@ export class Dispatcher {
     private readonly timers: Timers,
   ) {
     // A settled event is held as the journal wrote it (Store.holdWhen): most are never read again
-    // before the log's cap lets them go. Not one with no endpoint while attempts are listened to
-    // (the terminal UI, the log): `target` reads it once to tell them.
-    store.holdWhen(Events, (event) => isSettled(event.delivery_status) && (event.delivery_status !== 'no_endpoint' || !bus.has('webhook.attempt')));
+    // before the log's cap lets them go. One settled with no endpoint is told to the listeners of
+    // attempts (the terminal UI, the log) from the record its transaction wrote (`unannounced`).
+    store.holdWhen(Events, (event) => isSettled(event.delivery_status));
     this.chaos = new ChaosEffects(store, clock, bus, timers, options);
     this.later = new RetrySchedule(
       clock,
@@ -111,6 +112,7 @@ export class Dispatcher {
         // garbage, 730,000 of them in a year of daily billing.
         event.delivery_status = 'no_endpoint';
         event.next_attempt_at = null;
+        if (this.bus.has('webhook.attempt')) this.unannounced.set(raised, event);
       }
     });
   }
@@ -126,7 +128,9 @@ export class Dispatcher {
     this.unsubscribe.push(
       // After every other listener has heard of the event (a stream shows the event before its
       // first attempt); microtasks keep first attempts in event order.
-      this.bus.on('domain', (event) => this.enqueue(event.id)),
+      this.bus.on('domain', (event) => this.enqueue(event)),
+      // After the commit's events are on the bus (this listener comes after the core's).
+      this.store.onCommit((_changes, events) => this.tellNoEndpoint(events)),
     );
     for (const read of events) {
       const event = settled.get(read.id) ?? read;
@@ -180,8 +184,29 @@ export class Dispatcher {
    * for an event that has nowhere to go and nobody watching.
    */
   private readonly firstAttempts: string[] = [];
+  /**
+   * The events settled with no endpoint by their transaction while attempts are listened to, by
+   * the event raised: `tellNoEndpoint` tells them once the commit's events are on the bus, from
+   * the record written. Not later: a read of the record, held as bytes since, would parse it and
+   * keep it parsed, and a record kept until a later turn of the event loop outlives V8's young
+   * generation (a year of daily billing under the terminal UI: a peak of 360 MB, not 315). A
+   * transaction that fails drops its own.
+   */
+  private readonly unannounced = new WeakMap<RaisedEvent, EventRecord>();
 
-  private enqueue(id: string): void {
+  private tellNoEndpoint(events: readonly RaisedEvent[]): void {
+    for (const raised of events) {
+      const settled = this.unannounced.get(raised);
+      if (settled === undefined) continue;
+      this.unannounced.delete(raised);
+      this.bus.emit('webhook.attempt', { event: settled, attempt: null });
+    }
+  }
+
+  private enqueue(raised: RaisedEvent): void {
+    const id = raised.id;
+    // Told by `tellNoEndpoint`: nothing to send.
+    if (this.unannounced.has(raised)) return;
     // An event held as written is settled (see the constructor): nothing to send, and no parse to learn it.
     if ((this.store.isHeld(Events, id) || this.store.get(Events, id)?.next_attempt_at === null) && !this.bus.has('webhook.attempt')) return;
     if (this.firstAttempts.push(id) === 1) queueMicrotask(() => this.drainFirstAttempts());
