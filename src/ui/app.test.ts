@@ -1,110 +1,11 @@
-import { render } from 'ink-testing-library';
-import { createElement } from 'react';
-import t, { type Test } from 'tap';
-import { Bus } from '../bus/bus.js';
-import { Timers } from '../clock/timers.js';
-import type { Attempt, EventRecord } from '../webhooks/records.js';
-import { App, NO_DESTINATION, type AppProps } from './app.js';
-import type { Control } from './control.js';
-import { driver } from './driver.test-support.js';
-import { EVENT_NAMES } from '../catalogue.js';
-import { createUiStore } from './store.js';
+import t from 'tap';
+import type { Attempt } from '../webhooks/records.js';
+import { NO_DESTINATION } from './app.js';
+import { AT, attempted, HOOK, KEYS, ok, raise, refused, setup } from './app.test-support.js';
 
-// Component tests of the terminal UI with ink-testing-library: a real Bus feeds the store, keys
-// go to a fake stdin, and the keys' actions go to a fake control plane that records them.
-// (A .ts file with createElement rather than .tsx: tsconfig.build.json excludes only
-// *.test.ts from dist/.)
-
-const AT = Date.UTC(2026, 10, 21, 10, 0, 5);
-const KEYS = { down: '\x1b[B', up: '\x1b[A', pageUp: '\x1b[5~', pageDown: '\x1b[6~', enter: '\r', escape: '\x1b', ctrlC: '\x03' };
-const SOURCES = [
-  { slug: 'acme', name: 'Acme Store', test_key: 'sk_test_payemu_acme', live_key: 'sk_live_payemu_acme', webhook_secret: 'whsec_payemu_acme' },
-  { slug: 'globex', name: 'Globex', test_key: 'sk_test_payemu_globex', live_key: 'sk_live_payemu_globex', webhook_secret: 'whsec_payemu_globex' },
-];
-const HOOK = 'http://127.0.0.1:3000/webhooks';
-
-/**
- * The App at 100×30 (or `size`), its virtual clock on the real day unless `offsetMs` says
- * otherwise (`setClock` moves it, as an advance does).
- */
-function setup(t: Test, options: { failing?: boolean; offsetMs?: number; size?: { columns: number; rows: number } } = {}) {
-  const bus = new Bus();
-  const urls: Record<string, string | null> = { acme: HOOK, globex: null };
-  const timers = new Timers();
-  const store = createUiStore(bus, { sources: ['acme', 'globex'], webhookUrl: (slug) => urls[slug] ?? null, batchMs: 0, timers, eventNames: EVENT_NAMES });
-  const calls: string[] = [];
-  const answer = <T extends string | undefined>(call: string, text: T): Promise<T> => {
-    calls.push(call);
-    return options.failing ? Promise.reject(new Error(`${call} refused`)) : Promise.resolve(text);
-  };
-  const control: Control = {
-    resend: (e) => answer(`resend ${e.id} ${e.source}/${e.mode}`, `resent ${e.name}`),
-    advanceClock: () => answer('advance', undefined),
-    trigger: (name) => answer(`trigger ${name}`, `triggered ${name}`),
-  };
-  let quits = 0;
-  let clock = { now: AT, offsetMs: options.offsetMs ?? 0, frozen: false };
-  const props: AppProps = {
-    store,
-    control,
-    url: 'http://127.0.0.1:4242',
-    sources: SOURCES,
-    clock: () => clock,
-    onQuit: () => quits++,
-    rows: options.size?.rows ?? 30,
-    columns: options.size?.columns ?? 100,
-    tickMs: 0,
-    timers,
-  };
-  const ui = render(createElement(App, props));
-  t.teardown(() => {
-    ui.unmount();
-    store.close();
-    timers.cancelAll();
-  });
-  const frame = () => ui.lastFrame() ?? '';
-  const { until, press } = driver(ui, frame);
-  const setClock = (now: number, offsetMs: number) => {
-    clock = { now, offsetMs, frozen: false };
-  };
-  return { bus, urls, store, calls, frame, until, press, setClock, quits: () => quits };
-}
-
-function raise(
-  bus: Bus,
-  id: string,
-  name = 'payment.completed',
-  data: Record<string, unknown> = { reference: `order-${id}`, amount: 25.5, currency: 'USD' },
-  options: { at?: number; source?: string } = {},
-) {
-  bus.emit('domain', { id, name, source: options.source ?? 'acme', mode: 'test', data, at: options.at ?? AT });
-}
-
-function attempted(bus: Bus, id: string, status: EventRecord['delivery_status'], attempts: Attempt[]) {
-  const record: EventRecord = {
-    id,
-    source: 'acme',
-    mode: 'test',
-    event: 'payment.completed',
-    data: { reference: `order-${id}`, amount: 25.5, currency: 'USD' },
-    created_at: AT,
-    delivery_status: status,
-    attempts,
-    cycle_attempts: attempts.length,
-    next_attempt_at: null,
-  };
-  bus.emit('webhook.attempt', { event: record, attempt: attempts[attempts.length - 1] ?? null });
-}
-
-const ok = (body = '{"received":true}'): Attempt => ({ status: 200, response_body: body, duration_ms: 12, error: null, at: AT, url: HOOK });
-const refused = (): Attempt => ({
-  status: null,
-  response_body: null,
-  duration_ms: 1,
-  error: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:3000',
-  at: AT,
-  url: HOOK,
-});
+// Component tests of the terminal UI with ink-testing-library: what it shows (header, lists, detail,
+// times, panes, hints). Its keys' actions: app-keys.test.ts. (A .ts file with createElement rather
+// than .tsx: tsconfig.build.json excludes only *.test.ts from dist/.)
 
 t.test('header: where it runs, keys, webhook targets, clock and offset', async (t) => {
   const ui = setup(t, { offsetMs: 86_400_000 });
@@ -248,95 +149,6 @@ t.test('PgDn and PgUp scroll a payload taller than the screen', async (t) => {
   await ui.until((f) => f.includes('more lines (PgDn)'), 'scrolled back up');
 });
 
-t.test('r resends the selected event through the control plane', async (t) => {
-  const ui = setup(t);
-  await ui.press('r');
-  await ui.until((f) => f.includes('select an event first'), 'a hint');
-  t.same(ui.calls, [], 'nothing to resend');
-  raise(ui.bus, 'e1');
-  await ui.until((f) => f.includes('order-e1'), 'the event');
-  await ui.press(KEYS.down);
-  await ui.press('r');
-  await ui.until((f) => f.includes('• resent payment.completed'), 'the notice');
-  t.same(ui.calls, ['resend e1 acme/test']);
-  await ui.press(KEYS.enter);
-  await ui.until((f) => f.includes('Payload'), 'the detail view');
-  await ui.press('r');
-  await ui.until(() => ui.calls.length === 2, 'the resend from the detail view');
-  t.same(ui.calls[1], 'resend e1 acme/test');
-});
-
-t.test('d shows the dashboard URL', async (t) => {
-  const ui = setup(t);
-  await ui.press('d');
-  await ui.until((f) => f.includes('• dashboard: http://127.0.0.1:4242/_payemu/dashboard'), 'the URL in the notices');
-  t.same(ui.calls, [], 'nothing asked of payemu');
-});
-
-t.test('c advances the clock one day; the bus says where it went', async (t) => {
-  const ui = setup(t);
-  await ui.press('c');
-  t.same(ui.calls, ['advance']);
-  ui.bus.emit('clock.advanced', { now: AT + 86_400_000, ran: { recurring: 2, expiry: 0 } });
-  await ui.until((f) => f.includes('clock advanced to 2026-11-22 10:00:05 UTC (ran 2 recurring)'), 'the notice');
-});
-
-t.test('t opens the trigger menu; Enter triggers the highlighted event', async (t) => {
-  const ui = setup(t);
-  await ui.press('t');
-  let frame = await ui.until((f) => f.includes('Trigger an event'), 'the menu');
-  t.match(frame, /› payment\.completed/);
-  t.match(frame, /as acme in test mode/);
-  await ui.press(KEYS.down);
-  await ui.until((f) => f.includes('› payment.authorized'), 'the next entry');
-  await ui.press(KEYS.enter);
-  frame = await ui.until((f) => f.includes('• triggered payment.authorized'), 'the notice');
-  t.same(ui.calls, ['trigger payment.authorized']);
-  t.match(frame, /Events \(/, 'the menu closed');
-
-  // The menu keeps the highlight in view when the terminal is too short for every event.
-  await ui.press('t');
-  await ui.until((f) => f.includes('Trigger an event'), 'the menu');
-  for (let i = 0; i < EVENT_NAMES.length; i++) await ui.press(KEYS.down);
-  frame = await ui.until((f) => f.includes(`› ${EVENT_NAMES.at(-1)}`), 'the last event of the list');
-  t.notMatch(frame, /payment\.completed/, 'scrolled');
-  await ui.press(KEYS.escape);
-  await ui.until((f) => f.includes('Events ('), 'Esc closes the menu');
-  t.same(ui.calls, ['trigger payment.authorized'], 'Esc triggers nothing');
-});
-
-t.test('a failing action shows its error', async (t) => {
-  const ui = setup(t, { failing: true });
-  await ui.press('c');
-  const frame = await ui.until((f) => f.includes('✗ advance refused'), 'the error notice');
-  t.match(frame, /\n✗ advance refused\n/);
-});
-
-t.test('a config reload or a rejected edit shows a notice; targets follow the reload', async (t) => {
-  const ui = setup(t);
-  ui.urls.globex = 'http://127.0.0.1:3001/hooks';
-  ui.bus.emit('config.reloaded', { path: '/app/payemu.config.json' });
-  let frame = await ui.until((f) => f.includes('config reloaded'), 'the reload notice');
-  t.match(frame, /• config reloaded from \/app\/payemu\.config\.json/);
-  t.match(frame, /sk_test_payemu_globex.*\n\s+webhooks → http:\/\/127\.0\.0\.1:3001\/hooks {2}not tried yet/);
-  ui.bus.emit('config.rejected', { path: '/app/payemu.config.json', error: 'sources.0.webhook_url: must be a URL' });
-  frame = await ui.until((f) => f.includes('rejected'), 'the rejection notice');
-  t.match(frame, /✗ config edit rejected, the last valid config stays: sources\.0\.webhook_url: must be a URL/);
-});
-
-t.test('q and Ctrl+C stop payemu, once', async (t) => {
-  const ui = setup(t);
-  await ui.press('q');
-  t.equal(ui.quits(), 1);
-  await ui.press('q');
-  await ui.press(KEYS.ctrlC);
-  t.equal(ui.quits(), 1, 'stopping is not started twice');
-
-  const other = setup(t);
-  await other.press(KEYS.ctrlC);
-  t.equal(other.quits(), 1, 'Ctrl+C (a key in raw mode) stops too');
-});
-
 const DAY = 86_400_000;
 
 t.test('times show their day once the virtual clock is off the real day', async (t) => {
@@ -398,32 +210,6 @@ t.test('the panes share the height by what they hold: no blank line while rows a
   few.bus.emit('request', { method: 'GET', path: '/v1/payments/only', status: 200, ms: 1, source: 'acme', mode: 'test' });
   frame = await few.until((f) => f.includes('Requests (1)'), 'one request');
   t.equal(frame.split('\n').filter((l) => /order-e\d+/.test(l)).length, 13, 'the events: every line but the request');
-});
-
-t.test('r on an event whose Source has no webhook URL says it has no destination, and how to set one', async (t) => {
-  const ui = setup(t);
-  raise(ui.bus, 'g1', 'payment.completed', undefined, { source: 'globex' });
-  await ui.until((f) => f.includes('order-g1'), 'the event');
-  await ui.press(KEYS.down);
-  await ui.press('r');
-  const frame = await ui.until((f) => f.includes('no destination'), 'the notice');
-  t.match(frame, /\n✗ not resent: the event has no destination \(set webhook_url or --webhook-url\)\n/);
-  t.notMatch(frame, /resent payment/, 'not said to be resent');
-  t.same(ui.calls, [], 'nothing asked of payemu');
-
-  // Once a config reload gives globex a URL, r resends it.
-  ui.urls.globex = 'http://127.0.0.1:3001/hooks';
-  ui.bus.emit('config.reloaded', { path: '/app/payemu.config.json' });
-  await ui.until((f) => f.includes('config reloaded'), 'the reload');
-  await ui.press('r');
-  await ui.until((f) => f.includes('• resent payment.completed'), 'the resend');
-  t.same(ui.calls, ['resend g1 globex/test']);
-
-  // A destination set through PUT /_payemu/webhook is shown at once; a named namespace's is its own.
-  ui.urls.globex = 'http://127.0.0.1:3002/own';
-  ui.bus.emit('webhook.destination', { source: 'globex', url: 'http://127.0.0.1:3009/w3', namespace: 'w3' });
-  ui.bus.emit('webhook.destination', { source: 'globex', url: 'http://127.0.0.1:3002/own' });
-  await ui.until((f) => f.includes('http://127.0.0.1:3002/own'), "the header's new destination");
 });
 
 t.test('every hint fits 80 columns', async (t) => {
