@@ -6,7 +6,7 @@ import { Timers } from '../clock/timers.js';
 import { EVENT_NAMES } from '../catalogue.js';
 import type { Attempt, EventRecord } from '../webhooks/records.js';
 import { App } from './app.js';
-import { charWidth, clip, fitColumns, textWidth } from './format.js';
+import { charWidth, textWidth } from './format.js';
 import { driver } from './driver.test-support.js';
 import { createUiStore } from './store.js';
 
@@ -313,58 +313,6 @@ for (const size of SIZES) {
     fits(t, frame, size, 'menu scrolled');
   });
 }
-
-t.test('cells, clips and columns measure display columns', async (t) => {
-  t.equal(textWidth('abc'), 3);
-  t.equal(textWidth('注文'), 4, 'CJK takes two columns a character');
-  t.equal(textWidth('🎉'), 2, 'so does an emoji');
-  t.equal(textWidth('é'), 1, 'a combining mark none');
-  t.equal(textWidth('a\nb\tc'), 5, 'control characters become blanks');
-  t.equal(clip('order-1001', 10), 'order-1001');
-  t.equal(clip('order-10012', 10), 'order-100…');
-  t.equal(clip('注文番号', 5), '注文…', 'never half a wide character');
-  t.equal(clip('ok   ', 3), 'ok', 'trailing blanks go without a mark');
-  t.equal(clip('line one\nline two', 40), 'line one line two');
-
-  const specs = [
-    { key: 'a', width: 10 },
-    { key: 'b', width: 10, drop: 1 },
-    { key: 'c', width: 10, min: 5, flex: true, max: 20 },
-    { key: 'd', width: 10, drop: 2 },
-    { key: 'e', width: 10 },
-  ] as const;
-  t.same(
-    fitColumns(49, specs).map((c) => c.key),
-    ['a', 'b', 'c', 'd', 'e'],
-    'all fit (the last needs no blank after it)',
-  );
-  t.same(
-    fitColumns(44, specs),
-    [
-      { key: 'a', width: 10 },
-      { key: 'b', width: 10 },
-      { key: 'c', width: 5 },
-      { key: 'd', width: 10 },
-      { key: 'e', width: 10 },
-    ],
-    'the flex column gives way first',
-  );
-  t.same(
-    fitColumns(40, specs).map((c) => c.key),
-    ['a', 'c', 'd', 'e'],
-    'then the lowest drop goes',
-  );
-  t.same(
-    fitColumns(20, specs).map((c) => c.key),
-    ['a', 'c', 'e'],
-    'then the next',
-  );
-  t.same(
-    fitColumns(100, specs).map((c) => c.width),
-    [10, 10, 20, 10, 51],
-    'a wide line: the flex column up to its max, the rest to the last',
-  );
-});
 
 t.test('named namespaces: a namespace column in both lists, within 80 columns', async (t) => {
   for (const size of [SIZES[0]!, SIZES[3]!]) {
