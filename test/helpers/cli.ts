@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Test } from 'tap';
 import { whenBodyDone } from './body-done.js';
+import { client } from './emulator.js';
 import { checkDriftLog } from './openapi.js';
 import { nodeWithoutCoverage } from './plain-node.js';
 
@@ -269,4 +270,14 @@ export async function waitUntilRefused(port: number, host = '127.0.0.1'): Promis
     if (refused) return;
     await new Promise((resolve) => setImmediate(resolve));
   }
+}
+
+/** Creates a session on the payemu at `url` and pays it with the approved test card; returns the session id. */
+export async function paidSession(url: string, reference: string, key = 'sk_test_payemu_acme'): Promise<string> {
+  const api = client(url, key);
+  const session = await api.post('/v1/sessions', { amount: 12.34, reference });
+  if (session.status !== 201) throw new Error(`session not created: ${session.text}`);
+  const completed = await api.post(`/_payemu/sessions/${session.body.data.id}/complete`, { card_number: '4242424242424242' });
+  if (completed.status !== 200) throw new Error(`session not paid: ${completed.text}`);
+  return session.body.data.id as string;
 }
