@@ -284,12 +284,12 @@ async function year() {
 
 /**
  * Snapshots: bench/snapshot.js --file in a child of its own (payemu in a child of its own too),
- * export and import of 100,001 payments against a restart on the same data, as one JSON line.
+ * export and import of 100,001 payments against a restart on the same data (medians of three rounds), as one JSON line.
  */
 async function snapshot() {
-  log('snapshots: bench/snapshot.js --file, 100,001 payments exported, imported, and a restart on them');
+  log('snapshots: bench/snapshot.js --file, 100,001 payments exported, imported, and a restart on them, three rounds');
   const result = await childJson(['bench/snapshot.js', '--file', '--json']);
-  log(`  export ${result.export.ms} ms, import ${result.import.ms} ms, restart ${result.restart.ms} ms`);
+  log(`  medians: export ${result.export.ms} ms, import ${result.import.ms} ms, restart ${result.restart.ms} ms`);
   return result;
 }
 

@@ -9,7 +9,9 @@
 // timed from spawn to the first answer. In memory: there is no restart to time, so the
 // yardstick is the file-backed restart of the same data (the snapshot imported into a
 // file-backed payemu, untimed, which is then stopped and started).
-//   node bench/snapshot.js [--schedules 1000] [--days 100] [--file] [--json]
+//   node bench/snapshot.js [--schedules 1000] [--days 100] [--file] [--rounds 3] [--json]
+//     [--rounds N]    N rounds, each in servers of its own (so each timed import is the first of its
+//                     process when billed, as a test suite's is): the medians, and each round's ratios
 //     [--from FILE]   start from this snapshot (imported, untimed) instead of billing schedules
 //     [--save FILE]   write the exported snapshot to FILE (for --from)
 //     [--root DIR]    run the payemu of another built checkout (a before/after comparison)
@@ -18,7 +20,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { AUTH, cpuMs, request, rssMb, runBench, startServer } from './lib.js';
+import { AUTH, cpuMs, median, request, rssMb, runBench, startServer } from './lib.js';
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,6 +33,7 @@ const json = process.argv.includes('--json');
 const from = arg('from', undefined);
 const save = arg('save', undefined);
 const root = arg('root', undefined);
+const rounds = Math.max(1, Number(arg('rounds', 3)));
 const profileDir = process.env.BENCH_PROFILE;
 const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(profileDir)}`] : [];
 const CLOCK = ['--clock-start', '2027-01-01T12:00:00Z', '--freeze-clock'];
@@ -116,7 +119,8 @@ async function restart(server, dataDir) {
   };
 }
 
-async function main() {
+/** One round of export, import and restart, in servers of its own, stopped at its end. */
+async function oneRound() {
   const dataDir = file ? tempDir() : undefined;
   let server = await start(file ? { dataDir } : { inMemory: true });
   await seed(server);
@@ -152,17 +156,32 @@ async function main() {
   }
   const after = (await request(server.url, 'GET', '/v1/payments?per_page=1')).json.meta.total;
   if (after !== payments) throw new Error(`after restart: ${after} payments, not ${payments}`);
+  const rssAfterMb = rssMb(server.pid);
+  for (const running of servers.splice(0)) await running.stop();
+  return { payments, records, bytes: Buffer.byteLength(snapshot), exported, imported, restarted, rssAfterMb };
+}
 
-  const ratio = (ms) => Math.round((ms / restarted.ms) * 10) / 10;
+async function main() {
+  const all = [];
+  for (let i = 0; i < rounds; i++) all.push(await oneRound());
+  const { payments, records } = all[0];
+  // Each step's median over the rounds; the ratios are of the medians (and, per round, of its own).
+  const mid = (pick) => Math.round(median(all.map(pick)));
+  const stepOf = (key) => ({ ms: mid((r) => r[key].ms), cpuMs: mid((r) => r[key].cpuMs), peakMb: mid((r) => r[key].peakMb) });
+  const exported = stepOf('exported');
+  const imported = stepOf('imported');
+  const restarted = stepOf('restarted');
+  const ratio = (ms, of = restarted.ms) => Math.round((ms / of) * 10) / 10;
   const result = {
     store: file ? 'file' : 'memory',
     payments,
     records,
-    bytes: Buffer.byteLength(snapshot),
-    export: { ms: exported.ms, cpuMs: exported.cpuMs, peakMb: exported.peakMb, ofRestart: ratio(exported.ms) },
-    import: { ms: imported.ms, cpuMs: imported.cpuMs, peakMb: imported.peakMb, ofRestart: ratio(imported.ms) },
-    restart: { ms: restarted.ms, cpuMs: restarted.cpuMs, peakMb: restarted.peakMb, of: file ? 'this data directory' : 'a file-backed payemu of the same data' },
-    rssAfterMb: rssMb(server.pid),
+    bytes: all[0].bytes,
+    rounds,
+    export: { ...exported, ofRestart: ratio(exported.ms), eachRound: all.map((r) => ratio(r.exported.ms, r.restarted.ms)) },
+    import: { ...imported, ofRestart: ratio(imported.ms), eachRound: all.map((r) => ratio(r.imported.ms, r.restarted.ms)) },
+    restart: { ...restarted, of: file ? 'this data directory' : 'a file-backed payemu of the same data', eachRound: all.map((r) => r.restarted.ms) },
+    rssAfterMb: mid((r) => r.rssAfterMb),
   };
   if (json) {
     console.log(JSON.stringify(result));
@@ -171,7 +190,7 @@ async function main() {
   const mb = (n) => (n / 1e6).toFixed(1);
   const cell = (s) => `${(s.ms / 1000).toFixed(2)} s (CPU ${(s.cpuMs / 1000).toFixed(2)} s, peak ${s.peakMb} MB)`;
   console.log(
-    `| ${file ? 'file-backed' : 'in memory'} | ${payments} payments (${records} records), ${mb(result.bytes)} MB | export ${cell(exported)}, ${result.export.ofRestart}x | import ${cell(imported)}, ${result.import.ofRestart}x | restart ${cell(restarted)}${file ? '' : ' (file-backed)'} |`,
+    `| ${file ? 'file-backed' : 'in memory'} | ${payments} payments (${records} records), ${mb(result.bytes)} MB, median of ${rounds} | export ${cell(exported)}, ${result.export.ofRestart}x (${result.export.eachRound.join(', ')}) | import ${cell(imported)}, ${result.import.ofRestart}x (${result.import.eachRound.join(', ')}) | restart ${cell(restarted)}${file ? '' : ' (file-backed)'} |`,
   );
 }
 
