@@ -162,9 +162,10 @@ async function oneRound() {
 }
 
 async function main() {
-  const all = [];
-  for (let i = 0; i < rounds; i++) all.push(await oneRound());
-  const { payments, records } = all[0];
+  const first = await oneRound();
+  const all = [first];
+  for (let i = 1; i < rounds; i++) all.push(await oneRound());
+  const { payments, records } = first;
   // Each step's median over the rounds; the ratios are of the medians (and, per round, of its own).
   const mid = (pick) => Math.round(median(all.map(pick)));
   const stepOf = (key) => ({ ms: mid((r) => r[key].ms), cpuMs: mid((r) => r[key].cpuMs), peakMb: mid((r) => r[key].peakMb) });
@@ -176,7 +177,7 @@ async function main() {
     store: file ? 'file' : 'memory',
     payments,
     records,
-    bytes: all[0].bytes,
+    bytes: first.bytes,
     rounds,
     export: { ...exported, ofRestart: ratio(exported.ms), eachRound: all.map((r) => ratio(r.exported.ms, r.restarted.ms)) },
     import: { ...imported, ofRestart: ratio(imported.ms), eachRound: all.map((r) => ratio(r.imported.ms, r.restarted.ms)) },
