@@ -189,8 +189,8 @@ export class Dispatcher {
    * the event raised: `tellNoEndpoint` tells them once the commit's events are on the bus, from
    * the record written. Not later: a read of the record, held as bytes since, would parse it and
    * keep it parsed, and a record kept until a later turn of the event loop outlives V8's young
-   * generation (a year of daily billing under the terminal UI: a peak of 360 MB, not 315). A
-   * transaction that fails drops its own.
+   * generation (told from the first attempts' microtask, a year of daily billing with a listener
+   * peaked at 358 to 372 MB; told here, 254 to 257). A transaction that fails drops its own.
    */
   private readonly unannounced = new WeakMap<RaisedEvent, EventRecord>();
 
