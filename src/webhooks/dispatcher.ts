@@ -96,6 +96,8 @@ export class Dispatcher {
       if (tx.events.length === 0) return;
       // Each Source's endpoint looked up once per transaction: a batch of due work raises thousands.
       const sources = this.config().sources;
+      // Whether anyone is told of an event with no endpoint (see `unannounced`), asked once too.
+      const told = this.bus.has('webhook.attempt');
       let slug: string | undefined;
       let hasEndpoint = false;
       for (const raised of tx.events) {
@@ -112,7 +114,7 @@ export class Dispatcher {
         // garbage, 730,000 of them in a year of daily billing.
         event.delivery_status = 'no_endpoint';
         event.next_attempt_at = null;
-        if (this.bus.has('webhook.attempt')) this.unannounced.set(raised, event);
+        if (told) this.unannounced.set(raised, event);
       }
     });
   }
